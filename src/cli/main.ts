@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+/**
+ * The `vsk` binary. Each command lives in its own file and is loaded only when it runs,
+ * so that `vsk lint` does not pay for ts-morph, prettier or json-schema-to-typescript.
+ */
+import { CliError, ExitCode } from "./errors.js";
+
+type CommandRunner = (argv: string[]) => Promise<number>;
+
+/** name -> loader of the module that runs it; one line per command. */
+const commands: Record<string, { describe: string; load: () => Promise<CommandRunner> }> = {
+  pull: { describe: "fetch each model's published schema into schemas-cache/", load: async () => (await import("./pull.js")).runPull },
+  generate: { describe: "emit types, builders and validators into generated/", load: async () => (await import("./generate.js")).runGenerate },
+  lint: { describe: "check request payloads the way the service would", load: async () => (await import("./lint.js")).runLint },
+  drift: { describe: "compare the live schemas with the snapshot", load: async () => (await import("./drift.js")).runDrift },
+  explain: { describe: "say what a prediction record, webhook or result response means", load: async () => (await import("./explain.js")).runExplain },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(commands).map((c) => c.length));
+  const lines = Object.entries(commands).map(([name, c]) => `  vsk ${name.padEnd(width)}  ${c.describe}`);
+  return ["Usage: vsk <command> [options]", "", "Commands:", ...lines, "", "Run `vsk <command> --help` for a command's options."].join("\n");
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(usage() + "\n");
+    return name === undefined ? ExitCode.usage : ExitCode.ok;
+  }
+  if (name === "--version" || name === "-v") {
+    const { readFileSync } = await import("node:fs");
+    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string };
+    process.stdout.write(pkg.version + "\n");
+    return ExitCode.ok;
+  }
+  const command = commands[name];
+  if (command === undefined) {
+    process.stderr.write(`vsk: unknown command "${name}"\n\n${usage()}\n`);
+    return ExitCode.usage;
+  }
+  const run = await command.load();
+  return run(rest);
+}
+
+/** Turns whatever a command throws into one message and an exit code; never a stack trace for a CliError. */
+export function reportFailure(error: unknown): number {
+  if (error instanceof CliError) {
+    process.stderr.write(`vsk: ${error.message}\n`);
+    return error.exitCode;
+  }
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`vsk: internal error (a bug in vsk, please report it):\n${text}\n`);
+  return 70;
+}
+
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url.endsWith("/cli/main.js");
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.exitCode = reportFailure(error);
+    },
+  );
+}

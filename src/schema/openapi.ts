@@ -1,0 +1,207 @@
+/**
+ * Reads a model's published OpenAPI document (spec 9.1: `{schema_url}/main/{owner}/{name}/latest.json`)
+ * into one `EndpointModel` per POST endpoint (spec 4.1). OpenAPI 3.1 and 3.0 are both accepted.
+ */
+import { SchemaLoadError, pointerOf, unescapePointerToken, escapePointerToken } from "./errors.js";
+import { normalizeNullable } from "./nullable.js";
+import type { EndpointModel, JsonSchema, JsonSchemaObject, ModelSchema, SchemaOrigin } from "./types.js";
+import { defineOwn, forEachSchema, isSchemaObject, transformSchema } from "./walk.js";
+
+const COMPONENT_PREFIX = "#/components/schemas/";
+const DIALECT_2020 = "https://json-schema.org/draft/2020-12/schema";
+
+/** OpenAPI 3.0 keywords with a different meaning in JSON Schema 2020-12, rewritten to it. */
+function upgrade30(node: JsonSchemaObject): JsonSchemaObject {
+  const out: JsonSchemaObject = { ...node };
+  for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+    if (typeof out[flag] === "boolean") {
+      if (out[flag] === true && typeof out[bound] === "number") {
+        out[flag] = out[bound];
+        delete out[bound];
+      } else delete out[flag];
+    }
+  }
+  if ("example" in out) {
+    if (!("examples" in out)) out.examples = [out.example];
+    delete out.example;
+  }
+  return out;
+}
+
+function get(doc: unknown, tokens: readonly string[]): unknown {
+  let cur: unknown = doc;
+  for (const t of tokens) {
+    if (!isSchemaObject(cur) && !Array.isArray(cur)) return undefined;
+    if (!Object.prototype.hasOwnProperty.call(cur, t)) return undefined;
+    cur = (cur as Record<string, unknown>)[t];
+  }
+  return cur;
+}
+
+/** Resolves an OpenAPI reference object (`{$ref}`) to what it points at inside the document. */
+function deref(doc: JsonSchemaObject, value: unknown, at: string[], origin: SchemaOrigin): { value: unknown; at: string[] } {
+  let current = value;
+  let where = at;
+  for (let hops = 0; hops < 16 && isSchemaObject(current) && typeof current.$ref === "string"; hops++) {
+    const ref = current.$ref;
+    if (!ref.startsWith("#/")) throw new SchemaLoadError(origin, pointerOf([...where, "$ref"]), `external reference "${ref}" is not supported; inline it or point into this document`);
+    const tokens = ref.slice(2).split("/").map(unescapePointerToken);
+    const target = get(doc, tokens);
+    if (target === undefined) throw new SchemaLoadError(origin, pointerOf([...where, "$ref"]), `reference "${ref}" points at nothing in the document`);
+    current = target;
+    where = tokens;
+  }
+  return { value: current, at: where };
+}
+
+/** Finds the JSON schema of an OpenAPI media-type map, preferring application/json. */
+function jsonSchemaOf(content: unknown): { schema: unknown; type: string } | undefined {
+  if (!isSchemaObject(content)) return undefined;
+  const type = Object.keys(content).find((t) => t === "application/json") ?? Object.keys(content).find((t) => /json/i.test(t));
+  if (type === undefined) return undefined;
+  const media = content[type];
+  return isSchemaObject(media) && "schema" in media ? { schema: media.schema, type } : undefined;
+}
+
+/**
+ * Makes a self-contained JSON Schema from `root` (found at `rootAt` in the document):
+ * component references become `#/$defs/<name>`, and the components reached are copied into `$defs`.
+ */
+function selfContained(doc: JsonSchemaObject, root: unknown, rootAt: string[], origin: SchemaOrigin, dialect: ModelSchema["dialect"]): JsonSchemaObject {
+  const components = (get(doc, ["components", "schemas"]) ?? {}) as JsonSchemaObject;
+  const reached = new Set<string>();
+  const queue: Array<{ schema: unknown; at: string[] }> = [];
+
+  const rewrite = (schema: unknown, at: string[]): JsonSchema =>
+    transformSchema(schema as JsonSchema, (node, path) => {
+      let out = dialect === "openapi-3.0" ? upgrade30(node) : node;
+      out = normalizeNullable(out, dialect);
+      const ref = out.$ref;
+      if (typeof ref === "string") {
+        const where = [...at, ...path, "$ref"];
+        if (!ref.startsWith(COMPONENT_PREFIX)) {
+          if (ref.startsWith("#/$defs/") || ref.startsWith("#/definitions/") || ref === "#") return out;
+          throw new SchemaLoadError(origin, pointerOf(where), `reference "${ref}" is not supported: point at "${COMPONENT_PREFIX}<name>"`);
+        }
+        const tokens = ref.slice(COMPONENT_PREFIX.length).split("/").map(unescapePointerToken);
+        const [name, ...rest] = tokens as [string, ...string[]];
+        if (!Object.prototype.hasOwnProperty.call(components, name) || get(components[name], rest) === undefined) {
+          throw new SchemaLoadError(origin, pointerOf(where), `reference "${ref}" points at nothing in the document (dangling $ref)`);
+        }
+        if (!reached.has(name)) {
+          reached.add(name);
+          queue.push({ schema: components[name], at: ["components", "schemas", name] });
+        }
+        out = { ...out, $ref: "#/$defs/" + [name, ...rest].map(escapePointerToken).join("/") };
+      }
+      return out;
+    });
+
+  // A root that only references a component is that component: inline it (keeps its title).
+  let top = root;
+  let topAt = rootAt;
+  if (isSchemaObject(root) && typeof root.$ref === "string" && root.$ref.startsWith(COMPONENT_PREFIX) && Object.keys(root).every((k) => k === "$ref" || k === "description" || k === "title")) {
+    const resolved = deref(doc, root, rootAt, origin);
+    top = resolved.value;
+    topAt = resolved.at;
+  }
+  const rootSchema = rewrite(top, topAt);
+  const defs: JsonSchemaObject = {};
+  while (queue.length > 0) {
+    const next = queue.shift()!;
+    const name = next.at[2]!;
+    defineOwn(defs, name, rewrite(next.schema, next.at));
+  }
+  const body: JsonSchemaObject = isSchemaObject(rootSchema) ? { ...rootSchema } : rootSchema ? {} : { not: {} };
+  const sortedDefs: JsonSchemaObject = {};
+  for (const name of Object.keys(defs).sort()) defineOwn(sortedDefs, name, defs[name]);
+  return { $schema: DIALECT_2020, ...body, ...(reached.size > 0 ? { $defs: sortedDefs } : {}) };
+}
+
+/** Splits `<owner>/<name>` into its parts; the model id must have exactly one slash. */
+export function splitModelId(model: string): { owner: string; name: string } {
+  const parts = model.split("/");
+  if (parts.length !== 2 || parts.some((p) => p === "" || p === "." || p === "..")) {
+    throw new Error(`model id "${model}" is not of the form <owner>/<name>`);
+  }
+  return { owner: parts[0]!, name: parts[1]! };
+}
+
+/**
+ * Loads a parsed model document. Throws `SchemaLoadError` naming the model, the file and the
+ * JSON Pointer when the document is not OpenAPI, has no endpoints or has a dangling `$ref`.
+ */
+export function loadModelDocument(doc: unknown, origin: SchemaOrigin): ModelSchema {
+  if (!isSchemaObject(doc)) throw new SchemaLoadError(origin, "", "is not an OpenAPI document (expected a JSON object)");
+  const version = doc.openapi;
+  if (typeof version !== "string" || !/^3\.[01]\./.test(version)) {
+    const hint = "swagger" in doc ? " (Swagger 2.0 is not supported)" : "";
+    throw new SchemaLoadError(origin, "/openapi", `is not an OpenAPI 3.0 or 3.1 document: "openapi" is ${JSON.stringify(version) ?? "missing"}${hint}`);
+  }
+  const dialect = version.startsWith("3.0") ? "openapi-3.0" : "openapi-3.1";
+  const { owner, name } = splitModelId(origin.model);
+  if (!isSchemaObject(doc.paths)) throw new SchemaLoadError(origin, "/paths", "the document has no paths, so no endpoints");
+
+  const endpoints: EndpointModel[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    if (!isSchemaObject(item) || !isSchemaObject(item.post)) continue;
+    const at = ["paths", path, "post"];
+    const post = item.post;
+    const prefix = `/${origin.model}/`;
+    const endpoint = path.startsWith(prefix) ? path.slice(prefix.length) : path.split("/").filter(Boolean).at(-1) ?? "";
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(endpoint)) {
+      throw new SchemaLoadError(origin, pointerOf(["paths", path]), `cannot tell the endpoint name from path "${path}" (expected /${origin.model}/<endpoint>)`);
+    }
+    const body = deref(doc, post.requestBody, [...at, "requestBody"], origin);
+    const input = jsonSchemaOf(isSchemaObject(body.value) ? body.value.content : undefined);
+    if (input === undefined) throw new SchemaLoadError(origin, pointerOf([...body.at, "content"]), "the endpoint has no application/json request body schema");
+    const responses = isSchemaObject(post.responses) ? post.responses : {};
+    const okKey = ["200", "201", "2XX", "default"].find((k) => k in responses);
+    const response = okKey === undefined ? undefined : deref(doc, responses[okKey], [...at, "responses", okKey], origin);
+    const output = response === undefined ? undefined : jsonSchemaOf(isSchemaObject(response.value) ? response.value.content : undefined);
+    if (output === undefined || response === undefined) {
+      throw new SchemaLoadError(origin, pointerOf([...at, "responses"]), "the endpoint has no 200 application/json response schema");
+    }
+    const key = `${origin.model}/${endpoint}`;
+    endpoints.push({
+      model: origin.model,
+      owner,
+      name,
+      endpoint,
+      key,
+      queuePath: `/v1/queue/${key}`,
+      operationPath: path,
+      ...(typeof post.summary === "string" ? { summary: post.summary } : {}),
+      input: selfContained(doc, input.schema, [...body.at, "content", input.type, "schema"], origin, dialect),
+      output: selfContained(doc, output.schema, [...response.at, "content", output.type, "schema"], origin, dialect),
+    });
+  }
+  if (endpoints.length === 0) throw new SchemaLoadError(origin, "/paths", "the document has no POST endpoint with a JSON request body");
+  endpoints.sort((a, b) => (a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0));
+  const info = isSchemaObject(doc.info) ? doc.info : {};
+  return { model: origin.model, dialect, endpoints, ...(typeof info.title === "string" ? { title: info.title } : {}) };
+}
+
+/** Parses the text of a model document; a syntax error names the line and column. */
+export function parseModelText(text: string, origin: SchemaOrigin): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const trimmed = text.trimStart();
+    if (trimmed.startsWith("<") || trimmed === "") {
+      throw new SchemaLoadError(origin, "", trimmed === "" ? "is empty, not JSON" : "is HTML or XML, not JSON (an error page from a proxy or CDN?)");
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    const pos = /position (\d+)/.exec(message);
+    let where = "";
+    if (pos) {
+      const before = text.slice(0, Number(pos[1]));
+      const line = before.split("\n").length;
+      const column = before.length - before.lastIndexOf("\n");
+      where = ` (line ${line}, column ${column})`;
+    }
+    throw new SchemaLoadError(origin, "", `is not valid JSON${where}: ${message.replace(/ in JSON at position \d+.*$/, "")}`);
+  }
+}
+
+export { forEachSchema };

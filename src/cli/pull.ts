@@ -1,0 +1,200 @@
+/**
+ * `vsk pull [--schema-url URL] [--model ID|ALIAS]… [--config FILE]`: refreshes the snapshot
+ * from `{schema_url}/main/{owner}/{name}/latest.json` (spec 9.1). All-or-nothing: every
+ * selected model is fetched and loaded before anything is written; one failure leaves the
+ * snapshot unchanged byte for byte. Exit 0 ok, 2 usage, 3 fetch or parse failure.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import yargs from "yargs";
+import { ConfigError, describeModels, findModel, loadConfig, type ModelRef, type VskConfig } from "../config/index.js";
+import {
+  describeSource,
+  fetchModelSchema,
+  FetchError,
+  FetchUsageError,
+  parseSchemaSource,
+  redactUrlsInText,
+  resolveFetchOptions,
+  type RetryEvent,
+  type SchemaSource,
+} from "../fetch/index.js";
+import { loadModelDocument, SchemaLoadError } from "../schema/index.js";
+import { readManifest, sha256, snapshotFile, writeSnapshot, type FetchedModel } from "../snapshot/index.js";
+import { CliError, ExitCode } from "./errors.js";
+
+/** How many models are fetched at once. */
+const CONCURRENCY = 4;
+
+interface PullArgs {
+  schemaUrl?: string;
+  models: string[];
+  config?: string;
+}
+
+type Outcome = { ok: true; fetched: FetchedModel } | { ok: false; message: string };
+type Change = "new" | "updated" | "unchanged";
+
+async function parseArgs(argv: string[]): Promise<PullArgs | "help"> {
+  const parsed = await yargs(argv)
+    .scriptName("vsk pull")
+    .usage(
+      "$0 [--schema-url URL] [--model ID|ALIAS]… [--config FILE]\n\n" +
+        "Fetches {schema_url}/main/<owner>/<name>/latest.json for each configured model into the snapshot (schemas-cache/).\n" +
+        "URL is https://…, http://…, file://… or a mirror directory. All-or-nothing: on any failure nothing is written.\n" +
+        "Exit codes: 0 ok, 2 usage, 3 fetch or parse failure.",
+    )
+    .option("schema-url", { type: "string", describe: "where the schemas are published (default: config schemaUrl, then $VSK_SCHEMA_URL)" })
+    .option("model", { type: "string", array: true, describe: "a model id or alias to pull (repeatable; default: every configured model)" })
+    .option("config", { type: "string", describe: "config file (default: ./vsk.config.json if present)" })
+    .epilogue("Environment: VSK_API_KEY sends 'Authorization: Key <key>' (never printed); VSK_FETCH_TIMEOUT_MS, VSK_FETCH_RETRIES, VSK_RETRY_BASE_MS, VSK_RETRY_MAX_DELAY_MS, VSK_FETCH_MAX_BYTES tune the fetch.")
+    .strict()
+    .version(false)
+    .help()
+    .wrap(null)
+    .exitProcess(false)
+    .fail((message: string | undefined, error: Error | undefined) => {
+      throw new CliError(`pull: ${message ?? error?.message ?? "invalid arguments"} (see \`vsk pull --help\`)`, ExitCode.usage);
+    })
+    .parseAsync();
+  if (parsed.help === true) return "help";
+  const single = (flag: string, value: unknown): string | undefined => {
+    if (value === undefined) return undefined;
+    if (typeof value !== "string" || value === "") throw new CliError(`pull: --${flag} takes one value (see \`vsk pull --help\`)`, ExitCode.usage);
+    return value;
+  };
+  const models = (parsed.model ?? []).map(String);
+  if (parsed.model !== undefined && (models.length === 0 || models.some((m) => m === ""))) {
+    throw new CliError("pull: --model needs a model id or alias (see `vsk pull --help`)", ExitCode.usage);
+  }
+  const schemaUrl = single("schema-url", parsed["schema-url"]);
+  const config = single("config", parsed.config);
+  return { models, ...(schemaUrl === undefined ? {} : { schemaUrl }), ...(config === undefined ? {} : { config }) };
+}
+
+/** Flag, then config `schemaUrl` (a relative directory is relative to the config file), then `VSK_SCHEMA_URL`. */
+function chooseSource(args: PullArgs, config: VskConfig, cwd: string): SchemaSource {
+  const fromEnv = process.env.VSK_SCHEMA_URL?.trim();
+  const [text, base] =
+    args.schemaUrl !== undefined ? [args.schemaUrl, cwd]
+    : config.schemaUrl !== undefined ? [config.schemaUrl, config.file === undefined ? cwd : dirname(config.file)]
+    : fromEnv ? [fromEnv, cwd]
+    : [undefined, cwd];
+  if (text === undefined) {
+    throw new CliError(
+      "pull: no schema URL: pass --schema-url URL, set \"schemaUrl\" in vsk.config.json, or set VSK_SCHEMA_URL (https://…, file://… or a mirror directory)",
+      ExitCode.usage,
+    );
+  }
+  return parseSchemaSource(text, base);
+}
+
+function selectModels(config: VskConfig, wanted: readonly string[]): ModelRef[] {
+  if (wanted.length === 0) return config.models;
+  const picked = new Map<string, ModelRef>();
+  for (const name of wanted) {
+    const ref = findModel(config, name);
+    if (ref === undefined) throw new CliError(`pull: unknown model "${name}"; known: ${describeModels(config)}`, ExitCode.usage);
+    picked.set(ref.id, ref);
+  }
+  return [...picked.values()];
+}
+
+/** Runs `task` over `items` with at most `limit` at a time; results keep the input order. */
+async function mapLimit<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await task(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** Fetch, then load (stage 2) so that a document that is not a model is caught before any write. */
+async function pullOne(source: SchemaSource, ref: ModelRef, onRetry: (event: RetryEvent) => void): Promise<Outcome> {
+  try {
+    const got = await fetchModelSchema(source, ref.id, { onRetry });
+    loadModelDocument(got.document, { model: ref.id, file: got.source });
+    return { ok: true, fetched: { model: ref.id, text: got.text, source: got.source } };
+  } catch (error) {
+    if (error instanceof FetchError || error instanceof SchemaLoadError) return { ok: false, message: error.message };
+    throw error;
+  }
+}
+
+function changeOf(snapshotDir: string, fetched: FetchedModel): Change {
+  const file = join(snapshotDir, snapshotFile(fetched.model));
+  if (!existsSync(file)) return "new";
+  return sha256(readFileSync(file)) === sha256(fetched.text) ? "unchanged" : "updated";
+}
+
+export async function runPull(argv: string[]): Promise<number> {
+  const cwd = process.cwd();
+  const apiKey = process.env.VSK_API_KEY?.trim();
+  // Belt and braces: whatever a message holds, the key is never printed (spec 5).
+  const scrub = (text: string): string => (apiKey ? redactUrlsInText(text).split(apiKey).join("[redacted]") : redactUrlsInText(text));
+  const out = (line: string): void => void process.stdout.write(scrub(line) + "\n");
+  const err = (line: string): void => void process.stderr.write(scrub(line) + "\n");
+
+  const args = await parseArgs(argv);
+  if (args === "help") return ExitCode.ok;
+  let config: VskConfig;
+  let source: SchemaSource;
+  try {
+    config = loadConfig(cwd, args.config);
+    // With no config file the snapshot is the project's own ./schemas-cache, never the installed package's.
+    if (config.file === undefined) config = { ...config, snapshotDir: join(cwd, "schemas-cache") };
+    source = chooseSource(args, config, cwd);
+    resolveFetchOptions();
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof FetchUsageError) throw new CliError(`pull: ${error.message}`, ExitCode.usage);
+    throw error;
+  }
+  const models = selectModels(config, args.models);
+
+  const progress = process.stderr.isTTY === true;
+  let done = 0;
+  const showProgress = (note = ""): void => {
+    if (progress) process.stderr.write(scrub(`\r\x1b[2Kvsk pull: ${done}/${models.length} fetched from ${describeSource(source)}${note}`));
+  };
+  const onRetry = (e: RetryEvent): void => {
+    const note = `${e.model}: ${e.problem}; retrying in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt + 1})`;
+    if (progress) showProgress(`, ${note}`);
+    else err(`vsk: ${note}`);
+  };
+  showProgress();
+  const outcomes = await mapLimit(models, CONCURRENCY, async (ref) => {
+    const outcome = await pullOne(source, ref, onRetry);
+    done++;
+    showProgress();
+    return outcome;
+  });
+  if (progress) process.stderr.write("\r\x1b[2K");
+
+  const failures = outcomes.filter((o): o is Extract<Outcome, { ok: false }> => !o.ok);
+  if (failures.length > 0) {
+    for (const f of failures) err(`vsk: ${f.message}`);
+    err(`vsk: pull failed for ${failures.length} of ${models.length} model(s); ${config.snapshotDir} left unchanged`);
+    return ExitCode.source;
+  }
+
+  const fetched = outcomes.map((o) => (o as Extract<Outcome, { ok: true }>).fetched);
+  const manifest = readManifest(config.snapshotDir);
+  const changes = fetched.map((f) => changeOf(config.snapshotDir, f));
+  // Unchanged files whose manifest entry already says so are left alone: a no-op pull leaves the tree clean.
+  const toWrite = fetched.filter((f, i) => {
+    const entry = manifest.models[f.model];
+    return changes[i] !== "unchanged" || entry === undefined || entry.sha256 !== sha256(f.text) || entry.source !== f.source;
+  });
+  if (toWrite.length > 0) writeSnapshot(config.snapshotDir, toWrite);
+
+  const width = Math.max(...fetched.map((f) => f.model.length));
+  fetched.forEach((f, i) => out(`${f.model.padEnd(width)}  ${changes[i]!.padEnd(9)}  sha256:${sha256(f.text).slice(0, 8)}…  ${f.source}`));
+  const count = (c: Change): number => changes.filter((x) => x === c).length;
+  out(`${fetched.length} model(s) in ${config.snapshotDir}: ${count("new")} new, ${count("updated")} updated, ${count("unchanged")} unchanged`);
+  return ExitCode.ok;
+}

@@ -1,0 +1,124 @@
+/**
+ * One schema over HTTP(S) with undici: timeouts, bounded retries, a body-size cap, and
+ * redirects followed by hand so that `Authorization` (spec 5) never reaches another origin.
+ */
+import { STATUS_CODES } from "node:http";
+import { Agent, request } from "undici";
+import type { ResolvedFetchOptions } from "./options.js";
+import { redactUrl } from "./redact.js";
+import { TRANSIENT_ERRORS, errorCode, isRetryableStatus, parseRetryAfter, retryDelay } from "./retry.js";
+
+export interface HttpBody {
+  status: number;
+  contentType: string;
+  text: string;
+  attempts: number;
+}
+
+/** Why one attempt failed; becomes a `FetchError` once the retries are spent. */
+export interface HttpFailure {
+  problem: string;
+  status?: number;
+  retryable: boolean;
+  retryAfterMs?: number;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function statusLine(status: number): string {
+  return `HTTP ${status} ${STATUS_CODES[status] ?? ""}`.trimEnd();
+}
+
+function networkFailure(error: unknown, o: ResolvedFetchOptions): HttpFailure {
+  const code = errorCode(error);
+  const words = code === undefined ? undefined : TRANSIENT_ERRORS[code];
+  if (words === undefined) return { problem: error instanceof Error ? error.message : String(error), retryable: false };
+  const limit = { UND_ERR_CONNECT_TIMEOUT: o.connectTimeoutMs, UND_ERR_HEADERS_TIMEOUT: o.headersTimeoutMs, UND_ERR_BODY_TIMEOUT: o.bodyTimeoutMs }[code as string];
+  return { problem: `${words}${limit === undefined ? "" : ` (${limit} ms)`} [${code}]`, retryable: true };
+}
+
+/** One attempt: follows up to `maxRedirects` redirects, then reads a capped body. */
+async function attempt(agent: Agent, url: string, o: ResolvedFetchOptions): Promise<Omit<HttpBody, "attempts"> | HttpFailure> {
+  const origin = new URL(url).origin;
+  let current = url;
+  for (let redirects = 0; ; redirects++) {
+    const headers: Record<string, string> = { accept: "application/json", "user-agent": "video-schema-kit" };
+    if (o.apiKey !== undefined && new URL(current).origin === origin) headers.authorization = `Key ${o.apiKey}`;
+    let response;
+    try {
+      response = await request(current, { dispatcher: agent, method: "GET", headers, headersTimeout: o.headersTimeoutMs, bodyTimeout: o.bodyTimeoutMs });
+    } catch (error) {
+      return networkFailure(error, o);
+    }
+    const { statusCode: status, headers: got, body } = response;
+    const via = current === url ? "" : ` (after a redirect to ${redactUrl(current)})`;
+
+    if (REDIRECTS.has(status)) {
+      body.destroy();
+      const location = header(got, "location");
+      if (location === undefined) return { problem: `${statusLine(status)} without a Location header`, status, retryable: false };
+      if (redirects >= o.maxRedirects) return { problem: `more than ${o.maxRedirects} redirects`, status, retryable: false };
+      const next = new URL(location, current);
+      if (next.protocol !== "http:" && next.protocol !== "https:") {
+        return { problem: `redirect to ${redactUrl(next.href)} refused: only http(s) is followed`, status, retryable: false };
+      }
+      current = next.href;
+      continue;
+    }
+
+    const contentType = header(got, "content-type") ?? "no content-type";
+    if (status < 200 || status > 299) {
+      body.destroy();
+      // Spec 7.3: a service error is always JSON; anything else came from in front of the service.
+      const edge = /json/i.test(contentType) ? "" : `; the body is ${contentType}, not JSON, so a CDN edge or proxy answered, not the schema host`;
+      const retryAfterMs = parseRetryAfter(header(got, "retry-after"));
+      return { problem: statusLine(status) + via + edge, status, retryable: isRetryableStatus(status), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+    }
+
+    const tooBig = `the body is larger than the ${o.maxBytes}-byte limit (VSK_FETCH_MAX_BYTES); download aborted${via}`;
+    if (Number(header(got, "content-length") ?? 0) > o.maxBytes) {
+      body.destroy();
+      return { problem: tooBig, status, retryable: false };
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of body) {
+        size += (chunk as Buffer).length;
+        if (size > o.maxBytes) {
+          body.destroy();
+          return { problem: tooBig, status, retryable: false };
+        }
+        chunks.push(chunk as Buffer);
+      }
+    } catch (error) {
+      return networkFailure(error, o);
+    }
+    return { status, contentType, text: Buffer.concat(chunks).toString("utf8") };
+  }
+}
+
+/**
+ * GETs `url` with up to `o.retries` retries on momentary failures.
+ * Returns the body of a 2xx answer, or the last failure with the number of attempts made.
+ */
+export async function httpGet(model: string, url: string, o: ResolvedFetchOptions): Promise<HttpBody | (HttpFailure & { attempts: number })> {
+  const agent = new Agent({ connect: { timeout: o.connectTimeoutMs } });
+  try {
+    for (let n = 1; ; n++) {
+      const outcome = await attempt(agent, url, o);
+      if ("text" in outcome) return { ...outcome, attempts: n };
+      if (!outcome.retryable || n > o.retries) return { ...outcome, attempts: n };
+      const delayMs = retryDelay(n - 1, o.retryBaseMs, o.retryMaxDelayMs, outcome.retryAfterMs, o.random);
+      o.onRetry?.({ model, attempt: n, delayMs, problem: outcome.problem });
+      await o.sleep(delayMs);
+    }
+  } finally {
+    await agent.destroy();
+  }
+}

@@ -12,6 +12,8 @@ export interface ModelRef {
   id: string;
   /** a short name accepted wherever a model id is, e.g. `modelA` */
   alias?: string;
+  /** which spec model's cross-field rules apply (`modelA`, `modelB`, `modelC`); defaults to the alias */
+  rules?: string;
 }
 
 export interface VskConfig {
@@ -28,8 +30,16 @@ export interface VskConfig {
 
 export const CONFIG_FILE = "vsk.config.json";
 
-/** The package's own root: where the embedded snapshot and generated code live. */
-export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+/** The package's own root (found upward from this file): where the embedded snapshot and generated code live. */
+export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
+
+function findPackageRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    const manifest = join(dir, "package.json");
+    if (existsSync(manifest) && /"name":\s*"video-schema-kit"/.test(readFileSync(manifest, "utf8"))) return dir;
+    if (dirname(dir) === dir) return resolve(start, "../../..");
+  }
+}
 
 export const DEFAULT_MODELS: readonly ModelRef[] = [
   { id: "example/model-a", alias: "modelA" },
@@ -81,10 +91,11 @@ export function parseConfig(raw: unknown, file: string): VskConfig {
     models = (obj.models as unknown[]).map((m, i) => {
       const entry = typeof m === "string" ? { id: m } : m;
       if (typeof entry !== "object" || entry === null) return fail(`/models/${i}`, "expected {id, alias?} or an id string");
-      const { id, alias } = entry as Record<string, unknown>;
+      const { id, alias, rules } = entry as Record<string, unknown>;
       if (typeof id !== "string" || !MODEL_ID.test(id)) return fail(`/models/${i}/id`, `expected "<owner>/<name>", got ${JSON.stringify(id)}`);
       if (alias !== undefined && (typeof alias !== "string" || alias === "")) return fail(`/models/${i}/alias`, "expected a non-empty string");
-      return alias === undefined ? { id } : { id, alias: alias as string };
+      if (rules !== undefined && !["modelA", "modelB", "modelC"].includes(rules as string)) return fail(`/models/${i}/rules`, 'expected "modelA", "modelB" or "modelC"');
+      return { id, ...(alias === undefined ? {} : { alias: alias as string }), ...(rules === undefined ? {} : { rules: rules as string }) };
     });
   }
   const dir = (key: "snapshotDir" | "outDir", fallback: string): string => {

@@ -1,0 +1,119 @@
+/**
+ * Emits the typed request builders of one endpoint with ts-morph: defaults, `validate…`,
+ * `safeBuild…` and `build…` (which returns the queue request of spec 4.1 or throws
+ * `RequestValidationError`), and the input schema as data.
+ */
+import { Project, StructureKind, VariableDeclarationKind, type SourceFile } from "ts-morph";
+import type { EndpointModel, JsonSchemaObject } from "../schema/index.js";
+import { isSchemaObject } from "../schema/index.js";
+import type { EndpointNames } from "./names.js";
+
+let project: Project | undefined;
+function sourceFile(name: string): SourceFile {
+  project ??= new Project({ useInMemoryFileSystem: true, compilerOptions: { lib: ["es2022"], skipLibCheck: true } });
+  return project.createSourceFile(name, "", { overwrite: true });
+}
+
+/** An object literal whose keys are defined as own properties, even `__proto__`. */
+export function objectLiteral(value: Record<string, unknown>): string {
+  const entries = Object.entries(value).map(([k, v]) => {
+    const key = k === "__proto__" ? `[${JSON.stringify(k)}]` : JSON.stringify(k);
+    return `${key}: ${literal(v)}`;
+  });
+  return `{ ${entries.join(", ")} }`;
+}
+
+/** A JSON value as a TypeScript expression (JSON itself, except objects, see `objectLiteral`). */
+export function literal(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(literal).join(", ")}]`;
+  if (typeof value === "object" && value !== null) return objectLiteral(value as Record<string, unknown>);
+  const json = JSON.stringify(value);
+  return json === undefined ? "undefined" : json.replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+
+/** The defaults of the top-level input fields, as the schema states them (spec 4.2–4.5). */
+export function defaultsOf(input: JsonSchemaObject): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const properties = isSchemaObject(input.properties) ? input.properties : {};
+  for (const [name, schema] of Object.entries(properties)) {
+    if (isSchemaObject(schema) && "default" in schema) Object.defineProperty(out, name, { value: schema.default, enumerable: true });
+  }
+  return out;
+}
+
+export interface BuilderImports {
+  support: string;
+  validator: string;
+  types: string;
+}
+
+export function emitBuilders(endpoint: EndpointModel, names: EndpointNames, imports: BuilderImports, header: string): string {
+  const file = sourceFile(`${names.stem}.ts`);
+  const { input, output } = names;
+  file.addImportDeclarations([
+    { moduleSpecifier: imports.support, namedImports: ["RequestValidationError", { name: "BuildResult", isTypeOnly: true }, { name: "Diagnostic", isTypeOnly: true }] },
+    { moduleSpecifier: imports.validator, namedImports: [{ name: "validate", alias: "validateInput" }] },
+    { moduleSpecifier: imports.types, isTypeOnly: true, namedImports: [input, output] },
+  ]);
+  file.addExportDeclaration({ moduleSpecifier: imports.types, isTypeOnly: true, namedExports: [input, output] });
+  const requestType = `{ method: "POST"; path: typeof ${names.path}; body: ${input} }`;
+  file.addVariableStatements([
+    {
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: [`Queue path of \`${endpoint.key}\` (spec 4.1): POST {base_url}${endpoint.queuePath}`],
+      declarations: [{ name: names.path, initializer: `${JSON.stringify(endpoint.queuePath)} as const` }],
+    },
+    {
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: ["What the service uses for each field left out of the request (from the published schema)."],
+      declarations: [{ name: names.defaults, initializer: `${objectLiteral(defaultsOf(endpoint.input))} as const satisfies Partial<${input}>` }],
+    },
+    {
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: ["The normalized input JSON Schema (draft 2020-12) the validator was compiled from."],
+      declarations: [{ name: names.inputSchema, type: "Readonly<Record<string, unknown>>", initializer: literal(endpoint.input) }],
+    },
+  ]);
+  file.addFunctions([
+    {
+      kind: StructureKind.Function,
+      isExported: true,
+      name: names.validate,
+      docs: [`Every reason the service would reject this \`${endpoint.key}\` payload (code invalid_input, reason input_validation_failed, spec 7.2), then warnings. Empty when it would be accepted.`],
+      parameters: [{ name: "input", type: "unknown" }],
+      returnType: "Diagnostic[]",
+      statements: "return validateInput(input);",
+    },
+    {
+      kind: StructureKind.Function,
+      isExported: true,
+      name: names.safeBuild,
+      docs: [`Builds the queue request for \`${endpoint.key}\`, or returns the validation error instead of throwing.`],
+      parameters: [{ name: "input", type: input }],
+      returnType: `BuildResult<${input}>`,
+      statements: [
+        "const diagnostics = validateInput(input);",
+        `const warnings = diagnostics.filter((d) => d.severity === "warning");`,
+        `if (warnings.length !== diagnostics.length) return { ok: false, error: new RequestValidationError(${JSON.stringify(endpoint.key)}, diagnostics) };`,
+        `return { ok: true, request: { method: "POST", path: ${names.path}, body: input }, warnings };`,
+      ],
+    },
+    {
+      kind: StructureKind.Function,
+      isExported: true,
+      name: names.build,
+      docs: [`Builds the queue request for \`${endpoint.key}\` (spec 4.1).`, `@throws RequestValidationError with every diagnostic when the service would reject the payload.`],
+      parameters: [{ name: "input", type: input }],
+      returnType: requestType,
+      statements: [
+        `const result = ${names.safeBuild}(input);`,
+        "if (!result.ok) throw result.error;",
+        `return { method: "POST", path: ${names.path}, body: result.request.body };`,
+      ],
+    },
+  ]);
+  return `${header}\n${file.getFullText()}`;
+}

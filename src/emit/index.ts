@@ -1,0 +1,151 @@
+/**
+ * Stage 4, emit: from the loaded snapshot, every file of `generated/` (types, builders,
+ * precompiled validators, support code, the registry), prettier-formatted and deterministic:
+ * the same snapshot gives byte-identical files.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, renameSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { PACKAGE_ROOT, type ModelRef } from "../config/index.js";
+import { rulesFor } from "../rules/index.js";
+import type { EndpointModel } from "../schema/index.js";
+import { emitBuilders } from "./builders.js";
+import { endpointNames, relativeImport } from "./names.js";
+import { emitEndpointManifest, emitRegistry, type RegistryEntry } from "./registry.js";
+import { simplifySchema } from "./simplify.js";
+import { emitTypes } from "./types.js";
+import { EmitError, createAjv, emitValidator } from "./validator.js";
+
+export { EmitError, createAjv, emitValidator } from "./validator.js";
+export { simplifySchema } from "./simplify.js";
+export { emitTypes, prepareForTypes } from "./types.js";
+
+export interface GeneratedFile {
+  /** path relative to the output directory, `/`-separated */
+  path: string;
+  content: string;
+}
+
+export interface EmitInput {
+  ref: ModelRef;
+  /** the snapshot file, for the header (relative paths keep the output machine-independent) */
+  sourceLabel: string;
+  sha256: string;
+  endpoints: readonly EndpointModel[];
+}
+
+function header(source: string): string {
+  const template = readFileSync(join(PACKAGE_ROOT, "templates", "header.txt"), "utf8").trimEnd();
+  return template.replace("{{source}}", source);
+}
+
+/** The support module, compiled by the package build from templates/support.ts. */
+function supportFiles(head: string): GeneratedFile[] {
+  const base = join(PACKAGE_ROOT, "dist", "templates", "support");
+  if (!existsSync(`${base}.js`)) throw new Error(`${base}.js is missing: build the package first (npm run build)`);
+  const strip = (text: string) => text.replace(/^\/\/# sourceMappingURL=.*$/m, "").trimEnd() + "\n";
+  return [
+    { path: "support.js", content: `${head}\n${strip(readFileSync(`${base}.js`, "utf8"))}` },
+    { path: "support.d.ts", content: `${head}\n${strip(readFileSync(`${base}.d.ts`, "utf8"))}` },
+  ];
+}
+
+async function format(files: GeneratedFile[]): Promise<GeneratedFile[]> {
+  const prettier = await import("prettier");
+  return Promise.all(
+    files.map(async (f) => {
+      if (!/\.(ts|js)$/.test(f.path)) return f;
+      const parser = f.path.endsWith(".ts") ? "typescript" : "babel";
+      return { ...f, content: await prettier.format(f.content, { parser, printWidth: 110 }) };
+    }),
+  );
+}
+
+/** Every generated file for the given models, in a stable order. */
+export async function generateFiles(models: readonly EmitInput[]): Promise<GeneratedFile[]> {
+  const ajv = createAjv();
+  const files: GeneratedFile[] = [];
+  const registry: RegistryEntry[] = [];
+  const indexHead = header(models.map((m) => m.sourceLabel).join(", "));
+  files.push(...supportFiles(indexHead));
+  for (const model of models) {
+    const head = header(model.sourceLabel);
+    for (const endpoint of model.endpoints) {
+      const names = endpointNames(endpoint, model.ref);
+      const stem = names.stem;
+      const validatorFile = `${stem}.validate.js`;
+      const support = relativeImport(validatorFile, "support.js");
+      const rules = rulesFor(endpoint, model.ref);
+      const validator = emitValidator(ajv, simplifySchema(endpoint.input), rules, support, head, `${endpoint.key} input`);
+      const inputTypes = await emitTypes(endpoint.input, names.input, names.input);
+      const outputTypes = await emitTypes(endpoint.output, names.output, names.output);
+      files.push(
+        { path: validatorFile, content: validator.js },
+        { path: `${stem}.validate.d.ts`, content: validator.dts },
+        { path: `${stem}.types.ts`, content: `${head}\n${inputTypes}\n${outputTypes}` },
+        {
+          path: `${stem}.ts`,
+          content: emitBuilders(endpoint, names, { support, validator: `./${endpoint.endpoint}.validate.js`, types: `./${endpoint.endpoint}.types.js` }, head),
+        },
+      );
+      registry.push({ endpoint, names, snapshotSha256: model.sha256 });
+    }
+  }
+  files.push({ path: "index.ts", content: emitRegistry(registry, indexHead) });
+  files.push({ path: "endpoints.json", content: emitEndpointManifest(registry) });
+  const formatted = await format(files);
+  return formatted.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function listFiles(dir: string, base = dir): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = join(dir, entry.name);
+    return entry.isDirectory() ? listFiles(full, base) : [relative(base, full).split("\\").join("/")];
+  });
+}
+
+export interface Staleness {
+  changed: string[];
+  missing: string[];
+  extra: string[];
+}
+
+/** Compares generated files with what is on disk (for `generate --check`). */
+export function compareWithDisk(outDir: string, files: readonly GeneratedFile[]): Staleness {
+  const onDisk = new Set(listFiles(outDir));
+  const changed: string[] = [];
+  const missing: string[] = [];
+  for (const f of files) {
+    if (!onDisk.has(f.path)) missing.push(f.path);
+    else if (readFileSync(join(outDir, f.path), "utf8") !== f.content) changed.push(f.path);
+    onDisk.delete(f.path);
+  }
+  return { changed, missing, extra: [...onDisk].sort() };
+}
+
+/**
+ * Replaces the output directory's contents: everything is written to a sibling temp directory
+ * first, then swapped in, so an interrupted run never leaves half a `generated/`.
+ */
+export function writeGenerated(outDir: string, files: readonly GeneratedFile[]): void {
+  const existing = listFiles(outDir);
+  if (existing.length > 0 && !existing.includes("endpoints.json")) {
+    throw new EmitError(`${outDir} holds files that vsk did not generate (no endpoints.json); choose an empty or vsk-generated directory as outDir`);
+  }
+  const temp = `${outDir}.vsk-tmp-${process.pid}`;
+  rmSync(temp, { recursive: true, force: true });
+  for (const f of files) {
+    const target = join(temp, f.path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, f.content);
+  }
+  const old = `${outDir}.vsk-old-${process.pid}`;
+  if (existsSync(outDir)) renameSync(outDir, old);
+  try {
+    renameSync(temp, outDir);
+  } catch (error) {
+    if (existsSync(old)) renameSync(old, outDir);
+    throw error;
+  }
+  rmSync(old, { recursive: true, force: true });
+}

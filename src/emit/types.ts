@@ -1,0 +1,73 @@
+/**
+ * Emits the `Input` and `Output` types of one endpoint with json-schema-to-typescript.
+ * Before compiling, the schema is prepared so that the output reads well: titles only on the
+ * named types (no one-alias-per-title flood), `$defs` named after the endpoint, integer fields
+ * and defaults stated in the doc comments, and closed objects (`additionalProperties: false`
+ * option: the service describes no other fields, spec 4.1).
+ */
+import { compile } from "json-schema-to-typescript";
+import { isSchemaObject, transformSchema, type JsonSchemaObject } from "../schema/index.js";
+
+function describeConstraints(node: JsonSchemaObject): string[] {
+  const lines: string[] = [];
+  if (node.type === "integer") {
+    const { minimum: min, maximum: max } = node;
+    const range = typeof min === "number" && typeof max === "number" ? ` from ${min} to ${max}` : typeof min === "number" ? `, at least ${min}` : typeof max === "number" ? `, at most ${max}` : "";
+    lines.push(`Integer${range}.`);
+  } else if (typeof node.minimum === "number" || typeof node.maximum === "number") {
+    lines.push(`Number from ${String(node.minimum ?? "-∞")} to ${String(node.maximum ?? "∞")}.`);
+  }
+  if (typeof node.maxLength === "number" || typeof node.minLength === "number") lines.push(`Length ${String(node.minLength ?? 0)} to ${String(node.maxLength ?? "∞")} characters.`);
+  if (typeof node.maxItems === "number") lines.push(`At most ${node.maxItems} items.`);
+  if (typeof node.format === "string") lines.push(`Format: ${node.format}.`);
+  return lines;
+}
+
+/** Doc comment text of a property: the description, its integer-ness and bounds, its default. */
+function documented(node: JsonSchemaObject): JsonSchemaObject {
+  const inner = Array.isArray(node.anyOf) ? (node.anyOf as unknown[]).filter(isSchemaObject) : [];
+  const parts: string[] = [];
+  if (typeof node.description === "string") parts.push(node.description);
+  const constraints = [...describeConstraints(node), ...inner.flatMap(describeConstraints)];
+  if (inner.some((s) => s.type === "null")) constraints.push("May be null.");
+  if (constraints.length > 0) parts.push(constraints.join(" "));
+  if ("default" in node) parts.push(`@default ${JSON.stringify(node.default)}`);
+  if (parts.length === 0) return node;
+  return { ...node, description: parts.join("\n\n") };
+}
+
+/** Prepares a self-contained endpoint schema for json-schema-to-typescript. */
+export function prepareForTypes(schema: JsonSchemaObject, rootName: string, defPrefix: string): JsonSchemaObject {
+  const renamed = new Map<string, string>();
+  const defs = isSchemaObject(schema.$defs) ? schema.$defs : {};
+  for (const name of Object.keys(defs)) renamed.set(name, defPrefix + name.replace(/[^A-Za-z0-9]+/g, ""));
+  const prepared = transformSchema(schema, (node, path) => {
+    const isRoot = path.length === 0;
+    const isDef = path.length === 2 && path[0] === "$defs";
+    const { title: _title, ...rest } = node;
+    let out: JsonSchemaObject = rest;
+    // `{$ref, description}` would become a copy of the referenced type: keep only the reference.
+    if (typeof rest.$ref === "string") out = { $ref: rest.$ref };
+    else if (isRoot) out = { ...rest, title: rootName };
+    else if (isDef) out = { ...rest, title: renamed.get(path[1]!) ?? path[1] };
+    else if (path.at(-2) === "properties") out = documented(rest);
+    return out;
+  }) as JsonSchemaObject;
+  return prepared;
+}
+
+/** The TypeScript declarations of one schema (unformatted; the caller runs prettier once). */
+export async function emitTypes(schema: JsonSchemaObject, rootName: string, defPrefix: string): Promise<string> {
+  const prepared = prepareForTypes(schema, rootName, defPrefix);
+  return compile(prepared as never, rootName, {
+    bannerComment: "",
+    format: false,
+    additionalProperties: false,
+    declareExternallyReferenced: true,
+    unreachableDefinitions: false,
+    strictIndexSignatures: true,
+    enableConstEnums: false,
+    ignoreMinAndMaxItems: true,
+    $refOptions: { resolve: { external: false } } as never,
+  });
+}

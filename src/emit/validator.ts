@@ -1,0 +1,105 @@
+/**
+ * Emits one endpoint's validator: Ajv standalone code (compiled here, never at run time) with
+ * the endpoint's rules beside it, as a plain ESM `.js` module that runs under plain `node` and
+ * in a browser, plus its `.d.ts`. Ajv's standalone output `require`s a few run-time helpers
+ * even in ESM mode (TOOLCHAIN.md); they are replaced by imports from `support.js`.
+ */
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { AnySchema } from "ajv";
+import addFormatsModule from "ajv-formats";
+import standaloneModule from "ajv/dist/standalone/index.js";
+import type { RuleSpec } from "../rules/index.js";
+import type { JsonSchemaObject } from "../schema/index.js";
+
+const addFormats = addFormatsModule.default;
+const standaloneCode = standaloneModule.default;
+
+/**
+ * ajv-formats' `uri` is a function (so Ajv's output would `require` it); the same check as one
+ * regular expression is inlined by Ajv instead: must contain "/" or ":" and match RFC 3986.
+ */
+const URI =
+  /^(?=[^]*[/:])(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
+
+/** A fresh Ajv configured the way every emitted validator is compiled. */
+export function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: false,
+    messages: false,
+    validateFormats: true,
+    code: { source: true, esm: true, lines: false },
+  });
+  addFormats(ajv);
+  ajv.addFormat("uri", URI);
+  return ajv;
+}
+
+/** Ajv run-time helpers and where the emitted module gets them instead. */
+const REQUIRE_REPLACEMENTS: ReadonlyArray<{ pattern: RegExp; replacement: string; support?: string; formats?: true }> = [
+  { pattern: /require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, replacement: "ucs2length", support: "ucs2length" },
+  { pattern: /require\("ajv\/dist\/runtime\/equal"\)\.default/g, replacement: "equal", support: "equal" },
+  { pattern: /require\("ajv-formats\/dist\/formats"\)\.fullFormats/g, replacement: "fullFormats", formats: true },
+];
+
+export class EmitError extends Error {
+  override name = "EmitError";
+}
+
+export interface EmittedValidator {
+  js: string;
+  dts: string;
+}
+
+/**
+ * Compiles `schema` with Ajv and returns the module text. `supportImport` is the relative
+ * specifier of `support.js`; `rules` are embedded as JSON data (never as code).
+ */
+export function emitValidator(ajv: Ajv2020, schema: JsonSchemaObject, rules: readonly RuleSpec[], supportImport: string, header: string, what: string): EmittedValidator {
+  let compiled;
+  try {
+    compiled = ajv.compile(schema as AnySchema);
+  } catch (error) {
+    throw new EmitError(`${what}: Ajv cannot compile the schema: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  let code = standaloneCode(ajv, compiled);
+  const exported = /export const validate = (\w+);export default \1;/.exec(code);
+  if (!exported) throw new EmitError(`${what}: unexpected shape of Ajv's standalone output`);
+  const fn = exported[1]!;
+  code = code.replace(exported[0], "").replace(/^"use strict";/, "");
+  const fromSupport = new Set(["runValidation"]);
+  let needsFormats = false;
+  for (const r of REQUIRE_REPLACEMENTS) {
+    if (r.pattern.test(code)) {
+      code = code.replace(r.pattern, r.replacement);
+      if (r.support) fromSupport.add(r.support);
+      if (r.formats) needsFormats = true;
+    }
+    r.pattern.lastIndex = 0;
+  }
+  const leftover = /require\("([^"]+)"\)/.exec(code);
+  if (leftover) throw new EmitError(`${what}: Ajv's output needs run-time module "${leftover[1]}", which vsk cannot inline yet`);
+  const js = [
+    header,
+    `import { ${[...fromSupport].sort().join(", ")} } from ${JSON.stringify(supportImport)};`,
+    needsFormats ? `import { fullFormats } from "ajv-formats/dist/formats.js";` : "",
+    code,
+    `/** The endpoint's cross-field rules (data; their checks live in support.js). */`,
+    `export const rules = ${JSON.stringify(rules)};`,
+    `/** Checks a payload: schema and rules, every finding; an empty array when the service would accept it. */`,
+    `export function validate(input) { return runValidation(${fn}, rules, input); }`,
+    `export default validate;`,
+    "",
+  ].join("\n");
+  const dts = [
+    header,
+    `import type { Diagnostic, RuleSpec } from ${JSON.stringify(supportImport)};`,
+    `/** The endpoint's cross-field rules (data; their checks live in support.js). */`,
+    `export declare const rules: readonly RuleSpec[];`,
+    `/** Checks a payload: schema and rules, every finding; an empty array when the service would accept it. */`,
+    `export declare function validate(input: unknown): Diagnostic[];`,
+    `export default validate;`,
+    "",
+  ].join("\n");
+  return { js, dts };
+}

@@ -1,0 +1,423 @@
+/**
+ * Run-time support for generated validators and builders. `vsk generate` copies the compiled
+ * form of this file into `generated/support.js` (+ `.d.ts`), so generated code depends on
+ * nothing but itself. It also serves vsk's own linter and drift stages, so a rule is written
+ * once: its check and its message live here, its parameters in `src/rules` (data).
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Diagnostics (the service's own vocabulary for its validation failure, spec 7.2)
+
+export type Severity = "error" | "warning";
+
+/** One finding about one field of a request payload. */
+export interface Diagnostic {
+  severity: Severity;
+  /** JSON Pointer to the offending field; a missing required field points at the field itself */
+  pointer: string;
+  /** `schema/<keyword>` for a schema violation, the rule id for a cross-field rule */
+  rule: string;
+  /** spec 7.1: the code the service would fail the prediction with */
+  code: "invalid_input";
+  /** spec 7.2: the reason the service would give */
+  reason: "input_validation_failed";
+  /** spec 7.2: submitting the identical request again cannot succeed */
+  retryable: false;
+  /** names the field and says expected versus received; never a URL's query string */
+  message: string;
+}
+
+/** Thrown by `build…()` when the payload would be rejected; carries every diagnostic. */
+export class RequestValidationError extends Error {
+  readonly code = "invalid_input";
+  readonly reason = "input_validation_failed";
+  readonly retryable = false;
+  constructor(
+    readonly endpoint: string,
+    readonly diagnostics: readonly Diagnostic[],
+  ) {
+    const errors = diagnostics.filter((d) => d.severity === "error");
+    super(`${endpoint}: ${errors.length} invalid field${errors.length === 1 ? "" : "s"}: ${errors.map((d) => d.message).join("; ")}`);
+    this.name = "RequestValidationError";
+  }
+}
+
+export type BuildResult<TBody> =
+  | { ok: true; request: { method: "POST"; path: string; body: TBody }; warnings: Diagnostic[] }
+  | { ok: false; error: RequestValidationError };
+
+function diagnostic(severity: Severity, pointer: string, rule: string, message: string): Diagnostic {
+  return { severity, pointer, rule, code: "invalid_input", reason: "input_validation_failed", retryable: false, message: redactUrlsInText(message) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pointers, values, URLs
+
+function unescapeToken(t: string): string {
+  return t.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+function escapeToken(t: string): string {
+  return t.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** `/keyframes/1/frame_index` → `keyframes[1].frame_index`; the root is `(request body)`. */
+export function fieldLabel(pointer: string): string {
+  if (pointer === "") return "(request body)";
+  let label = "";
+  for (const raw of pointer.slice(1).split("/")) {
+    const token = unescapeToken(raw);
+    if (/^(0|[1-9][0-9]*)$/.test(token)) label += `[${token}]`;
+    else if (/^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(token)) label += label === "" ? token : `.${token}`;
+    else label += `[${JSON.stringify(token)}]`;
+  }
+  return label;
+}
+
+/** The value at a JSON Pointer, or undefined; own properties only. */
+export function valueAt(root: unknown, pointer: string): unknown {
+  if (pointer === "") return root;
+  let current: unknown = root;
+  for (const raw of pointer.slice(1).split("/")) {
+    if (typeof current !== "object" || current === null) return undefined;
+    const token = unescapeToken(raw);
+    if (!Object.prototype.hasOwnProperty.call(current, token)) return undefined;
+    current = (current as Record<string, unknown>)[token];
+  }
+  return current;
+}
+
+/** A URL without query string, fragment and user info (spec 7.2, input_fetch_failed rule 3). */
+export function redactUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@\s]*@/i, "$1").replace(/[?#].*$/s, "");
+}
+
+/** Every URL in a text redacted as `redactUrl` does. */
+export function redactUrlsInText(text: string): string {
+  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, (url) => redactUrl(url));
+}
+
+/** A short, safe rendering of a received value for a message. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (typeof value === "string") {
+    const shown = value.length > 60 ? `${value.slice(0, 57)}…` : value;
+    return `${JSON.stringify(redactUrlsInText(shown))}${value.length > 60 ? ` (${value.length} characters)` : ""}`;
+  }
+  if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? "" : "s"}`;
+  if (value === null) return "null";
+  if (typeof value === "object") return "an object";
+  return String(value);
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
+
+/** `string "auto"`, `integer 5`, `null`, `an array`: the received value with its JSON type. */
+function received(value: unknown): string {
+  if (value === null || Array.isArray(value) || typeof value === "object") return value === null ? "null" : describeValue(value).replace(/ of \d+ items?$/, "");
+  return `${typeName(value)} ${describeValue(value)}`;
+}
+
+function listValues(values: readonly unknown[]): string {
+  return values.map((v) => (typeof v === "string" ? `"${v}"` : JSON.stringify(v))).join(", ");
+}
+
+function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j]!;
+      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length]!;
+}
+
+/** The closest candidate to `word` (case-insensitive, or within a third of its length), if any. */
+export function closest(word: string, candidates: readonly string[]): string | undefined {
+  const lower = word.toLowerCase();
+  let best: string | undefined;
+  let bestScore = Infinity;
+  for (const c of candidates) {
+    if (c.toLowerCase() === lower) return c;
+    const score = editDistance(lower, c.toLowerCase());
+    const shared = lower.split(/[_-]/).some((part) => part.length > 2 && c.toLowerCase().split(/[_-]/).includes(part));
+    const limit = Math.max(1, Math.floor(Math.max(word.length, c.length) / 3));
+    if ((score <= limit || shared) && score < bestScore) {
+      best = c;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schema violations: Ajv's error objects in, diagnostics out (one wording, in one place)
+
+/** The shape of an error object in Ajv's standalone output. */
+export interface AjvError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+const plural = (n: unknown, one: string): string => `${String(n)} ${one}${n === 1 ? "" : "s"}`;
+
+/** keyword → message after the field label; `v` is the received value. */
+const SCHEMA_MESSAGES: Record<string, (p: Record<string, unknown>, v: unknown) => string> = {
+  required: () => "is required but missing",
+  type: (p, v) => `expected ${String(p.type).replace(/,/g, " or ")}, received ${received(v)}`,
+  enum: (p, v) => {
+    const allowed = (p.allowedValues as unknown[]) ?? [];
+    const hint = typeof v === "string" ? closest(v, allowed.filter((a): a is string => typeof a === "string")) : undefined;
+    return `${describeValue(v)} is not one of ${listValues(allowed)}${hint !== undefined ? `; did you mean "${hint}"?` : ""}`;
+  },
+  const: (p, v) => `expected ${JSON.stringify(p.allowedValue)}, received ${describeValue(v)}`,
+  minimum: (p, v) => `${describeValue(v)} is below the minimum ${String(p.limit)}`,
+  maximum: (p, v) => `${describeValue(v)} is above the maximum ${String(p.limit)}`,
+  exclusiveMinimum: (p, v) => `${describeValue(v)} must be greater than ${String(p.limit)}`,
+  exclusiveMaximum: (p, v) => `${describeValue(v)} must be less than ${String(p.limit)}`,
+  multipleOf: (p, v) => `${describeValue(v)} is not a multiple of ${String(p.multipleOf)}`,
+  minLength: (p, v) => `expected at least ${plural(p.limit, "character")}, received ${typeof v === "string" ? v.length : 0}`,
+  maxLength: (p, v) => `expected at most ${plural(p.limit, "character")}, received ${typeof v === "string" ? v.length : 0}`,
+  pattern: (p, v) => `${describeValue(v)} does not match the pattern ${String(p.pattern)}`,
+  format: (p, v) => `${describeValue(v)} is not a valid ${String(p.format)}`,
+  minItems: (p, v) => `expected at least ${plural(p.limit, "item")}, received ${Array.isArray(v) ? v.length : 0}`,
+  maxItems: (p, v) => `expected at most ${plural(p.limit, "item")}, received ${Array.isArray(v) ? v.length : 0}`,
+  uniqueItems: (p) => `items ${String(p.j)} and ${String(p.i)} are identical; items must be unique`,
+  minProperties: (p) => `expected at least ${plural(p.limit, "field")}`,
+  maxProperties: (p) => `expected at most ${plural(p.limit, "field")}`,
+  additionalProperties: () => "is not a field of this request",
+  unevaluatedProperties: () => "is not a field of this request",
+  propertyNames: (p) => `field name ${JSON.stringify(p.propertyName)} is not allowed`,
+  dependentRequired: (p) => `requires ${String(p.missingProperty)} when ${String(p.property)} is set`,
+  oneOf: () => "matches none or more than one of the allowed forms",
+  anyOf: () => "matches none of the allowed forms",
+  not: () => "is a value that is not allowed here",
+  contains: () => "contains no item of the required kind",
+  if: (p) => `does not satisfy the "${String(p.failingKeyword)}" condition`,
+  false: () => "is not allowed",
+};
+
+function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
+  let pointer = error.instancePath;
+  const p = error.params;
+  if (error.keyword === "required" || error.keyword === "dependentRequired") pointer += "/" + escapeToken(String(p.missingProperty));
+  else if ((error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties") && typeof p.additionalProperty === "string") pointer += "/" + escapeToken(p.additionalProperty);
+  else if (error.keyword === "unevaluatedProperties" && typeof p.unevaluatedProperty === "string") pointer += "/" + escapeToken(p.unevaluatedProperty);
+  const value = valueAt(input, pointer);
+  const wording = SCHEMA_MESSAGES[error.keyword];
+  const text = wording ? wording(p, value) : `fails the "${error.keyword}" constraint`;
+  return diagnostic("error", pointer, `schema/${error.keyword}`, `${fieldLabel(pointer)}: ${text}`);
+}
+
+/**
+ * Ajv reports every branch of a failed `anyOf`. A person wants one answer: the branch whose type
+ * matched (e.g. `duration: 40 is above the maximum 30` rather than "must be null"), or, when no
+ * branch's type matched, a single "expected integer or null" message.
+ */
+function collapseAnyOf(errors: readonly AjvError[]): AjvError[] {
+  const drop = new Set<AjvError>();
+  const added: AjvError[] = [];
+  for (const e of errors) {
+    if (e.keyword !== "anyOf" && e.keyword !== "oneOf") continue;
+    const prefix = e.schemaPath + "/";
+    const branches = new Map<string, AjvError[]>();
+    for (const sub of errors) {
+      if (sub !== e && sub.schemaPath.startsWith(prefix) && sub.instancePath.startsWith(e.instancePath)) {
+        const index = sub.schemaPath.slice(prefix.length).split("/")[0]!;
+        branches.set(index, [...(branches.get(index) ?? []), sub]);
+      }
+    }
+    if (branches.size === 0) continue;
+    const typeOnly = (list: AjvError[]) => list.some((s) => s.keyword === "type" && s.instancePath === e.instancePath && s.schemaPath === `${prefix}${s.schemaPath.slice(prefix.length).split("/")[0]}/type`);
+    const matched = [...branches.values()].filter((list) => !typeOnly(list));
+    for (const list of branches.values()) for (const s of list) drop.add(s);
+    drop.add(e);
+    if (matched.length > 0) {
+      const best = matched.reduce((a, b) => (b.length < a.length ? b : a));
+      for (const s of best) drop.delete(s);
+    } else {
+      const types = [...branches.values()].flatMap((list) => list.filter((s) => s.keyword === "type").map((s) => String(s.params.type)));
+      added.push({ instancePath: e.instancePath, schemaPath: e.schemaPath, keyword: "type", params: { type: [...new Set(types)].join(",") } });
+    }
+  }
+  return [...errors.filter((e) => !drop.has(e)), ...added];
+}
+
+/** Turns Ajv's errors into diagnostics, one per field and problem, in document order. */
+export function diagnosticsFromAjv(errors: readonly AjvError[] | null | undefined, input: unknown): Diagnostic[] {
+  if (!errors || errors.length === 0) return [];
+  const seen = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const error of collapseAnyOf(errors)) {
+    const d = schemaDiagnostic(error, input);
+    const key = `${d.pointer}\u0000${d.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(d);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cross-field rules the schemas cannot express. Parameters are data (src/rules); each kind
+// holds its check and its message side by side.
+
+export type RuleSpec =
+  | { id: string; kind: "uniqueItemField"; array: string; field: string; spec: string }
+  | { id: string; kind: "itemFieldWithinDuration"; array: string; field: string; duration: string; defaultDuration: number; framesPerSecond: number; spec: string }
+  | { id: string; kind: "requiresFlag"; field: string; flag: string; spec: string }
+  | { id: string; kind: "integerInSetOrRange"; field: string; values: number[]; valueMeaning: string; min: number; max: number; spec: string }
+  | { id: string; kind: "promptLengthRecommendation"; field: string; maxCjkCharacters: number; maxWords: number; spec: string }
+  | { id: string; kind: "unknownFields"; known: string[] };
+
+type Check<K extends RuleSpec["kind"]> = (rule: Extract<RuleSpec, { kind: K }>, input: Record<string, unknown>, invalid: ReadonlySet<string>) => Diagnostic[];
+
+function itemsOf(input: Record<string, unknown>, pointer: string): unknown[] {
+  const items = valueAt(input, pointer);
+  return Array.isArray(items) ? items : [];
+}
+
+const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {
+  /** spec 2.2: frame_index "must be unique across the keyframes of one request" */
+  uniqueItemField(rule, input) {
+    const byValue = new Map<unknown, number[]>();
+    itemsOf(input, rule.array).forEach((item, i) => {
+      const v = valueAt(item, "/" + rule.field);
+      if (typeof v === "number") byValue.set(v, [...(byValue.get(v) ?? []), i]);
+    });
+    const out: Diagnostic[] = [];
+    for (const [value, indexes] of byValue) {
+      if (indexes.length < 2) continue;
+      for (const i of indexes) {
+        const pointer = `${rule.array}/${i}/${rule.field}`;
+        const others = indexes.filter((j) => j !== i).map((j) => fieldLabel(`${rule.array}/${j}`));
+        out.push(diagnostic("error", pointer, rule.id, `${fieldLabel(pointer)}: ${String(value)} is also used by ${others.join(", ")}; each ${rule.field} must be unique (spec ${rule.spec})`));
+      }
+    }
+    return out;
+  },
+  /** spec 2.2, 8: frame_index is at most duration * 24 (24 fps), duration defaulting to 5 */
+  itemFieldWithinDuration(rule, input, invalid) {
+    if (invalid.has(rule.duration)) return [];
+    const given = valueAt(input, rule.duration);
+    const seconds = given === undefined ? rule.defaultDuration : given;
+    if (typeof seconds !== "number" || !Number.isFinite(seconds)) return [];
+    const last = seconds * rule.framesPerSecond;
+    const out: Diagnostic[] = [];
+    itemsOf(input, rule.array).forEach((item, i) => {
+      const v = valueAt(item, "/" + rule.field);
+      if (typeof v === "number" && v > last) {
+        const pointer = `${rule.array}/${i}/${rule.field}`;
+        const whose = given === undefined ? `the default ${seconds} s` : `a ${seconds} s`;
+        out.push(diagnostic("error", pointer, rule.id, `${fieldLabel(pointer)}: ${v} is past the last frame (${last}) of ${whose} video (duration × ${rule.framesPerSecond}, spec ${rule.spec})`));
+      }
+    });
+    return out;
+  },
+  /** spec 4.4: file_url and web_url require enable_thinking=true */
+  requiresFlag(rule, input) {
+    const value = valueAt(input, rule.field);
+    if (value === undefined || value === null) return [];
+    const flag = valueAt(input, rule.flag);
+    if (flag === true) return [];
+    const received = flag === undefined ? `${fieldLabel(rule.flag)} is not set (default false)` : `${fieldLabel(rule.flag)} is ${describeValue(flag)}`;
+    return [diagnostic("error", rule.field, rule.id, `${fieldLabel(rule.field)}: requires ${fieldLabel(rule.flag)}: true, but ${received} (spec ${rule.spec})`)];
+  },
+  /** spec 4.5: duration is -1 (automatic) or 4 to 15 */
+  integerInSetOrRange(rule, input, invalid) {
+    if (invalid.has(rule.field)) return [];
+    const v = valueAt(input, rule.field);
+    if (typeof v !== "number" || rule.values.includes(v) || (v >= rule.min && v <= rule.max)) return [];
+    return [diagnostic("error", rule.field, rule.id, `${fieldLabel(rule.field)}: ${v} is not allowed; expected ${rule.values.join(" or ")} (${rule.valueMeaning}) or ${rule.min} to ${rule.max} (spec ${rule.spec})`)];
+  },
+  /** spec 4.5, 8: recommended at most 500 Chinese characters or 1000 English words; not a hard limit */
+  promptLengthRecommendation(rule, input) {
+    const text = valueAt(input, rule.field);
+    if (typeof text !== "string") return [];
+    const cjk = (text.match(/[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g) ?? []).length;
+    const words = (text.match(/[A-Za-z0-9'’-]+/g) ?? []).length;
+    const out: Diagnostic[] = [];
+    if (cjk > rule.maxCjkCharacters) out.push(diagnostic("warning", rule.field, rule.id, `${fieldLabel(rule.field)}: ${cjk} Chinese characters, more than the recommended ${rule.maxCjkCharacters} (spec ${rule.spec}); the service accepts it`));
+    if (words > rule.maxWords) out.push(diagnostic("warning", rule.field, rule.id, `${fieldLabel(rule.field)}: ${words} English words, more than the recommended ${rule.maxWords} (spec ${rule.spec}); the service accepts it`));
+    return out;
+  },
+  /** spec 4.1: "Unlisted fields are not described": a warning, with the nearest known field */
+  unknownFields(rule, input) {
+    const out: Diagnostic[] = [];
+    for (const key of Object.keys(input)) {
+      if (rule.known.includes(key)) continue;
+      const hint = closest(key, rule.known);
+      const pointer = "/" + escapeToken(key);
+      out.push(diagnostic("warning", pointer, rule.id, `${fieldLabel(pointer)}: is not a field of this endpoint${hint !== undefined ? `; did you mean "${hint}"?` : ""} (known: ${rule.known.join(", ")})`));
+    }
+    return out;
+  },
+};
+
+/** Runs the cross-field rules; rules about a field that already failed its schema are skipped. */
+export function checkRules(rules: readonly RuleSpec[], input: unknown, schemaErrors: readonly Diagnostic[]): Diagnostic[] {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return [];
+  const invalid = new Set(schemaErrors.map((d) => d.pointer));
+  const out: Diagnostic[] = [];
+  for (const rule of rules) out.push(...(CHECKS[rule.kind] as Check<RuleSpec["kind"]>)(rule as never, input as Record<string, unknown>, invalid));
+  return out;
+}
+
+/** A compiled Ajv standalone validator. */
+export interface CompiledSchema {
+  (data: unknown): boolean;
+  errors?: AjvError[] | null;
+}
+
+/** The whole check of one endpoint: schema (precompiled), then the rules; errors before warnings. */
+export function runValidation(schema: CompiledSchema, rules: readonly RuleSpec[], input: unknown): Diagnostic[] {
+  const schemaErrors = schema(input) ? [] : diagnosticsFromAjv(schema.errors, input);
+  const ruleFindings = checkRules(rules, input, schemaErrors);
+  if (ruleFindings.length === 0) return schemaErrors;
+  const all = [...schemaErrors, ...ruleFindings];
+  return [...all.filter((d) => d.severity === "error"), ...all.filter((d) => d.severity === "warning")];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers Ajv's standalone code calls (in place of its `require`s of ajv/dist/runtime/*)
+
+/** Length of a string in Unicode code points, as JSON Schema counts it. */
+export function ucs2length(str: string): number {
+  let length = 0;
+  for (let i = 0; i < str.length; i++) {
+    length++;
+    const code = str.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < str.length) {
+      const next = str.charCodeAt(i + 1);
+      if ((next & 0xfc00) === 0xdc00) i++;
+    }
+  }
+  return length;
+}
+
+/** Deep equality of JSON values, as `const`, `enum` and `uniqueItems` need it. */
+export function equal(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return a !== a && b !== b;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => equal(x, bb[i]));
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}

@@ -8,11 +8,22 @@
  * well-formed URL.
  */
 
-/** `scheme://` followed by everything up to whitespace, a quote or an angle bracket. */
-const URL_IN_TEXT = /[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"'<>`]+/g;
+/**
+ * `scheme://` followed by everything up to whitespace, a double quote, an angle bracket or a
+ * backtick (none of which a URL may hold). A single quote may sit inside a URL, so it is only
+ * peeled off at the end. The lookbehind starts a scheme only at the start of a word, which keeps
+ * the scan linear on long runs of letters.
+ */
+const URL_IN_TEXT = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"<>`]+/g;
+
+/**
+ * A query string (`?name=value…`) attached to any word: catches URLs written without a scheme
+ * (`bucket.s3.amazonaws.com/key?X-Amz-Signature=…`) and the tail of a URL broken by a space.
+ */
+const QUERY_IN_WORD = /\?[^\s"<>`=?#&]*=[^\s"<>`]*/g;
 
 /** Sentence punctuation that ends a match but most likely belongs to the surrounding text. */
-const TRAILING_PUNCTUATION = /[.,;:!)\]}]+$/;
+const TRAILING_PUNCTUATION = ".,;:!)]}'";
 
 /**
  * Removes the query string, fragment and user info of one URL.
@@ -36,8 +47,9 @@ export function redactUrl(url: string): string {
 }
 
 /**
- * Redacts every `scheme://…` URL inside free text with {@link redactUrl}; the rest of the text is
- * unchanged. Trailing sentence punctuation after a URL is kept.
+ * Redacts every `scheme://…` URL inside free text with {@link redactUrl}, then removes any query
+ * string (`?name=value…`) still attached to a word, so a URL without a scheme or broken by a space
+ * does not leak either. The rest of the text is unchanged; trailing sentence punctuation is kept.
  *
  * @example redactUrlsInText("could not fetch https://b.example/x.mp4?sig=1: HTTP 403")
  *          // "could not fetch https://b.example/x.mp4: HTTP 403"
@@ -45,9 +57,13 @@ export function redactUrl(url: string): string {
  */
 export function redactUrlsInText(text: string): string {
   if (typeof text !== "string") return "";
-  return text.replace(URL_IN_TEXT, (match) => {
-    const trailing = TRAILING_PUNCTUATION.exec(match)?.[0] ?? "";
-    const url = match.slice(0, match.length - trailing.length);
-    return redactUrl(url) + trailing;
-  });
+  return text.replace(URL_IN_TEXT, (match) => keepTrailing(match, redactUrl)).replace(QUERY_IN_WORD, (match) => keepTrailing(match, () => ""));
+}
+
+/** Applies `redact` to `match` without its trailing sentence punctuation, then puts that back. */
+function keepTrailing(match: string, redact: (text: string) => string): string {
+  // A loop, not a `/[…]+$/` regex: that one backtracks quadratically on long punctuation runs.
+  let end = match.length;
+  while (end > 0 && TRAILING_PUNCTUATION.includes(match[end - 1]!)) end--;
+  return redact(match.slice(0, end)) + match.slice(end);
 }

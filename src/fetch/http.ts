@@ -30,6 +30,12 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** Drops a body we will not read; undici reports the abort as an error event, expected here. */
+function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
+  body.on("error", () => {});
+  body.destroy();
+}
+
 function statusLine(status: number): string {
   return `HTTP ${status} ${STATUS_CODES[status] ?? ""}`.trimEnd();
 }
@@ -59,7 +65,7 @@ async function attempt(agent: Agent, url: string, o: ResolvedFetchOptions): Prom
     const via = current === url ? "" : ` (after a redirect to ${redactUrl(current)})`;
 
     if (REDIRECTS.has(status)) {
-      body.destroy();
+      discard(body);
       const location = header(got, "location");
       if (location === undefined) return { problem: `${statusLine(status)} without a Location header`, status, retryable: false };
       if (redirects >= o.maxRedirects) return { problem: `more than ${o.maxRedirects} redirects`, status, retryable: false };
@@ -73,7 +79,7 @@ async function attempt(agent: Agent, url: string, o: ResolvedFetchOptions): Prom
 
     const contentType = header(got, "content-type") ?? "no content-type";
     if (status < 200 || status > 299) {
-      body.destroy();
+      discard(body);
       // Spec 7.3: a service error is always JSON; anything else came from in front of the service.
       const edge = /json/i.test(contentType) ? "" : `; the body is ${contentType}, not JSON, so a CDN edge or proxy answered, not the schema host`;
       const retryAfterMs = parseRetryAfter(header(got, "retry-after"));
@@ -82,7 +88,7 @@ async function attempt(agent: Agent, url: string, o: ResolvedFetchOptions): Prom
 
     const tooBig = `the body is larger than the ${o.maxBytes}-byte limit (VSK_FETCH_MAX_BYTES); download aborted${via}`;
     if (Number(header(got, "content-length") ?? 0) > o.maxBytes) {
-      body.destroy();
+      discard(body);
       return { problem: tooBig, status, retryable: false };
     }
     const chunks: Buffer[] = [];
@@ -91,7 +97,7 @@ async function attempt(agent: Agent, url: string, o: ResolvedFetchOptions): Prom
       for await (const chunk of body) {
         size += (chunk as Buffer).length;
         if (size > o.maxBytes) {
-          body.destroy();
+          discard(body);
           return { problem: tooBig, status, retryable: false };
         }
         chunks.push(chunk as Buffer);

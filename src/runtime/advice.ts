@@ -42,11 +42,17 @@ export function adviseOnFailure(error: PredictionError): FailureAdvice {
         (entry !== undefined && typeof entry.retryable === "boolean" && entry.retryable !== retry
           ? ` The spec 7.2 table lists ${String(error.reason)} as retryable: ${String(entry.retryable)}.`
           : "");
-  const action =
+  const tableAction =
     entry === undefined
       ? (CODE_ACTIONS[error.code] ?? CODE_ACTIONS.internal_server_error)
       : entry.actionByRetryable !== undefined
         ? entry.actionByRetryable[`${retry}`]
         : entry.action;
+  // A known reason whose 7.2 row disagrees with a code default: give the row's action, and say
+  // plainly that the decision above did not follow it.
+  const action =
+    entry !== undefined && error.retryableSource === "code-default" && typeof entry.retryable === "boolean" && entry.retryable !== retry
+      ? `Spec 7.2 says for ${String(error.reason)}: ${tableAction} The service sent no retryable, so this reading keeps the per-code default (${retry ? "retry" : "no retry"}); pass retryableDefaults to decide otherwise.`
+      : tableAction;
   return { retry, retryWhy, ...(entry !== undefined ? { meaning: entry.meaning } : {}), action };
 }

@@ -1,0 +1,172 @@
+/**
+ * `vsk explain`, run as a user runs it: the built CLI (`node dist/src/cli/main.js explain …`) in a
+ * child process, on fixture files under test/fixtures/runtime/. The text output of each fixture is
+ * compared with `<fixture>.expected.txt` beside it (set VSK_UPDATE_GOLDEN=1 to rewrite them after
+ * a deliberate change, then review the diff).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const cli = join(root, "dist/src/cli/main.js");
+const fixtures = "test/fixtures/runtime";
+
+function vsk(args: string[], stdin?: string): { code: number | null; stdout: string; stderr: string } {
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first (npm test does)`);
+  const run = spawnSync(process.execPath, [cli, "explain", ...args], { cwd: root, encoding: "utf8", input: stdin ?? "" });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+function explainJson(args: string[], stdin?: string): Record<string, any> {
+  const run = vsk([...args, "--format", "json"], stdin);
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout) as Record<string, any>;
+}
+
+describe("vsk explain: text output matches the expected file beside each fixture", () => {
+  const golden: [string, string[]][] = [
+    ["prediction-failed-fetch-403", []],
+    ["prediction-failed-fetch-503", []],
+    ["prediction-failed-no-error", []],
+    ["prediction-failed-no-retryable", []],
+    ["prediction-failed-plain-text", []],
+    ["prediction-failed-timeout", []],
+    ["prediction-failed-unknown-code", []],
+    ["prediction-succeeded-empty-error", []],
+    ["queue-update-failed", []],
+    ["queue-update-in-progress", []],
+    ["webhook-succeeded", []],
+    ["webhook-succeeded-null-error", []],
+    ["webhook-succeeded-null-error.as-webhook", ["--as", "webhook"]],
+    ["result-prediction-failed", []],
+    ["result-generic-400", []],
+    ["result-edge-502", []],
+    ["result-edge-empty", []],
+    ["result-output", []],
+    ["not-an-object", []],
+  ];
+  it.each(golden)("%s", (name, extra) => {
+    const input = `${fixtures}/${name.replace(/\.as-webhook$/, "")}.json`;
+    const expectedFile = join(root, fixtures, `${name}.expected.txt`);
+    const run = vsk([input, ...extra]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    if (process.env.VSK_UPDATE_GOLDEN === "1") writeFileSync(expectedFile, run.stdout);
+    expect(run.stdout).toBe(readFileSync(expectedFile, "utf8"));
+  });
+});
+
+describe("vsk explain: what a person needs to see", () => {
+  const cases: [string, string, RegExp[]][] = [
+    ["a rejected fetch: no retry, check the URL", "prediction-failed-fetch-403", [/^Failed:/m, /retry\s+no: the service sent retryable: false/, /publicly reachable.*presigned link has not expired/]],
+    ["a momentary fetch failure: retry", "prediction-failed-fetch-503", [/retry\s+yes: the service sent retryable: true/, /again later/]],
+    ["an unknown code: read as internal_server_error, raw kept", "prediction-failed-unknown-code", [/code\s+internal_server_error \(sent "provider_quota_exhausted"/, /reason\s+\(unknown: sent "quota_window_closed"/]],
+    ["a generic 400: not a prediction failure", "result-generic-400", [/^Not a prediction failure/m, /spec 3 rule 4/]],
+    ["an edge 502: not from the service", "result-edge-502", [/^Not from the service/m, /spec 7\.3/]],
+    ["a failed prediction from the result endpoint, two timestamps", "result-prediction-failed", [/failed at\s+2026-09-04T12:00:00Z/, /responded\s+2026-09-04T12:05:31Z/]],
+  ];
+  it.each(cases)("%s", (_name, fixture, patterns) => {
+    const run = vsk([`${fixtures}/${fixture}.json`]);
+    expect(run.code).toBe(0);
+    for (const pattern of patterns) expect(run.stdout).toMatch(pattern);
+  });
+
+  it("never prints a URL's query string", () => {
+    for (const fixture of ["prediction-failed-fetch-403", "result-edge-502", "result-output"]) {
+      for (const format of ["text", "json"]) {
+        const run = vsk([`${fixtures}/${fixture}.json`, "--format", format]);
+        expect(run.stdout).not.toMatch(/X-Amz|token=|Signature=/);
+      }
+    }
+  });
+});
+
+describe("vsk explain --format json: one object for machines", () => {
+  it("a failed prediction: the PredictionError, retry decision and action", () => {
+    const out = explainJson([`${fixtures}/prediction-failed-fetch-403.json`]);
+    expect(out).toMatchObject({
+      input: "prediction",
+      status: "failed",
+      failed: true,
+      error: {
+        code: "invalid_input",
+        rawCode: "invalid_input",
+        reason: "input_fetch_failed",
+        retryable: false,
+        retryableSource: "explicit",
+        message: "Could not fetch reference_images[0] https://media.example.com/refs/cat.png: HTTP 403",
+        timestamp: "2026-09-02T10:15:00Z",
+      },
+      retry: false,
+    });
+    expect(out.action).toMatch(/presigned link/);
+  });
+
+  it("the same failure from the result endpoint and from the status record gives the same error (spec 7.3)", () => {
+    const fromResult = explainJson([`${fixtures}/result-prediction-failed.json`]);
+    const fromStatus = explainJson([`${fixtures}/prediction-failed-timeout.json`]);
+    expect(fromResult).toMatchObject({ input: "result_response", resultKind: "prediction_failed", httpStatus: 400, responseTimestamp: "2026-09-04T12:05:31Z" });
+    expect(fromResult.error).toEqual(fromStatus.error);
+    expect([fromResult.retry, fromResult.action]).toEqual([fromStatus.retry, fromStatus.action]);
+  });
+
+  const kinds: [string, Record<string, unknown>][] = [
+    ["queue-update-failed", { input: "queue_update", failed: true, requestId: "req_01J9ZK", retry: true }],
+    ["queue-update-in-progress", { input: "queue_update", status: "IN_PROGRESS", failed: false, error: null, retry: null }],
+    ["prediction-succeeded-empty-error", { input: "prediction", status: "succeeded", failed: false, error: null }],
+    ["prediction-failed-no-error", { failed: true, error: { code: "unknown_error_code", rawCode: "" } }],
+    ["webhook-succeeded", { input: "webhook", failed: false, error: null, notes: [] }],
+    ["result-generic-400", { resultKind: "api_error", httpStatus: 400, failed: false, apiError: { code: "BAD_REQUEST" } }],
+    ["result-edge-empty", { resultKind: "edge_error", httpStatus: 0, failed: false, bodyExcerpt: "" }],
+    ["result-output", { resultKind: "output", httpStatus: 200, failed: false }],
+  ];
+  it.each(kinds)("%s", (fixture, want) => {
+    expect(explainJson([`${fixtures}/${fixture}.json`])).toMatchObject(want);
+  });
+
+  it("reads standard input with - and with no FILE", () => {
+    const record = JSON.stringify({ status: "failed", error: { code: "unsafe_content", reason: "moderation_blocked", message: "blocked", timestamp: "t" } });
+    for (const args of [["-"], []]) {
+      const out = explainJson(args, record);
+      expect(out).toMatchObject({ source: "stdin", failed: true, error: { reason: "moderation_blocked" }, retry: false, action: "Change the prompt or media." });
+    }
+  });
+
+  it("--as overrides detection", () => {
+    const out = explainJson([`${fixtures}/webhook-succeeded-null-error.json`, "--as", "webhook"]);
+    expect(out).toMatchObject({ input: "webhook", detectedBy: "--as" });
+    expect(out.notes.join(" ")).toMatch(/6\.2/);
+  });
+});
+
+describe("vsk explain: bad input is a one-line message and exit 2, never a stack trace", () => {
+  const cases: [string, string[], string | undefined, RegExp][] = [
+    ["a missing file", [`${fixtures}/does-not-exist.json`], undefined, /^vsk: explain: cannot read test\/fixtures\/runtime\/does-not-exist\.json: no such file\n$/],
+    ["invalid JSON: file, line and column", [`${fixtures}/invalid.json`], undefined, /^vsk: explain: test\/fixtures\/runtime\/invalid\.json:3:39: not valid JSON: .*property name\n$/],
+    ["invalid JSON on stdin", ["-"], "{\n  \"status\": failed\n}", /^vsk: explain: stdin:2:13: not valid JSON: unexpected "f", expected a value\n$/],
+    ["an empty stdin", ["-"], "", /^vsk: explain: stdin is empty; expected one JSON value\n$/],
+    ["trailing text after the JSON", ["-"], '{"status":"failed"} {}', /^vsk: explain: stdin:1:21: not valid JSON: unexpected text after the JSON value\n$/],
+    ["an unknown --format", [`${fixtures}/result-output.json`, "--format", "xml"], undefined, /^vsk: explain: Invalid values: .*format.*\n$/],
+    ["an unknown flag", ["--bogus"], undefined, /^vsk: explain: Unknown argument: bogus/],
+    ["two files", ["a.json", "b.json"], undefined, /^vsk: explain: Unknown argument: b\.json/],
+    ["a directory", [fixtures], undefined, /^vsk: explain: cannot read test\/fixtures\/runtime: it is a directory\n$/],
+  ];
+  it.each(cases)("%s", (_name, args, stdin, message) => {
+    const run = vsk(args, stdin);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(message);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("--help prints usage and exits 0", () => {
+    const run = vsk(["--help"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/vsk explain \[FILE\|-\] \[--format text\|json\]/);
+  });
+});

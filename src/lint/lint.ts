@@ -1,0 +1,118 @@
+/**
+ * Lints payloads: finds the endpoint each one is for (envelope or `--model/--endpoint`), runs
+ * that endpoint's generated validator, and hands one `LintResult` per payload to a reporter.
+ */
+import type { Diagnostic } from "../../templates/support.js";
+import { isNdjsonPath, openFile, readNdjson, readSingleJson, type PayloadSource, type ReadProblem } from "./read.js";
+import type { ValidatorRegistry } from "./registry.js";
+
+/** One payload's verdict: the `results[]` entry of `vsk lint --format json`. */
+export interface LintResult {
+  source: string;
+  line: number;
+  model: string | null;
+  endpoint: string | null;
+  valid: boolean;
+  diagnostics: Diagnostic[];
+}
+
+export interface LintSummary {
+  requests: number;
+  valid: number;
+  invalid: number;
+  warnings: number;
+}
+
+export interface Reporter {
+  result(result: LintResult): void | Promise<void>;
+  end(summary: LintSummary): void | Promise<void>;
+}
+
+export interface LintTarget {
+  /** `<owner>/<name>` (already resolved from an alias) */
+  model?: string;
+  endpoint?: string;
+}
+
+function lintDiagnostic(rule: string, message: string, pointer = ""): Diagnostic {
+  return { severity: "error", pointer, rule, code: "invalid_input", reason: "input_validation_failed", retryable: false, message };
+}
+
+/** `{"model", "endpoint", "input"}`: an envelope says itself what it is for. */
+function asEnvelope(value: unknown): { model: unknown; endpoint: unknown; input: unknown } | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const v = value as Record<string, unknown>;
+  if (!Object.prototype.hasOwnProperty.call(v, "input") || !Object.prototype.hasOwnProperty.call(v, "model")) return undefined;
+  return { model: v.model, endpoint: v.endpoint, input: v.input };
+}
+
+export class Linter {
+  readonly summary: LintSummary = { requests: 0, valid: 0, invalid: 0, warnings: 0 };
+  constructor(
+    private readonly registry: ValidatorRegistry,
+    private readonly target: LintTarget,
+    private readonly reporter: Reporter,
+  ) {}
+
+  private finish(at: PayloadSource, model: string | null, endpoint: string | null, diagnostics: Diagnostic[]): void | Promise<void> {
+    let errors = 0;
+    for (const d of diagnostics) if (d.severity === "error") errors++;
+    const valid = errors === 0;
+    this.summary.requests++;
+    if (valid) this.summary.valid++;
+    else this.summary.invalid++;
+    this.summary.warnings += diagnostics.length - errors;
+    return this.reporter.result({ source: at.source, line: at.line, model, endpoint, valid, diagnostics });
+  }
+
+  /** Lints one payload (or reports why it could not be read). */
+  readonly payload = (at: PayloadSource, value: unknown, problem: ReadProblem | undefined): void | Promise<void> => {
+    if (problem !== undefined) return this.finish(at, null, null, [lintDiagnostic(problem.rule, problem.message)]);
+    let model = this.target.model;
+    let endpoint = this.target.endpoint;
+    let input = value;
+    let prefix = "";
+    const envelope = asEnvelope(value);
+    if (envelope !== undefined) {
+      prefix = "/input";
+      input = envelope.input;
+      const named = typeof envelope.model === "string" ? this.registry.resolveModel(envelope.model) : undefined;
+      if (named === undefined) {
+        return this.finish(at, null, null, [lintDiagnostic("lint/unknown-endpoint", `model: ${JSON.stringify(envelope.model)} is not a configured model; known: ${this.registry.describe()}`, "/model")]);
+      }
+      model = named;
+      if (typeof envelope.endpoint === "string") endpoint = envelope.endpoint;
+      else if (envelope.endpoint !== undefined || endpoint === undefined) {
+        return this.finish(at, model, null, [lintDiagnostic("lint/unknown-endpoint", `endpoint: expected the endpoint name as a string; known: ${this.registry.describe()}`, "/endpoint")]);
+      }
+    }
+    if (model === undefined || endpoint === undefined) {
+      return this.finish(at, model ?? null, endpoint ?? null, [
+        lintDiagnostic("lint/no-endpoint", `cannot tell which endpoint this payload is for: wrap it as {"model", "endpoint", "input"} or pass --model and --endpoint`),
+      ]);
+    }
+    const key = `${model}/${endpoint}`;
+    if (!this.registry.entries.has(key)) {
+      return this.finish(at, model, endpoint, [lintDiagnostic("lint/unknown-endpoint", `endpoint: "${endpoint}" is not an endpoint of ${model}; known: ${this.registry.describe()}`, prefix === "" ? "" : "/endpoint")]);
+    }
+    const validate = this.registry.validator(key);
+    const run = (fn: (input: unknown) => Diagnostic[]) => {
+      let diagnostics = fn(input);
+      if (prefix !== "" && diagnostics.length > 0) diagnostics = diagnostics.map((d) => ({ ...d, pointer: prefix + d.pointer }));
+      return this.finish(at, model!, endpoint!, diagnostics);
+    };
+    return typeof validate === "function" ? run(validate) : validate.then(run);
+  };
+
+  /** Lints every payload of one file (`-` is stdin). */
+  async file(path: string, cwd: string, stdinNdjson: boolean): Promise<void> {
+    if (path === "-") {
+      if (stdinNdjson) await readNdjson(process.stdin, "<stdin>", this.payload);
+      else await readSingleJson(process.stdin, "<stdin>", this.payload);
+      return;
+    }
+    const stream = openFile(path, cwd);
+    if (isNdjsonPath(path)) await readNdjson(stream, path, this.payload);
+    else await readSingleJson(stream, path, this.payload);
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The generated validators the linter runs, found through `endpoints.json` of the generated
+ * directory and imported only when a payload needs them. Nothing is compiled at run time.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { PACKAGE_ROOT, type ModelRef, type VskConfig } from "../config/index.js";
+import type { Diagnostic } from "../../templates/support.js";
+
+export interface EndpointEntry {
+  key: string;
+  model: string;
+  endpoint: string;
+  path: string;
+  validator: string;
+  snapshotSha256: string;
+}
+
+export type Validate = (input: unknown) => Diagnostic[];
+
+export class RegistryError extends Error {
+  override name = "RegistryError";
+}
+
+export interface ValidatorRegistry {
+  dir: string;
+  entries: ReadonlyMap<string, EndpointEntry>;
+  models: readonly ModelRef[];
+  /** `<owner>/<name>` or an alias → model id, or undefined */
+  resolveModel(idOrAlias: string): string | undefined;
+  /** the loaded validator for a key, or a promise of it the first time */
+  validator(key: string): Validate | Promise<Validate>;
+  /** "example/model-a (modelA): keyframes-to-video, text-to-video; …" */
+  describe(): string;
+  /** a warning when the generated validators are older than the snapshot, else undefined */
+  staleness(snapshotDir: string): string | undefined;
+}
+
+/** Where the validators of the configured models are: the config's outDir, else the package's own. */
+export function generatedDirFor(config: VskConfig): string {
+  if (config.file !== undefined || existsSync(join(config.outDir, "endpoints.json"))) return config.outDir;
+  return join(PACKAGE_ROOT, "generated");
+}
+
+export function openRegistry(config: VskConfig): ValidatorRegistry {
+  const dir = generatedDirFor(config);
+  const manifestFile = join(dir, "endpoints.json");
+  if (!existsSync(manifestFile)) throw new RegistryError(`no generated validators in ${dir} (endpoints.json is missing); run \`vsk generate\` first`);
+  let parsed: { endpoints?: EndpointEntry[] };
+  try {
+    parsed = JSON.parse(readFileSync(manifestFile, "utf8")) as { endpoints?: EndpointEntry[] };
+  } catch (error) {
+    throw new RegistryError(`${manifestFile} is not valid JSON (${error instanceof Error ? error.message : String(error)}); run \`vsk generate\` again`);
+  }
+  const entries = new Map<string, EndpointEntry>();
+  for (const e of parsed.endpoints ?? []) entries.set(e.key, e);
+  const loaded = new Map<string, Validate>();
+  const models = config.models;
+  return {
+    dir,
+    entries,
+    models,
+    resolveModel(idOrAlias) {
+      const byId = models.find((m) => m.id === idOrAlias);
+      if (byId) return byId.id;
+      const byAlias = models.find((m) => m.alias !== undefined && m.alias.toLowerCase() === idOrAlias.toLowerCase());
+      if (byAlias) return byAlias.id;
+      return [...entries.values()].some((e) => e.model === idOrAlias) ? idOrAlias : undefined;
+    },
+    validator(key) {
+      const ready = loaded.get(key);
+      if (ready) return ready;
+      const entry = entries.get(key);
+      if (!entry) throw new RegistryError(`no generated validator for ${key}`);
+      return import(pathToFileURL(join(dir, entry.validator)).href).then((module: { validate: Validate }) => {
+        loaded.set(key, module.validate);
+        return module.validate;
+      });
+    },
+    describe() {
+      const byModel = new Map<string, string[]>();
+      for (const e of entries.values()) byModel.set(e.model, [...(byModel.get(e.model) ?? []), e.endpoint]);
+      return [...byModel]
+        .map(([model, eps]) => {
+          const alias = models.find((m) => m.id === model)?.alias;
+          return `${model}${alias ? ` (${alias})` : ""}: ${eps.join(", ")}`;
+        })
+        .join("; ");
+    },
+    staleness(snapshotDir) {
+      const stale = new Set<string>();
+      for (const e of entries.values()) {
+        const file = join(snapshotDir, e.model, "latest.json");
+        if (!existsSync(file)) continue;
+        const sha = createHash("sha256").update(readFileSync(file)).digest("hex");
+        if (sha !== e.snapshotSha256) stale.add(e.model);
+      }
+      return stale.size === 0 ? undefined : `the generated validators in ${dir} are older than the snapshot of ${[...stale].join(", ")}; run \`vsk generate\``;
+    },
+  };
+}

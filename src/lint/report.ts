@@ -1,0 +1,115 @@
+/**
+ * Lint reporters: `pretty` for people, `json` for machines (one object, streamed so a million
+ * results never sit in memory), `github` for Actions annotations and the step summary.
+ */
+import { appendFileSync } from "node:fs";
+import type { LintResult, LintSummary, Reporter } from "./lint.js";
+
+/** Buffered writes to a stream, waiting for it to drain: fast for a million small writes. */
+export class Sink {
+  private buffer = "";
+  constructor(private readonly stream: NodeJS.WritableStream) {}
+  write(text: string): void | Promise<void> {
+    this.buffer += text;
+    if (this.buffer.length >= 1 << 16) return this.flush();
+  }
+  flush(): void | Promise<void> {
+    if (this.buffer === "") return;
+    const ok = this.stream.write(this.buffer);
+    this.buffer = "";
+    if (!ok) return new Promise((resolve) => this.stream.once("drain", () => resolve()));
+  }
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+export function summaryLine(s: LintSummary): string {
+  return `${plural(s.requests, "request")}: ${s.valid} valid, ${s.invalid} invalid, ${plural(s.warnings, "warning")}`;
+}
+
+export function jsonReporter(out: Sink): Reporter {
+  let first = true;
+  return {
+    result(r) {
+      const text = (first ? '{"results":[\n' : ",\n") + JSON.stringify(r);
+      first = false;
+      return out.write(text);
+    },
+    async end(summary) {
+      await out.write(`${first ? '{"results":[' : "\n"}],\n"summary":${JSON.stringify(summary)}}\n`);
+      await out.flush();
+    },
+  };
+}
+
+const COLORS = { red: "\u001b[31m", yellow: "\u001b[33m", dim: "\u001b[2m", bold: "\u001b[1m", green: "\u001b[32m", reset: "\u001b[0m" };
+
+/** `file:line  pointer  message`, grouped per payload, then a one-line summary. */
+export function prettyReporter(out: Sink, color: boolean, showValid: boolean): Reporter {
+  const paint = (c: keyof typeof COLORS, text: string) => (color ? `${COLORS[c]}${text}${COLORS.reset}` : text);
+  return {
+    result(r) {
+      if (r.diagnostics.length === 0) return showValid ? out.write(`${paint("dim", `${r.source}:${r.line}`)}  ${paint("green", "valid")}\n`) : undefined;
+      const what = r.model !== null && r.endpoint !== null ? `${r.model}/${r.endpoint}` : "(unknown endpoint)";
+      const lines = [`${paint("bold", `${r.source}:${r.line}`)}  ${paint("dim", what)}  ${r.valid ? paint("yellow", "warnings") : paint("red", "invalid")}`];
+      for (const d of r.diagnostics) {
+        const tag = d.severity === "error" ? paint("red", "error  ") : paint("yellow", "warning");
+        lines.push(`  ${tag} ${r.source}:${r.line}  ${d.pointer === "" ? "/" : d.pointer}  ${d.message}  ${paint("dim", d.rule)}`);
+      }
+      return out.write(lines.join("\n") + "\n\n");
+    },
+    async end(summary) {
+      const line = summaryLine(summary);
+      await out.write(`${summary.invalid > 0 ? paint("red", line) : paint("green", line)}\n`);
+      await out.flush();
+    },
+  };
+}
+
+/** Escapes a GitHub workflow command's data (%, CR, LF) or property (also `:` and `,`). */
+function escapeData(text: string): string {
+  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+}
+function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+
+const SUMMARY_ROWS = 100;
+
+/** `::error file=…,line=…::…` annotations, and a Markdown summary appended to `$GITHUB_STEP_SUMMARY`. */
+export function githubReporter(out: Sink, stepSummary: string | undefined): Reporter {
+  const rows: string[] = [];
+  let more = 0;
+  return {
+    result(r) {
+      if (r.diagnostics.length === 0) return;
+      let text = "";
+      for (const d of r.diagnostics) {
+        const kind = d.severity === "error" ? "error" : "warning";
+        text += `::${kind} file=${escapeProperty(r.source)},line=${r.line},title=${escapeProperty(`vsk lint ${d.rule}`)}::${escapeData(`${d.pointer || "/"}: ${d.message}`)}\n`;
+        if (rows.length < SUMMARY_ROWS) rows.push(`| ${kind} | \`${r.source}:${r.line}\` | \`${d.pointer || "/"}\` | ${d.message.replace(/\|/g, "\\|").replace(/\n/g, " ")} |`);
+        else more++;
+      }
+      return out.write(text);
+    },
+    async end(summary) {
+      await out.write(summaryLine(summary) + "\n");
+      await out.flush();
+      if (stepSummary === undefined || stepSummary === "") return;
+      const md = [
+        `### vsk lint: ${summary.invalid === 0 ? "all requests valid" : `${summary.invalid} invalid request${summary.invalid === 1 ? "" : "s"}`}`,
+        "",
+        `${summaryLine(summary)}.`,
+        "",
+        ...(rows.length > 0 ? ["| severity | where | field | message |", "| --- | --- | --- | --- |", ...rows, ...(more > 0 ? [`| … | ${more} more | | |`] : []), ""] : []),
+      ].join("\n");
+      try {
+        appendFileSync(stepSummary, md + "\n");
+      } catch (error) {
+        process.stderr.write(`vsk: could not append to GITHUB_STEP_SUMMARY (${(error as NodeJS.ErrnoException).code ?? String(error)})\n`);
+      }
+    },
+  };
+}

@@ -33,7 +33,13 @@ const KIND_LABELS: Record<InputKind, string> = {
 };
 
 /** `--as` values and the kind each forces. */
-const AS_CHOICES = { auto: undefined, prediction: "prediction", webhook: "webhook", queue: "queue_update", result: "result_response" } as const;
+const AS_CHOICES = {
+  auto: undefined,
+  prediction: "prediction",
+  webhook: "webhook",
+  queue: "queue_update",
+  result: "result_response",
+} as const;
 
 /** What `--format json` prints: one object. */
 export interface Explanation {
@@ -83,10 +89,19 @@ const DETECTORS: { kind: InputKind; why: string; test: (value: Record<string, un
 
 /** Words for a prediction that did not fail, per status (spec 3). */
 const STATUS_WORDS: Record<string, { summary: string; action: string }> = {
-  queued: { summary: "Not failed: the prediction is waiting in the queue.", action: "Wait: poll the status endpoint or subscribe to queue updates." },
-  running: { summary: "Not failed: the prediction is running.", action: "Wait: poll the status endpoint or subscribe to queue updates." },
+  queued: {
+    summary: "Not failed: the prediction is waiting in the queue.",
+    action: "Wait: poll the status endpoint or subscribe to queue updates.",
+  },
+  running: {
+    summary: "Not failed: the prediction is running.",
+    action: "Wait: poll the status endpoint or subscribe to queue updates.",
+  },
   succeeded: { summary: "Not failed: the prediction succeeded.", action: "Fetch the output from the result endpoint." },
-  cancelled: { summary: "Not failed: the prediction was cancelled.", action: "Submit the request again if you still want the video." },
+  cancelled: {
+    summary: "Not failed: the prediction was cancelled.",
+    action: "Submit the request again if you still want the video.",
+  },
 };
 
 const UNKNOWN_STATUS_ACTION =
@@ -105,8 +120,24 @@ export async function runExplain(argv: string[]): Promise<number> {
 
 /** The order of keys in `--format json`: what a reader wants first, notes last. */
 const KEY_ORDER: (keyof Explanation)[] = [
-  "source", "input", "detectedBy", "status", "httpStatus", "resultKind", "failed", "summary", "error", "retry", "retryWhy",
-  "meaning", "action", "requestId", "responseTimestamp", "apiError", "bodyExcerpt", "notes",
+  "source",
+  "input",
+  "detectedBy",
+  "status",
+  "httpStatus",
+  "resultKind",
+  "failed",
+  "summary",
+  "error",
+  "retry",
+  "retryWhy",
+  "meaning",
+  "action",
+  "requestId",
+  "responseTimestamp",
+  "apiError",
+  "bodyExcerpt",
+  "notes",
 ];
 
 function orderKeys(explanation: Explanation): Explanation {
@@ -129,8 +160,14 @@ async function parseArgs(argv: string[]): Promise<Args | "help"> {
         "({status, headers, body} with body the raw text) means: failed or not, code and reason, " +
         "retry or not and why, and what to do. Reads standard input when FILE is - or absent.",
     )
-    .command("$0 [file]", false, (y) => y.positional("file", { type: "string", describe: "JSON file, or - for standard input" }))
-    .option("format", { choices: ["text", "json"] as const, default: "text" as const, describe: "text for people, json for machines" })
+    .command("$0 [file]", false, (y) =>
+      y.positional("file", { type: "string", describe: "JSON file, or - for standard input" }),
+    )
+    .option("format", {
+      choices: ["text", "json"] as const,
+      default: "text" as const,
+      describe: "text for people, json for machines",
+    })
     .option("as", {
       choices: Object.keys(AS_CHOICES) as (keyof typeof AS_CHOICES)[],
       default: "auto" as const,
@@ -163,7 +200,14 @@ async function readInput(file: string | undefined): Promise<{ text: string; sour
     return { text: await readFile(file, "utf8"), source: file };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : String(code ?? "unreadable");
+    const why =
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "it is a directory"
+          : code === "EACCES"
+            ? "permission denied"
+            : String(code ?? "unreadable");
     throw new CliError(`explain: cannot read ${file}: ${why}`, ExitCode.usage);
   }
 }
@@ -184,7 +228,8 @@ function parseJson(rawText: string, source: string): unknown {
 
 /** Builds the explanation of one input value. */
 export function explain(value: unknown, source: string, forced: InputKind | undefined): Explanation {
-  const bag = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  const bag =
+    typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   const detector = DETECTORS.find((d) => d.test(bag)) ?? DETECTORS[DETECTORS.length - 1]!;
   const input = forced ?? detector.kind;
   const detectedBy = forced !== undefined ? "--as" : detector.why;
@@ -211,12 +256,25 @@ function explainReading(reading: PredictionReading, input: InputKind, source: st
     STATUS_WORDS[reading.status] ??
     (reading.status === ""
       ? { summary: "No status to read.", action: `Check that the input is a ${Object.values(KIND_LABELS).join(", ")}.` }
-      : { summary: `Not failed: status ${JSON.stringify(reading.status)} is not one the spec names, and it carries no error.`, action: UNKNOWN_STATUS_ACTION });
-  return { ...base, summary: words.summary, error: null, retry: null, retryWhy: null, meaning: null, action: words.action };
+      : {
+          summary: `Not failed: status ${JSON.stringify(reading.status)} is not one the spec names, and it carries no error.`,
+          action: UNKNOWN_STATUS_ACTION,
+        });
+  return {
+    ...base,
+    summary: words.summary,
+    error: null,
+    retry: null,
+    retryWhy: null,
+    meaning: null,
+    action: words.action,
+  };
 }
 
 /** The failure fields of an explanation. */
-function failure(error: PredictionError): Pick<Explanation, "summary" | "error" | "retry" | "retryWhy" | "meaning" | "action"> {
+function failure(
+  error: PredictionError,
+): Pick<Explanation, "summary" | "error" | "retry" | "retryWhy" | "meaning" | "action"> {
   const advice = adviseOnFailure(error);
   return {
     summary: "Failed: the prediction ended in failure. A failed prediction is not charged (spec 1, 3).",
@@ -230,7 +288,15 @@ function failure(error: PredictionError): Pick<Explanation, "summary" | "error" 
 
 /** Explanations per result kind other than prediction_failed (spec 7.3). */
 function explainResult(reading: ResultReading, httpStatus: number, source: string, detectedBy: string): Explanation {
-  const base = { source, input: "result_response" as const, detectedBy, status: null, httpStatus, resultKind: reading.kind, notes: reading.notes };
+  const base = {
+    source,
+    input: "result_response" as const,
+    detectedBy,
+    status: null,
+    httpStatus,
+    resultKind: reading.kind,
+    notes: reading.notes,
+  };
   const noFailure = { failed: false, error: null, retry: null, retryWhy: null, meaning: null };
   switch (reading.kind) {
     case "prediction_failed":
@@ -241,12 +307,21 @@ function explainResult(reading: ResultReading, httpStatus: number, source: strin
         ...(reading.responseTimestamp !== undefined ? { responseTimestamp: reading.responseTimestamp } : {}),
       };
     case "output":
-      return { ...base, ...noFailure, summary: `Not failed: the result endpoint returned the output.${describeVideo(reading.output)}`, action: "Use the output." };
+      return {
+        ...base,
+        ...noFailure,
+        summary: `Not failed: the result endpoint returned the output.${describeVideo(reading.output)}`,
+        action: "Use the output.",
+      };
     case "api_error":
       return {
         ...base,
         ...noFailure,
-        apiError: { ...(reading.code !== undefined ? { code: reading.code } : {}), ...(reading.message !== undefined ? { message: reading.message } : {}), ...(reading.timestamp !== undefined ? { timestamp: reading.timestamp } : {}) },
+        apiError: {
+          ...(reading.code !== undefined ? { code: reading.code } : {}),
+          ...(reading.message !== undefined ? { message: reading.message } : {}),
+          ...(reading.timestamp !== undefined ? { timestamp: reading.timestamp } : {}),
+        },
         summary: `Not a prediction failure: the service answered HTTP ${reading.status} with API error ${reading.code ?? "(no code)"}${reading.message !== undefined ? `: ${reading.message}` : ""}.`,
         action:
           reading.status === 400
@@ -286,7 +361,14 @@ export function renderText(e: Explanation): string {
   if (e.status !== null) row("status", e.status === "" ? "(none)" : e.status);
   if (e.error !== null) {
     const err = e.error;
-    row("code", err.code === err.rawCode ? err.code : err.rawCode === "" ? `${err.code} (no code was sent)` : `${err.code} (sent ${JSON.stringify(err.rawCode)}, a code the spec does not name)`);
+    row(
+      "code",
+      err.code === err.rawCode
+        ? err.code
+        : err.rawCode === ""
+          ? `${err.code} (no code was sent)`
+          : `${err.code} (sent ${JSON.stringify(err.rawCode)}, a code the spec does not name)`,
+    );
     row(
       "reason",
       err.reason !== undefined
@@ -327,7 +409,11 @@ export function locateJsonError(text: string): { offset: number; problem: string
     while (i < text.length && " \t\n\r".includes(text[i]!)) i++;
   };
   const unexpected = (what: string): never =>
-    fail(i >= text.length ? `unexpected end of input, expected ${what}` : `unexpected ${JSON.stringify(text[i])}, expected ${what}`);
+    fail(
+      i >= text.length
+        ? `unexpected end of input, expected ${what}`
+        : `unexpected ${JSON.stringify(text[i])}, expected ${what}`,
+    );
   const literal = (word: string): void => {
     if (text.startsWith(word, i)) i += word.length;
     else unexpected("a value");
@@ -415,7 +501,8 @@ export function locateJsonError(text: string): { offset: number; problem: string
     if (i < text.length) fail("unexpected text after the JSON value");
     return { offset: i, problem: "not valid JSON" };
   } catch (thrown) {
-    if (typeof thrown === "object" && thrown !== null && "offset" in thrown) return thrown as { offset: number; problem: string };
+    if (typeof thrown === "object" && thrown !== null && "offset" in thrown)
+      return thrown as { offset: number; problem: string };
     return { offset: 0, problem: "not valid JSON" };
   }
 }

@@ -38,7 +38,9 @@ export function adviseOnFailure(error: PredictionError): FailureAdvice {
     error.retryableSource === "explicit"
       ? `the service sent retryable: ${String(retry)} (${RETRY_SENTENCES[`${retry}`]}).`
       : `the service sent no retryable; the per-code default for ${error.code} is ${String(retry)}` +
-        (retry === tableDefault ? " (spec 7.2; the table is in docs/runtime.md)." : " (spec 7.2; overridden by the caller).") +
+        (retry === tableDefault
+          ? " (spec 7.2; the table is in docs/runtime.md)."
+          : " (spec 7.2; overridden by the caller).") +
         (entry !== undefined && typeof entry.retryable === "boolean" && entry.retryable !== retry
           ? ` The spec 7.2 table lists ${String(error.reason)} as retryable: ${String(entry.retryable)}.`
           : "");
@@ -51,7 +53,10 @@ export function adviseOnFailure(error: PredictionError): FailureAdvice {
   // A known reason whose 7.2 row disagrees with a code default: give the row's action, and say
   // plainly that the decision above did not follow it.
   const action =
-    entry !== undefined && error.retryableSource === "code-default" && typeof entry.retryable === "boolean" && entry.retryable !== retry
+    entry !== undefined &&
+    error.retryableSource === "code-default" &&
+    typeof entry.retryable === "boolean" &&
+    entry.retryable !== retry
       ? `Spec 7.2 says for ${String(error.reason)}: ${tableAction} The service sent no retryable, so this reading keeps the per-code default (${retry ? "retry" : "no retry"}); pass retryableDefaults to decide otherwise.`
       : tableAction;
   return { retry, retryWhy, ...(entry !== undefined ? { meaning: entry.meaning } : {}), action };

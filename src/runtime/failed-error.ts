@@ -56,12 +56,18 @@ export function toPredictionFailedError(error: PredictionError): PredictionFaile
   const retryable = read("retryable");
   const normalized = buildPredictionError({
     rawCode: typeof rawCode === "string" ? rawCode : typeof read("code") === "string" ? (read("code") as string) : "",
-    rawReason: typeof rawReason === "string" ? rawReason : typeof read("reason") === "string" ? (read("reason") as string) : undefined,
+    rawReason:
+      typeof rawReason === "string"
+        ? rawReason
+        : typeof read("reason") === "string"
+          ? (read("reason") as string)
+          : undefined,
     retryable: typeof retryable === "boolean" ? retryable : undefined,
     message: read("message"),
     timestamp: read("timestamp"),
   });
   // buildPredictionError calls every boolean explicit; keep the source the reading recorded.
-  if (typeof retryable === "boolean" && read("retryableSource") === "code-default") normalized.retryableSource = "code-default";
+  if (typeof retryable === "boolean" && read("retryableSource") === "code-default")
+    normalized.retryableSource = "code-default";
   return new PredictionFailedError(normalized);
 }

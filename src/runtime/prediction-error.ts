@@ -55,11 +55,18 @@ export function readFailedError(value: unknown, where: string, options: ReadOpti
   let rawCode = "";
   if (typeof code === "string") {
     rawCode = code;
-    if (code === "") notes.push(`${where}.code is empty; a failure always carries a non-empty code (spec 9.2.2). Read as unknown_error_code.`);
+    if (code === "")
+      notes.push(
+        `${where}.code is empty; a failure always carries a non-empty code (spec 9.2.2). Read as unknown_error_code.`,
+      );
     else if (!isKnownCode(code))
-      notes.push(`${where}.code ${quote(code)} is not a code the spec names; read as internal_server_error, raw value kept in rawCode (spec 7.2, open sets).`);
+      notes.push(
+        `${where}.code ${quote(code)} is not a code the spec names; read as internal_server_error, raw value kept in rawCode (spec 7.2, open sets).`,
+      );
   } else {
-    notes.push(`${where}.code is ${code === undefined ? "missing" : describe(code)}; a failure always carries a non-empty code (spec 2.4, 9.2.2). Read as unknown_error_code.`);
+    notes.push(
+      `${where}.code is ${code === undefined ? "missing" : describe(code)}; a failure always carries a non-empty code (spec 2.4, 9.2.2). Read as unknown_error_code.`,
+    );
   }
 
   const reason = read("reason");
@@ -67,7 +74,9 @@ export function readFailedError(value: unknown, where: string, options: ReadOpti
   if (typeof reason === "string") {
     rawReason = reason;
     if (reason !== "" && !isKnownReason(reason))
-      notes.push(`${where}.reason ${quote(reason)} is not a reason the spec names; read as absent, raw value kept in rawReason (spec 7.2, open sets).`);
+      notes.push(
+        `${where}.reason ${quote(reason)} is not a reason the spec names; read as absent, raw value kept in rawReason (spec 7.2, open sets).`,
+      );
   } else if (reason !== undefined) {
     notes.push(`${where}.reason is ${describe(reason)}, not a string; read as absent (spec 2.4).`);
   }
@@ -78,7 +87,9 @@ export function readFailedError(value: unknown, where: string, options: ReadOpti
 
   const message = read("message");
   if (typeof message !== "string" || message.trim() === "")
-    notes.push(`${where}.message is ${message === undefined ? "missing" : describe(message)}; a failure always carries a non-empty message (spec 2.4, 9.2.2). A generic message is used.`);
+    notes.push(
+      `${where}.message is ${message === undefined ? "missing" : describe(message)}; a failure always carries a non-empty message (spec 2.4, 9.2.2). A generic message is used.`,
+    );
   else if (redactUrlsInText(message) !== message)
     notes.push(`${where}.message carried a URL query string, fragment or user info; removed (spec 7.2 rule 3).`);
 
@@ -142,7 +153,9 @@ export function buildPredictionError(raw: RawErrorFields, options: ReadOptions =
     retryable: explicit ? (raw.retryable as boolean) : defaultRetryable(code, options.retryableDefaults),
     retryableSource: explicit ? "explicit" : "code-default",
     message:
-      typeof raw.message === "string" && raw.message.trim() !== "" ? redactUrlsInText(raw.message) : GENERIC_FAILURE_MESSAGE,
+      typeof raw.message === "string" && raw.message.trim() !== ""
+        ? redactUrlsInText(raw.message)
+        : GENERIC_FAILURE_MESSAGE,
     ...(timestamp !== undefined ? { timestamp } : {}),
   };
 }

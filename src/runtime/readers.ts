@@ -37,8 +37,10 @@ const CHANNELS = {
   webhook: {
     label: "webhook delivery",
     statusSetKnown: true,
-    nullErrorNote: "error is null; a webhook delivery for a prediction that did not fail has no error key (spec 6.2). Tolerated.",
-    emptyErrorNote: "error is {}; a webhook delivery for a prediction that did not fail has no error key (spec 6.2). Read as null.",
+    nullErrorNote:
+      "error is null; a webhook delivery for a prediction that did not fail has no error key (spec 6.2). Tolerated.",
+    emptyErrorNote:
+      "error is {}; a webhook delivery for a prediction that did not fail has no error key (spec 6.2). Read as null.",
   },
 } as const satisfies Record<string, Channel>;
 
@@ -94,7 +96,9 @@ function readChannelUnguarded(input: unknown, channel: Channel, options: ReadOpt
   const statusField = field(input, "status");
   const status = typeof statusField.value === "string" ? statusField.value : "";
   if (typeof statusField.value !== "string")
-    notes.push(`status is ${statusField.threw ? "unreadable" : statusField.present ? describe(statusField.value) : "missing"}; every ${channel.label} carries a status (spec 3, 6.1).`);
+    notes.push(
+      `status is ${statusField.threw ? "unreadable" : statusField.present ? describe(statusField.value) : "missing"}; every ${channel.label} carries a status (spec 3, 6.1).`,
+    );
 
   const requestIdField = field(input, "request_id");
   const requestId = typeof requestIdField.value === "string" ? requestIdField.value : undefined;

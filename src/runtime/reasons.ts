@@ -33,7 +33,8 @@ export const REASONS: Readonly<Record<KnownReason, ReasonEntry>> = Object.freeze
     retryable: false,
     meaning:
       "The model provider rejected the input parameters (out-of-range value, unsupported combination, aspect ratio or duration).",
-    action: "Change the parameter the message names (where the provider said which); the same request will be rejected again.",
+    action:
+      "Change the parameter the message names (where the provider said which); the same request will be rejected again.",
   },
   input_fetch_failed: {
     code: "invalid_input",
@@ -49,7 +50,8 @@ export const REASONS: Readonly<Record<KnownReason, ReasonEntry>> = Object.freeze
   moderation_blocked: {
     code: "unsafe_content",
     retryable: false,
-    meaning: "Blocked by the provider's content safety system, on the input (prompt, media) or on the generated output.",
+    meaning:
+      "Blocked by the provider's content safety system, on the input (prompt, media) or on the generated output.",
     action: "Change the prompt or media.",
   },
   provider_rate_limited: {
@@ -106,10 +108,14 @@ export function isKnownReason(reason: unknown): reason is KnownReason {
  * is deliberately general: the code alone does not say which 7.2 row applies.
  */
 export const CODE_ACTIONS: Readonly<Record<PredictionErrorCode, string>> = Object.freeze({
-  invalid_input: "The service judged the input invalid: read the message, fix the request, and do not submit it unchanged.",
+  invalid_input:
+    "The service judged the input invalid: read the message, fix the request, and do not submit it unchanged.",
   unsafe_content: "The content safety system blocked the prediction: change the prompt or media.",
   service_provider_error: "The model provider failed: retry with backoff, or use another model.",
-  task_timeout: "The prediction ran out of time: retry, with a shorter duration or lower resolution to improve the odds.",
-  internal_server_error: "A problem on the service's side: quote the request_id to support; submit again only if retryable says so.",
-  unknown_error_code: "The service could not classify the failure: read the message; quote the request_id to support if it persists.",
+  task_timeout:
+    "The prediction ran out of time: retry, with a shorter duration or lower resolution to improve the odds.",
+  internal_server_error:
+    "A problem on the service's side: quote the request_id to support; submit again only if retryable says so.",
+  unknown_error_code:
+    "The service could not classify the failure: read the message; quote the request_id to support if it persists.",
 });

@@ -57,7 +57,9 @@ export function redactUrl(url: string): string {
  */
 export function redactUrlsInText(text: string): string {
   if (typeof text !== "string") return "";
-  return text.replace(URL_IN_TEXT, (match) => keepTrailing(match, redactUrl)).replace(QUERY_IN_WORD, (match) => keepTrailing(match, () => ""));
+  return text
+    .replace(URL_IN_TEXT, (match) => keepTrailing(match, redactUrl))
+    .replace(QUERY_IN_WORD, (match) => keepTrailing(match, () => ""));
 }
 
 /** Applies `redact` to `match` without its trailing sentence punctuation, then puts that back. */

@@ -44,13 +44,17 @@ function readUnguarded(response: unknown, options: ReadOptions): ResultReading {
       kind: "edge_error",
       status: 0,
       bodyText: "",
-      notes: [`The response is ${describe(response)}, not an object with status and body; read as a dropped connection.`],
+      notes: [
+        `The response is ${describe(response)}, not an object with status and body; read as a dropped connection.`,
+      ],
     };
   }
   const statusValue = field(response, "status").value;
   const status = typeof statusValue === "number" && Number.isInteger(statusValue) ? statusValue : 0;
   if (status !== statusValue)
-    notes.push(`status is ${statusValue === undefined ? "missing" : describe(statusValue)}, not an HTTP status; read as 0.`);
+    notes.push(
+      `status is ${statusValue === undefined ? "missing" : describe(statusValue)}, not an HTTP status; read as 0.`,
+    );
 
   const bodyValue = field(response, "body").value;
   const bodyText = typeof bodyValue === "string" ? bodyValue : "";
@@ -61,7 +65,10 @@ function readUnguarded(response: unknown, options: ReadOptions): ResultReading {
     kind: "edge_error",
     status,
     bodyText: redactUrlsInText(bodyText),
-    notes: [...notes, `${why}; a service error is always JSON with an error object, so this came from in front of the service (spec 7.3).`],
+    notes: [
+      ...notes,
+      `${why}; a service error is always JSON with an error object, so this came from in front of the service (spec 7.3).`,
+    ],
   });
 
   if (bodyText.trim() === "") return edge("The body is empty");
@@ -87,7 +94,8 @@ function readUnguarded(response: unknown, options: ReadOptions): ResultReading {
   const message = field(errorValue, "message").value;
   const timestamp = field(parsed, "timestamp").value;
   if (code === PREDICTION_FAILED) {
-    if (status !== 400) notes.push(`A PREDICTION_FAILED error came with HTTP ${status}; the service sends 400 (spec 7.3).`);
+    if (status !== 400)
+      notes.push(`A PREDICTION_FAILED error came with HTTP ${status}; the service sends 400 (spec 7.3).`);
     const details = field(errorValue, "details").value;
     const read =
       (!isBag(details) || isEmptyBag(details)) && typeof message === "string" && message.trim() !== ""

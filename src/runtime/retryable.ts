@@ -35,10 +35,7 @@ export const RETRYABLE_DEFAULTS: Readonly<Record<PredictionErrorCode, boolean>> 
  * @param code the code as sent or as read
  * @param overrides lines replacing those of {@link RETRYABLE_DEFAULTS}
  */
-export function defaultRetryable(
-  code: string,
-  overrides?: Partial<Record<PredictionErrorCode, boolean>>,
-): boolean {
+export function defaultRetryable(code: string, overrides?: Partial<Record<PredictionErrorCode, boolean>>): boolean {
   const normalized = normalizeCode(typeof code === "string" ? code : "");
   let override: unknown;
   try {

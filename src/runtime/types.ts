@@ -6,11 +6,7 @@
 
 /** The five classified failure codes (spec 7.1). */
 export type ClassifiedCode =
-  | "invalid_input"
-  | "unsafe_content"
-  | "service_provider_error"
-  | "task_timeout"
-  | "internal_server_error";
+  "invalid_input" | "unsafe_content" | "service_provider_error" | "task_timeout" | "internal_server_error";
 
 /** A classified code or the sentinel for an unclassifiable failure (spec 7.1, 9.2.2). */
 export type PredictionErrorCode = ClassifiedCode | "unknown_error_code";
@@ -151,9 +147,7 @@ export interface ReadOptions {
 }
 
 /** Header values as `fetch`'s `Headers`, a plain record, or Node's `IncomingHttpHeaders`. */
-export type ResponseHeaders =
-  | { get(name: string): string | null }
-  | Record<string, string | string[] | undefined>;
+export type ResponseHeaders = { get(name: string): string | null } | Record<string, string | string[] | undefined>;
 
 /** A saved or live HTTP response of the result endpoint, with the body as raw text. */
 export interface ResultResponse {

@@ -16,7 +16,11 @@ const fixtures = "test/fixtures/runtime";
 
 function vsk(args: string[], stdin?: string): { code: number | null; stdout: string; stderr: string } {
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first (npm test does)`);
-  const run = spawnSync(process.execPath, [cli, "explain", ...args], { cwd: root, encoding: "utf8", input: stdin ?? "" });
+  const run = spawnSync(process.execPath, [cli, "explain", ...args], {
+    cwd: root,
+    encoding: "utf8",
+    input: stdin ?? "",
+  });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -62,12 +66,35 @@ describe("vsk explain: text output matches the expected file beside each fixture
 
 describe("vsk explain: what a person needs to see", () => {
   const cases: [string, string, RegExp[]][] = [
-    ["a rejected fetch: no retry, check the URL", "prediction-failed-fetch-403", [/^Failed:/m, /retry\s+no: the service sent retryable: false/, /publicly reachable.*presigned link has not expired/]],
-    ["a momentary fetch failure: retry", "prediction-failed-fetch-503", [/retry\s+yes: the service sent retryable: true/, /again later/]],
-    ["an unknown code: read as internal_server_error, raw kept", "prediction-failed-unknown-code", [/code\s+internal_server_error \(sent "provider_quota_exhausted"/, /reason\s+\(unknown: sent "quota_window_closed"/]],
+    [
+      "a rejected fetch: no retry, check the URL",
+      "prediction-failed-fetch-403",
+      [
+        /^Failed:/m,
+        /retry\s+no: the service sent retryable: false/,
+        /publicly reachable.*presigned link has not expired/,
+      ],
+    ],
+    [
+      "a momentary fetch failure: retry",
+      "prediction-failed-fetch-503",
+      [/retry\s+yes: the service sent retryable: true/, /again later/],
+    ],
+    [
+      "an unknown code: read as internal_server_error, raw kept",
+      "prediction-failed-unknown-code",
+      [
+        /code\s+internal_server_error \(sent "provider_quota_exhausted"/,
+        /reason\s+\(unknown: sent "quota_window_closed"/,
+      ],
+    ],
     ["a generic 400: not a prediction failure", "result-generic-400", [/^Not a prediction failure/m, /spec 3 rule 4/]],
     ["an edge 502: not from the service", "result-edge-502", [/^Not from the service/m, /spec 7\.3/]],
-    ["a failed prediction from the result endpoint, two timestamps", "result-prediction-failed", [/failed at\s+2026-09-04T12:00:00Z/, /responded\s+2026-09-04T12:05:31Z/]],
+    [
+      "a failed prediction from the result endpoint, two timestamps",
+      "result-prediction-failed",
+      [/failed at\s+2026-09-04T12:00:00Z/, /responded\s+2026-09-04T12:05:31Z/],
+    ],
   ];
   it.each(cases)("%s", (_name, fixture, patterns) => {
     const run = vsk([`${fixtures}/${fixture}.json`]);
@@ -109,18 +136,29 @@ describe("vsk explain --format json: one object for machines", () => {
   it("the same failure from the result endpoint and from the status record gives the same error (spec 7.3)", () => {
     const fromResult = explainJson([`${fixtures}/result-prediction-failed.json`]);
     const fromStatus = explainJson([`${fixtures}/prediction-failed-timeout.json`]);
-    expect(fromResult).toMatchObject({ input: "result_response", resultKind: "prediction_failed", httpStatus: 400, responseTimestamp: "2026-09-04T12:05:31Z" });
+    expect(fromResult).toMatchObject({
+      input: "result_response",
+      resultKind: "prediction_failed",
+      httpStatus: 400,
+      responseTimestamp: "2026-09-04T12:05:31Z",
+    });
     expect(fromResult.error).toEqual(fromStatus.error);
     expect([fromResult.retry, fromResult.action]).toEqual([fromStatus.retry, fromStatus.action]);
   });
 
   const kinds: [string, Record<string, unknown>][] = [
     ["queue-update-failed", { input: "queue_update", failed: true, requestId: "req_01J9ZK", retry: true }],
-    ["queue-update-in-progress", { input: "queue_update", status: "IN_PROGRESS", failed: false, error: null, retry: null }],
+    [
+      "queue-update-in-progress",
+      { input: "queue_update", status: "IN_PROGRESS", failed: false, error: null, retry: null },
+    ],
     ["prediction-succeeded-empty-error", { input: "prediction", status: "succeeded", failed: false, error: null }],
     ["prediction-failed-no-error", { failed: true, error: { code: "unknown_error_code", rawCode: "" } }],
     ["webhook-succeeded", { input: "webhook", failed: false, error: null, notes: [] }],
-    ["result-generic-400", { resultKind: "api_error", httpStatus: 400, failed: false, apiError: { code: "BAD_REQUEST" } }],
+    [
+      "result-generic-400",
+      { resultKind: "api_error", httpStatus: 400, failed: false, apiError: { code: "BAD_REQUEST" } },
+    ],
     ["result-edge-empty", { resultKind: "edge_error", httpStatus: 0, failed: false, bodyExcerpt: "" }],
     ["result-output", { resultKind: "output", httpStatus: 200, failed: false }],
   ];
@@ -129,10 +167,19 @@ describe("vsk explain --format json: one object for machines", () => {
   });
 
   it("reads standard input with - and with no FILE", () => {
-    const record = JSON.stringify({ status: "failed", error: { code: "unsafe_content", reason: "moderation_blocked", message: "blocked", timestamp: "t" } });
+    const record = JSON.stringify({
+      status: "failed",
+      error: { code: "unsafe_content", reason: "moderation_blocked", message: "blocked", timestamp: "t" },
+    });
     for (const args of [["-"], []]) {
       const out = explainJson(args, record);
-      expect(out).toMatchObject({ source: "stdin", failed: true, error: { reason: "moderation_blocked" }, retry: false, action: "Change the prompt or media." });
+      expect(out).toMatchObject({
+        source: "stdin",
+        failed: true,
+        error: { reason: "moderation_blocked" },
+        retry: false,
+        action: "Change the prompt or media.",
+      });
     }
   });
 
@@ -145,12 +192,37 @@ describe("vsk explain --format json: one object for machines", () => {
 
 describe("vsk explain: bad input is a one-line message and exit 2, never a stack trace", () => {
   const cases: [string, string[], string | undefined, RegExp][] = [
-    ["a missing file", [`${fixtures}/does-not-exist.json`], undefined, /^vsk: explain: cannot read test\/fixtures\/runtime\/does-not-exist\.json: no such file\n$/],
-    ["invalid JSON: file, line and column", [`${fixtures}/invalid.json`], undefined, /^vsk: explain: test\/fixtures\/runtime\/invalid\.json:3:39: not valid JSON: .*property name\n$/],
-    ["invalid JSON on stdin", ["-"], "{\n  \"status\": failed\n}", /^vsk: explain: stdin:2:13: not valid JSON: unexpected "f", expected a value\n$/],
+    [
+      "a missing file",
+      [`${fixtures}/does-not-exist.json`],
+      undefined,
+      /^vsk: explain: cannot read test\/fixtures\/runtime\/does-not-exist\.json: no such file\n$/,
+    ],
+    [
+      "invalid JSON: file, line and column",
+      [`${fixtures}/invalid.json`],
+      undefined,
+      /^vsk: explain: test\/fixtures\/runtime\/invalid\.json:3:39: not valid JSON: .*property name\n$/,
+    ],
+    [
+      "invalid JSON on stdin",
+      ["-"],
+      '{\n  "status": failed\n}',
+      /^vsk: explain: stdin:2:13: not valid JSON: unexpected "f", expected a value\n$/,
+    ],
     ["an empty stdin", ["-"], "", /^vsk: explain: stdin is empty; expected one JSON value\n$/],
-    ["trailing text after the JSON", ["-"], '{"status":"failed"} {}', /^vsk: explain: stdin:1:21: not valid JSON: unexpected text after the JSON value\n$/],
-    ["an unknown --format", [`${fixtures}/result-output.json`, "--format", "xml"], undefined, /^vsk: explain: Invalid values: .*format.*\n$/],
+    [
+      "trailing text after the JSON",
+      ["-"],
+      '{"status":"failed"} {}',
+      /^vsk: explain: stdin:1:21: not valid JSON: unexpected text after the JSON value\n$/,
+    ],
+    [
+      "an unknown --format",
+      [`${fixtures}/result-output.json`, "--format", "xml"],
+      undefined,
+      /^vsk: explain: Invalid values: .*format.*\n$/,
+    ],
     ["an unknown flag", ["--bogus"], undefined, /^vsk: explain: Unknown argument: bogus/],
     ["two files", ["a.json", "b.json"], undefined, /^vsk: explain: Unknown argument: b\.json/],
     ["a directory", [fixtures], undefined, /^vsk: explain: cannot read test\/fixtures\/runtime: it is a directory\n$/],

@@ -43,11 +43,21 @@ describe("src/runtime imports nothing outside itself", () => {
     for (const specifier of importSpecifiers(source)) {
       expect(specifier, `${relative(root, file)} imports ${specifier}`).toMatch(/^\.\.?\//);
       const target = resolve(dirname(file), specifier);
-      expect(relative(runtimeDir, target).startsWith(".."), `${relative(root, file)} imports ${specifier}, outside src/runtime`).toBe(false);
+      expect(
+        relative(runtimeDir, target).startsWith(".."),
+        `${relative(root, file)} imports ${specifier}, outside src/runtime`,
+      ).toBe(false);
       expect(existsSync(target.replace(/\.js$/, ".ts")), `${specifier} resolves to a runtime module`).toBe(true);
     }
     const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
-    for (const nodeOnly of [/\bprocess\./, /\bBuffer\b/, /\b__dirname\b/, /\brequire\(/, /\bglobal\./, /\bsetImmediate\b/]) {
+    for (const nodeOnly of [
+      /\bprocess\./,
+      /\bBuffer\b/,
+      /\b__dirname\b/,
+      /\brequire\(/,
+      /\bglobal\./,
+      /\bsetImmediate\b/,
+    ]) {
       expect(code, `${relative(root, file)} uses a Node-only global (${nodeOnly.source})`).not.toMatch(nodeOnly);
     }
   });
@@ -57,10 +67,24 @@ describe("src/runtime imports nothing outside itself", () => {
     expect(existsSync(built), "dist/src/runtime/index.js is missing: run `npm run build` first").toBe(true);
     const out = execFileSync(
       process.execPath,
-      ["--input-type=module", "-e", "const r = await import('video-schema-kit/runtime'); console.log(Object.keys(r).sort().join(' '))"],
+      [
+        "--input-type=module",
+        "-e",
+        "const r = await import('video-schema-kit/runtime'); console.log(Object.keys(r).sort().join(' '))",
+      ],
       { cwd: root, encoding: "utf8" },
     );
-    for (const name of ["readPrediction", "readQueueStatus", "readWebhook", "readResultResponse", "defaultRetryable", "redactUrl", "redactUrlsInText", "PredictionFailedError", "toPredictionFailedError"])
+    for (const name of [
+      "readPrediction",
+      "readQueueStatus",
+      "readWebhook",
+      "readResultResponse",
+      "defaultRetryable",
+      "redactUrl",
+      "redactUrlsInText",
+      "PredictionFailedError",
+      "toPredictionFailedError",
+    ])
       expect(out.trim().split(" ")).toContain(name);
   });
 });

@@ -44,10 +44,20 @@ function checkResult(reading: ResultReading): void {
 
 /** Arbitrary values where the readers look: an error object made of arbitrary fields. */
 const errorLike = fc.record(
-  { code: fc.jsonValue(), message: fc.jsonValue(), reason: fc.jsonValue(), retryable: fc.jsonValue(), timestamp: fc.jsonValue() },
+  {
+    code: fc.jsonValue(),
+    message: fc.jsonValue(),
+    reason: fc.jsonValue(),
+    retryable: fc.jsonValue(),
+    timestamp: fc.jsonValue(),
+  },
   { requiredKeys: [] },
 );
-const statusLike = fc.oneof(fc.constantFrom("queued", "running", "succeeded", "failed", "cancelled"), fc.string(), fc.jsonValue());
+const statusLike = fc.oneof(
+  fc.constantFrom("queued", "running", "succeeded", "failed", "cancelled"),
+  fc.string(),
+  fc.jsonValue(),
+);
 
 describe("no reader throws", () => {
   it("on arbitrary JSON values", () => {
@@ -62,21 +72,37 @@ describe("no reader throws", () => {
 
   it("on arbitrary JavaScript values (fc.anything)", () => {
     fc.assert(
-      fc.property(fc.anything({ withNullPrototype: true, withBoxedValues: true, withMap: true, withSet: true, withTypedArray: true, withSparseArray: true, withBigInt: true }), (value) => {
-        for (const reader of statusReaders) checkReading(reader(value));
-        checkResult(readResultResponse(value));
-      }),
+      fc.property(
+        fc.anything({
+          withNullPrototype: true,
+          withBoxedValues: true,
+          withMap: true,
+          withSet: true,
+          withTypedArray: true,
+          withSparseArray: true,
+          withBigInt: true,
+        }),
+        (value) => {
+          for (const reader of statusReaders) checkReading(reader(value));
+          checkResult(readResultResponse(value));
+        },
+      ),
       RUNS,
     );
   });
 
   it("on records whose status and error fields are arbitrary", () => {
     fc.assert(
-      fc.property(statusLike, fc.oneof(errorLike, fc.jsonValue(), fc.anything()), fc.option(fc.string()), (status, error, requestId) => {
-        const record = { status, error, ...(requestId !== null ? { request_id: requestId } : {}) };
-        for (const reader of statusReaders) checkReading(reader(record));
-        if (status === "failed") expect(readPrediction(record).failed).toBe(true);
-      }),
+      fc.property(
+        statusLike,
+        fc.oneof(errorLike, fc.jsonValue(), fc.anything()),
+        fc.option(fc.string()),
+        (status, error, requestId) => {
+          const record = { status, error, ...(requestId !== null ? { request_id: requestId } : {}) };
+          for (const reader of statusReaders) checkReading(reader(record));
+          if (status === "failed") expect(readPrediction(record).failed).toBe(true);
+        },
+      ),
       RUNS,
     );
   });
@@ -93,7 +119,23 @@ describe("no reader throws", () => {
   it("on result responses whose body is arbitrary JSON, including arbitrary error objects", () => {
     const bodyValue = fc.oneof(
       fc.jsonValue(),
-      fc.record({ timestamp: fc.jsonValue(), error: fc.oneof(fc.jsonValue(), fc.record({ code: fc.oneof(fc.constant("PREDICTION_FAILED"), fc.jsonValue()), message: fc.jsonValue(), details: fc.oneof(errorLike, fc.jsonValue()) }, { requiredKeys: [] })) }, { requiredKeys: [] }),
+      fc.record(
+        {
+          timestamp: fc.jsonValue(),
+          error: fc.oneof(
+            fc.jsonValue(),
+            fc.record(
+              {
+                code: fc.oneof(fc.constant("PREDICTION_FAILED"), fc.jsonValue()),
+                message: fc.jsonValue(),
+                details: fc.oneof(errorLike, fc.jsonValue()),
+              },
+              { requiredKeys: [] },
+            ),
+          ),
+        },
+        { requiredKeys: [] },
+      ),
     );
     fc.assert(
       fc.property(fc.constantFrom(200, 400, 401, 500, 502), bodyValue, (status, value) => {
@@ -122,7 +164,10 @@ describe("no reader throws", () => {
     fc.assert(
       fc.property(url, fc.string(), (link, secret) => {
         const withSecret = `${link}${link.includes("?") ? "&" : "?"}sig=${encodeURIComponent(secret)}X`;
-        const reading = readPrediction({ status: "failed", error: { code: "invalid_input", message: `fetch ${withSecret} failed`, timestamp: "t" } });
+        const reading = readPrediction({
+          status: "failed",
+          error: { code: "invalid_input", message: `fetch ${withSecret} failed`, timestamp: "t" },
+        });
         expect(reading.error!.message).not.toContain("sig=");
       }),
       RUNS,
@@ -130,20 +175,46 @@ describe("no reader throws", () => {
   });
 
   it("on hostile objects: throwing getters, revoked proxies, cyclic records", () => {
-    const throwing = new Proxy({}, {
-      get() { throw new Error("get"); },
-      has() { throw new Error("has"); },
-      ownKeys() { throw new Error("ownKeys"); },
-      getOwnPropertyDescriptor() { throw new Error("descriptor"); },
-      getPrototypeOf() { throw new Error("prototype"); },
-    });
+    const throwing = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error("get");
+        },
+        has() {
+          throw new Error("has");
+        },
+        ownKeys() {
+          throw new Error("ownKeys");
+        },
+        getOwnPropertyDescriptor() {
+          throw new Error("descriptor");
+        },
+        getPrototypeOf() {
+          throw new Error("prototype");
+        },
+      },
+    );
     const revocable = Proxy.revocable({}, {});
     revocable.revoke();
     const cyclic: Record<string, unknown> = { status: "failed" };
     cyclic.error = cyclic;
-    const getter = Object.defineProperty({ status: "failed" }, "error", { enumerable: true, get() { throw new TypeError("no"); } });
+    const getter = Object.defineProperty({ status: "failed" }, "error", {
+      enumerable: true,
+      get() {
+        throw new TypeError("no");
+      },
+    });
     const badToString = { status: "failed", error: { code: { toString: 1, valueOf: 1 }, message: Symbol("m") } };
-    for (const value of [throwing, revocable.proxy, cyclic, getter, badToString, { status: "failed", error: throwing }, { status: throwing }]) {
+    for (const value of [
+      throwing,
+      revocable.proxy,
+      cyclic,
+      getter,
+      badToString,
+      { status: "failed", error: throwing },
+      { status: throwing },
+    ]) {
       for (const reader of statusReaders) checkReading(reader(value));
       checkResult(readResultResponse(value));
       checkResult(readResultResponse({ status: 400, body: value }));

@@ -86,8 +86,15 @@ describe("spec 9.2.2: a failed prediction always yields a PredictionError", () =
   });
 
   it("unknown_error_code sent by the service stays itself", () => {
-    const reading = readPrediction({ status: "failed", error: { code: "unknown_error_code", message: "Something failed", timestamp: "t" } });
-    expect(reading.error).toMatchObject({ code: "unknown_error_code", rawCode: "unknown_error_code", message: "Something failed" });
+    const reading = readPrediction({
+      status: "failed",
+      error: { code: "unknown_error_code", message: "Something failed", timestamp: "t" },
+    });
+    expect(reading.error).toMatchObject({
+      code: "unknown_error_code",
+      rawCode: "unknown_error_code",
+      message: "Something failed",
+    });
     expect(reading.notes).toEqual([]);
   });
 });
@@ -110,7 +117,9 @@ describe("spec 7.2 open sets: code", () => {
     expect(reading.failed).toBe(true);
   });
   it("notes an unknown code", () => {
-    expect(readPrediction({ status: "failed", error: { ...failure, code: "new_code" } }).notes.join(" ")).toMatch(/internal_server_error.*7\.2/);
+    expect(readPrediction({ status: "failed", error: { ...failure, code: "new_code" } }).notes.join(" ")).toMatch(
+      /internal_server_error.*7\.2/,
+    );
   });
 });
 
@@ -136,7 +145,12 @@ describe("spec 7.2 open sets: reason", () => {
 describe("spec 7.2 retryable: the value sent wins, else the per-code default", () => {
   const cases: [string, Record<string, unknown>, boolean, "explicit" | "code-default"][] = [
     ["sent false on a code whose default is true", { code: "task_timeout", retryable: false }, false, "explicit"],
-    ["sent true on a code whose default is false", { code: "invalid_input", reason: "input_fetch_failed", retryable: true }, true, "explicit"],
+    [
+      "sent true on a code whose default is false",
+      { code: "invalid_input", reason: "input_fetch_failed", retryable: true },
+      true,
+      "explicit",
+    ],
     ["absent on service_provider_error", { code: "service_provider_error" }, true, "code-default"],
     ["absent on task_timeout", { code: "task_timeout" }, true, "code-default"],
     ["absent on invalid_input", { code: "invalid_input" }, false, "code-default"],
@@ -144,7 +158,7 @@ describe("spec 7.2 retryable: the value sent wins, else the per-code default", (
     ["absent on internal_server_error", { code: "internal_server_error" }, false, "code-default"],
     ["absent on unknown_error_code", { code: "unknown_error_code" }, false, "code-default"],
     ["absent on an unknown code (internal_server_error)", { code: "brand_new" }, false, "code-default"],
-    ["a string \"true\" is not a boolean", { code: "invalid_input", retryable: "true" }, false, "code-default"],
+    ['a string "true" is not a boolean', { code: "invalid_input", retryable: "true" }, false, "code-default"],
     ["null is not a boolean", { code: "task_timeout", retryable: null }, true, "code-default"],
   ];
   it.each(cases)("%s", (_name, fields, retryable, source) => {
@@ -155,8 +169,14 @@ describe("spec 7.2 retryable: the value sent wins, else the per-code default", (
 
   it("retryableDefaults overrides a line of the default table, never a value sent", () => {
     const options = { retryableDefaults: { internal_server_error: true } };
-    const absent = readPrediction({ status: "failed", error: { code: "internal_server_error", message: "m" } }, options).error!;
-    const sent = readPrediction({ status: "failed", error: { code: "internal_server_error", message: "m", retryable: false } }, options).error!;
+    const absent = readPrediction(
+      { status: "failed", error: { code: "internal_server_error", message: "m" } },
+      options,
+    ).error!;
+    const sent = readPrediction(
+      { status: "failed", error: { code: "internal_server_error", message: "m", retryable: false } },
+      options,
+    ).error!;
     expect([absent.retryable, absent.retryableSource]).toEqual([true, "code-default"]);
     expect([sent.retryable, sent.retryableSource]).toEqual([false, "explicit"]);
   });
@@ -171,8 +191,16 @@ describe("spec 7.2 rule 3: the message never keeps a URL's query string", () => 
     ],
     ["a fragment", "Could not fetch https://x.example/v.mp4#t=10", "Could not fetch https://x.example/v.mp4"],
     ["user info", "Could not fetch https://user:secret@x.example/a.png", "Could not fetch https://x.example/a.png"],
-    ["two URLs", "a http://a.example/1?k=1 and http://b.example/2?k=2.", "a http://a.example/1 and http://b.example/2."],
-    ["already redacted", "Could not fetch https://x.example/a.png: HTTP 404", "Could not fetch https://x.example/a.png: HTTP 404"],
+    [
+      "two URLs",
+      "a http://a.example/1?k=1 and http://b.example/2?k=2.",
+      "a http://a.example/1 and http://b.example/2.",
+    ],
+    [
+      "already redacted",
+      "Could not fetch https://x.example/a.png: HTTP 404",
+      "Could not fetch https://x.example/a.png: HTTP 404",
+    ],
   ];
   it.each(cases)("%s", (_name, message, want) => {
     expect(readPrediction({ status: "failed", error: { ...failure, message } }).error?.message).toBe(want);
@@ -184,7 +212,13 @@ describe("unknown status values are carried through (spec 3, 6)", () => {
     ["queue IN_PROGRESS", readQueueStatus, { status: "IN_PROGRESS", request_id: "r1" }, "IN_PROGRESS", false],
     ["queue COMPLETED", readQueueStatus, { status: "COMPLETED", request_id: "r1", error: null }, "COMPLETED", false],
     ["prediction 'starting'", readPrediction, { status: "starting", error: null }, "starting", false],
-    ["prediction 'errored' with an error object", readPrediction, { status: "errored", error: failure }, "errored", true],
+    [
+      "prediction 'errored' with an error object",
+      readPrediction,
+      { status: "errored", error: failure },
+      "errored",
+      true,
+    ],
     ["prediction 'FAILED' with an error object", readPrediction, { status: "FAILED", error: failure }, "FAILED", true],
   ];
   it.each(cases)("%s", (_name, reader, input, status, failed) => {
@@ -205,7 +239,12 @@ describe("unknown status values are carried through (spec 3, 6)", () => {
 describe("spec 6.2 webhooks", () => {
   const cases: [string, unknown, boolean, RegExp | null][] = [
     ["a succeeded delivery without an error key", { status: "succeeded" }, false, null],
-    ["a succeeded delivery with error: null (tolerated)", { status: "succeeded", error: null }, false, /6\.2.*Tolerated/],
+    [
+      "a succeeded delivery with error: null (tolerated)",
+      { status: "succeeded", error: null },
+      false,
+      /6\.2.*Tolerated/,
+    ],
     ["a succeeded delivery with error: {}", { status: "succeeded", error: {} }, false, /6\.2/],
     ["a failed delivery", { status: "failed", error: failure }, true, null],
   ];
@@ -216,7 +255,9 @@ describe("spec 6.2 webhooks", () => {
     else expect(reading.notes.join(" ")).toMatch(note);
   });
   it("reads the error object exactly as the status endpoint does (spec 6.3)", () => {
-    expect(readWebhook({ status: "failed", error: failure }).error).toEqual(readPrediction({ status: "failed", error: failure }).error);
+    expect(readWebhook({ status: "failed", error: failure }).error).toEqual(
+      readPrediction({ status: "failed", error: failure }).error,
+    );
     expect(readQueueStatus({ status: "failed", request_id: "r", error: failure }).error).toEqual(
       readPrediction({ status: "failed", error: failure }).error,
     );

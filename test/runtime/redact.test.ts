@@ -4,7 +4,11 @@ import { redactUrl, redactUrlsInText } from "../../src/runtime/index.js";
 
 describe("redactUrl", () => {
   const cases: [string, string, string][] = [
-    ["a presigned URL", "https://b.s3.amazonaws.com/k.png?X-Amz-Signature=abc&X-Amz-Credential=AKIA", "https://b.s3.amazonaws.com/k.png"],
+    [
+      "a presigned URL",
+      "https://b.s3.amazonaws.com/k.png?X-Amz-Signature=abc&X-Amz-Credential=AKIA",
+      "https://b.s3.amazonaws.com/k.png",
+    ],
     ["a fragment", "https://x.example/v.mp4#t=3", "https://x.example/v.mp4"],
     ["user info", "https://user:pw@x.example/a.png", "https://x.example/a.png"],
     ["all three", "https://u:p@x.example/a.png?sig=1#f", "https://x.example/a.png"],
@@ -24,7 +28,11 @@ describe("redactUrl", () => {
 
 describe("redactUrlsInText", () => {
   const cases: [string, string, string][] = [
-    ["a URL in a sentence", "Could not fetch https://x.example/a.png?sig=1: HTTP 403", "Could not fetch https://x.example/a.png: HTTP 403"],
+    [
+      "a URL in a sentence",
+      "Could not fetch https://x.example/a.png?sig=1: HTTP 403",
+      "Could not fetch https://x.example/a.png: HTTP 403",
+    ],
     ["a URL at the end of a sentence", "See https://x.example/a?k=v.", "See https://x.example/a."],
     ["a URL in parentheses", "(https://x.example/a?k=v)", "(https://x.example/a)"],
     ["a quoted URL", 'url "https://x.example/a?k=v" failed', 'url "https://x.example/a" failed'],
@@ -32,10 +40,22 @@ describe("redactUrlsInText", () => {
     ["other schemes", "s3://bucket/key?versionId=1", "s3://bucket/key"],
     ["text without a URL", "prompt: must not be empty?", "prompt: must not be empty?"],
     ["a question mark in prose", "why? a=b is fine", "why? a=b is fine"],
-    ["an apostrophe inside a URL", "fetch https://x.example/it's.png?sig=1 failed", "fetch https://x.example/it's.png failed"],
+    [
+      "an apostrophe inside a URL",
+      "fetch https://x.example/it's.png?sig=1 failed",
+      "fetch https://x.example/it's.png failed",
+    ],
     ["a single-quoted URL", "url 'https://x.example/a?k=v' failed", "url 'https://x.example/a' failed"],
-    ["a URL without a scheme", "fetch bucket.s3.amazonaws.com/k.png?X-Amz-Signature=abc: 403", "fetch bucket.s3.amazonaws.com/k.png: 403"],
-    ["a URL broken by a space", "fetch https://x.example/my file.png?sig=1 failed", "fetch https://x.example/my file.png failed"],
+    [
+      "a URL without a scheme",
+      "fetch bucket.s3.amazonaws.com/k.png?X-Amz-Signature=abc: 403",
+      "fetch bucket.s3.amazonaws.com/k.png: 403",
+    ],
+    [
+      "a URL broken by a space",
+      "fetch https://x.example/my file.png?sig=1 failed",
+      "fetch https://x.example/my file.png failed",
+    ],
   ];
   it.each(cases)("%s", (_name, text, want) => {
     expect(redactUrlsInText(text)).toBe(want);

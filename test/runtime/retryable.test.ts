@@ -64,16 +64,57 @@ describe("spec 7.2 reason table", () => {
 });
 
 describe("adviseOnFailure: the client action of spec 7.2", () => {
-  const read = (error: Record<string, unknown>) => readPrediction({ status: "failed", error: { message: "m", timestamp: "t", ...error } }).error!;
+  const read = (error: Record<string, unknown>) =>
+    readPrediction({ status: "failed", error: { message: "m", timestamp: "t", ...error } }).error!;
   const cases: [string, Record<string, unknown>, boolean, RegExp][] = [
-    ["input_fetch_failed, host rejected (rule 4)", { code: "invalid_input", reason: "input_fetch_failed", retryable: false }, false, /publicly reachable.*presigned link has not expired/],
-    ["input_fetch_failed, host unreachable (rule 2)", { code: "invalid_input", reason: "input_fetch_failed", retryable: true }, true, /again later/],
-    ["input_validation_failed", { code: "invalid_input", reason: "input_validation_failed", retryable: false }, false, /Fix the field/],
-    ["moderation_blocked", { code: "unsafe_content", reason: "moderation_blocked", retryable: false }, false, /Change the prompt or media/],
-    ["provider_rate_limited", { code: "service_provider_error", reason: "provider_rate_limited", retryable: true }, true, /backoff/],
-    ["provider_timeout", { code: "task_timeout", reason: "provider_timeout", retryable: true }, true, /shorter duration or a lower resolution/],
-    ["endpoint_misconfigured", { code: "internal_server_error", reason: "endpoint_misconfigured", retryable: false }, false, /quote the request_id/],
-    ["an unknown reason falls back to the code", { code: "unsafe_content", reason: "new_reason" }, false, /change the prompt or media/],
+    [
+      "input_fetch_failed, host rejected (rule 4)",
+      { code: "invalid_input", reason: "input_fetch_failed", retryable: false },
+      false,
+      /publicly reachable.*presigned link has not expired/,
+    ],
+    [
+      "input_fetch_failed, host unreachable (rule 2)",
+      { code: "invalid_input", reason: "input_fetch_failed", retryable: true },
+      true,
+      /again later/,
+    ],
+    [
+      "input_validation_failed",
+      { code: "invalid_input", reason: "input_validation_failed", retryable: false },
+      false,
+      /Fix the field/,
+    ],
+    [
+      "moderation_blocked",
+      { code: "unsafe_content", reason: "moderation_blocked", retryable: false },
+      false,
+      /Change the prompt or media/,
+    ],
+    [
+      "provider_rate_limited",
+      { code: "service_provider_error", reason: "provider_rate_limited", retryable: true },
+      true,
+      /backoff/,
+    ],
+    [
+      "provider_timeout",
+      { code: "task_timeout", reason: "provider_timeout", retryable: true },
+      true,
+      /shorter duration or a lower resolution/,
+    ],
+    [
+      "endpoint_misconfigured",
+      { code: "internal_server_error", reason: "endpoint_misconfigured", retryable: false },
+      false,
+      /quote the request_id/,
+    ],
+    [
+      "an unknown reason falls back to the code",
+      { code: "unsafe_content", reason: "new_reason" },
+      false,
+      /change the prompt or media/,
+    ],
   ];
   it.each(cases)("%s", (_name, error, retry, action) => {
     const advice = adviseOnFailure(read(error));
@@ -82,6 +123,8 @@ describe("adviseOnFailure: the client action of spec 7.2", () => {
   });
   it("says why: explicit or the per-code default", () => {
     expect(adviseOnFailure(read({ code: "task_timeout", retryable: false })).retryWhy).toMatch(/sent retryable: false/);
-    expect(adviseOnFailure(read({ code: "task_timeout" })).retryWhy).toMatch(/per-code default for task_timeout is true/);
+    expect(adviseOnFailure(read({ code: "task_timeout" })).retryWhy).toMatch(
+      /per-code default for task_timeout is true/,
+    );
   });
 });

@@ -80,8 +80,8 @@ async function attempt(agent: Agent, url: string, o: ResolvedFetchOptions): Prom
     const contentType = header(got, "content-type") ?? "no content-type";
     if (status < 200 || status > 299) {
       discard(body);
-      // Spec 7.3: a service error is always JSON; anything else came from in front of the service.
-      const edge = /json/i.test(contentType) ? "" : `; the body is ${contentType}, not JSON, so a CDN edge or proxy answered, not the schema host`;
+      // Spec 7.3: a service error is always JSON; a plain-text or HTML 5xx came from in front of it.
+      const edge = status >= 500 && !/json/i.test(contentType) ? `; the body is ${contentType}, not JSON: likely a CDN edge or proxy in front of the schema host` : "";
       const retryAfterMs = parseRetryAfter(header(got, "retry-after"));
       return { problem: statusLine(status) + via + edge, status, retryable: isRetryableStatus(status), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
     }

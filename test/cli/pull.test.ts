@@ -159,7 +159,7 @@ describe("vsk pull over HTTP (127.0.0.1)", () => {
     const { dir } = project({});
     const run = await vsk(["--schema-url", server.origin, "--model", "modelC"], dir, { VSK_FETCH_RETRIES: "1" });
     expect(run.code).toBe(3);
-    expect(run.stderr).toContain("HTTP 502 Bad Gateway; the body is text/plain, not JSON, so a CDN edge or proxy answered, not the schema host (gave up after 2 attempts)");
+    expect(run.stderr).toContain("HTTP 502 Bad Gateway; the body is text/plain, not JSON: likely a CDN edge or proxy in front of the schema host (gave up after 2 attempts)");
   });
 
   it("gives up when the headers never come", async () => {

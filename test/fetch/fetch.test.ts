@@ -89,8 +89,14 @@ describe("fetchModelSchema over HTTP", () => {
     const server = await serve({ [MODEL_A]: text(502, "upstream connect error or disconnect/reset before headers") });
     const error = await failure(fetchModelSchema(server.origin, "example/model-a", { ...fast, retries: 1 }));
     expect(error).toMatchObject({ status: 502, retryable: true, attempts: 2 });
-    expect(error.message).toContain("HTTP 502 Bad Gateway; the body is text/plain, not JSON, so a CDN edge or proxy answered");
+    expect(error.message).toContain("HTTP 502 Bad Gateway; the body is text/plain, not JSON: likely a CDN edge or proxy in front of the schema host");
     expect(error.message).not.toContain("upstream connect error"); // the body itself is not echoed
+  });
+
+  it("reports an HTML 404 from a static host as just the status", async () => {
+    const server = await serve({ [MODEL_A]: text(404, "<html>Not Found</html>", "text/html") });
+    const error = await failure(fetchModelSchema(server.origin, "example/model-a", fast));
+    expect(error.message).toBe(`example/model-a: ${server.origin}${MODEL_A}: HTTP 404 Not Found`);
   });
 
   it("rejects a 200 whose body is HTML, naming model, URL and status", async () => {

@@ -5,15 +5,16 @@
  * snapshot unchanged byte for byte. Exit 0 ok, 2 usage, 3 fetch or parse failure.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import yargs from "yargs";
 import { ConfigError, describeModels, findModel, loadConfig, type ModelRef, type VskConfig } from "../config/index.js";
 import {
+  chooseSchemaSource,
   describeSource,
   fetchModelSchema,
   FetchError,
   FetchUsageError,
-  parseSchemaSource,
+  mapLimit,
   redactUrlsInText,
   resolveFetchOptions,
   type RetryEvent,
@@ -74,19 +75,7 @@ async function parseArgs(argv: string[]): Promise<PullArgs | "help"> {
 
 /** Flag, then config `schemaUrl` (a relative directory is relative to the config file), then `VSK_SCHEMA_URL`. */
 function chooseSource(args: PullArgs, config: VskConfig, cwd: string): SchemaSource {
-  const fromEnv = process.env.VSK_SCHEMA_URL?.trim();
-  const [text, base] =
-    args.schemaUrl !== undefined ? [args.schemaUrl, cwd]
-    : config.schemaUrl !== undefined ? [config.schemaUrl, config.file === undefined ? cwd : dirname(config.file)]
-    : fromEnv ? [fromEnv, cwd]
-    : [undefined, cwd];
-  if (text === undefined) {
-    throw new CliError(
-      "pull: no schema URL: pass --schema-url URL, set \"schemaUrl\" in vsk.config.json, or set VSK_SCHEMA_URL (https://…, file://… or a mirror directory)",
-      ExitCode.usage,
-    );
-  }
-  return parseSchemaSource(text, base);
+  return chooseSchemaSource({ flag: args.schemaUrl, configUrl: config.schemaUrl, configFile: config.file, env: process.env.VSK_SCHEMA_URL }, cwd);
 }
 
 function selectModels(config: VskConfig, wanted: readonly string[]): ModelRef[] {
@@ -98,20 +87,6 @@ function selectModels(config: VskConfig, wanted: readonly string[]): ModelRef[] 
     picked.set(ref.id, ref);
   }
   return [...picked.values()];
-}
-
-/** Runs `task` over `items` with at most `limit` at a time; results keep the input order. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await task(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /** Fetch, then load (stage 2) so that a document that is not a model is caught before any write. */
@@ -149,7 +124,7 @@ export async function runPull(argv: string[]): Promise<number> {
     // With no config file the snapshot is the project's own ./schemas-cache, never the installed package's.
     if (config.file === undefined) config = { ...config, snapshotDir: join(cwd, "schemas-cache") };
     source = chooseSource(args, config, cwd);
-    resolveFetchOptions();
+    resolveFetchOptions(); // a bad VSK_FETCH_* / VSK_API_KEY is a usage error, reported before any request
   } catch (error) {
     if (error instanceof ConfigError || error instanceof FetchUsageError) throw new CliError(`pull: ${error.message}`, ExitCode.usage);
     throw error;

@@ -40,11 +40,19 @@ function statusLine(status: number): string {
   return `HTTP ${status} ${STATUS_CODES[status] ?? ""}`.trimEnd();
 }
 
+/** Which setting a timeout error ran into, so the message can say how long was waited. */
+const TIMEOUT_SETTING: Readonly<Record<string, "connectTimeoutMs" | "headersTimeoutMs" | "bodyTimeoutMs">> = {
+  UND_ERR_CONNECT_TIMEOUT: "connectTimeoutMs",
+  UND_ERR_HEADERS_TIMEOUT: "headersTimeoutMs",
+  UND_ERR_BODY_TIMEOUT: "bodyTimeoutMs",
+};
+
 function networkFailure(error: unknown, o: ResolvedFetchOptions): HttpFailure {
-  const code = errorCode(error);
-  const words = code === undefined ? undefined : TRANSIENT_ERRORS[code];
+  const code = errorCode(error) ?? "";
+  const words = TRANSIENT_ERRORS[code];
   if (words === undefined) return { problem: error instanceof Error ? error.message : String(error), retryable: false };
-  const limit = { UND_ERR_CONNECT_TIMEOUT: o.connectTimeoutMs, UND_ERR_HEADERS_TIMEOUT: o.headersTimeoutMs, UND_ERR_BODY_TIMEOUT: o.bodyTimeoutMs }[code as string];
+  const setting = TIMEOUT_SETTING[code];
+  const limit = setting === undefined ? undefined : o[setting];
   return { problem: `${words}${limit === undefined ? "" : ` (${limit} ms)`} [${code}]`, retryable: true };
 }
 

@@ -14,6 +14,7 @@ export { FETCH_DEFAULTS, resolveFetchOptions, type FetchOptions, type RetryEvent
 export { redactUrl, redactUrlsInText } from "./redact.js";
 export { isRetryableStatus, parseRetryAfter, retryDelay, TRANSIENT_ERRORS } from "./retry.js";
 export { describeSource, modelLocation, parseSchemaSource, type SchemaSource } from "./source.js";
+export { chooseSchemaSource, mapLimit, type SourceChoice } from "./choose.js";
 
 export interface FetchedSchema {
   model: string;

@@ -1,0 +1,16 @@
+// `npm run bench`: every benchmark, one after the other, each printing ratios against the
+// alternatives it measures in the same run. Run after `npm run build` (npm run bench does).
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+
+const only = process.argv.slice(2);
+const benches = ["validators.mjs", "generate.mjs", "lint.mjs"].filter((b) => only.length === 0 || only.some((o) => b.startsWith(o)));
+let failed = 0;
+for (const bench of benches) {
+  const file = new URL(bench, import.meta.url);
+  if (!existsSync(file)) continue;
+  process.stdout.write(`\n=== bench/${bench}\n`);
+  const run = spawnSync(process.execPath, [file.pathname], { stdio: "inherit" });
+  if (run.status !== 0) failed++;
+}
+process.exitCode = failed === 0 ? 0 : 1;

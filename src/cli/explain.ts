@@ -84,7 +84,7 @@ const DETECTORS: { kind: InputKind; why: string; test: (value: Record<string, un
     why: "it is a succeeded prediction without an error key, as webhook deliveries send it (spec 6.2)",
     test: (v) => v.status === "succeeded" && !("error" in v),
   },
-  { kind: "prediction", why: "it has a status and no body", test: () => true },
+  { kind: "prediction", why: "nothing marks it as a result response, queue update or webhook", test: () => true },
 ];
 
 /** Words for a prediction that did not fail, per status (spec 3). */
@@ -255,7 +255,7 @@ function explainReading(reading: PredictionReading, input: InputKind, source: st
   const words =
     STATUS_WORDS[reading.status] ??
     (reading.status === ""
-      ? { summary: "No status to read.", action: `Check that the input is a ${Object.values(KIND_LABELS).join(", ")}.` }
+      ? { summary: "No status to read.", action: "Check that the input is a prediction record, a queue status update, a webhook delivery or a saved result response." }
       : {
           summary: `Not failed: status ${JSON.stringify(reading.status)} is not one the spec names, and it carries no error.`,
           action: UNKNOWN_STATUS_ACTION,
@@ -436,7 +436,7 @@ export function locateJsonError(text: string): { offset: number; problem: string
     i++;
   };
   const value = (depth: number): void => {
-    if (depth > 5000) fail("nesting too deep");
+    if (depth > 5000) fail("nested more than 5000 levels deep; the error lies further in");
     ws();
     const c = text[i];
     if (c === "{") {

@@ -255,7 +255,11 @@ function explainReading(reading: PredictionReading, input: InputKind, source: st
   const words =
     STATUS_WORDS[reading.status] ??
     (reading.status === ""
-      ? { summary: "No status to read.", action: "Check that the input is a prediction record, a queue status update, a webhook delivery or a saved result response." }
+      ? {
+          summary: "No status to read.",
+          action:
+            "Check that the input is a prediction record, a queue status update, a webhook delivery or a saved result response.",
+        }
       : {
           summary: `Not failed: status ${JSON.stringify(reading.status)} is not one the spec names, and it carries no error.`,
           action: UNKNOWN_STATUS_ACTION,

@@ -51,7 +51,7 @@ export declare function fieldLabel(pointer: string): string;
 export declare function valueAt(root: unknown, pointer: string): unknown;
 /** A URL without query string, fragment and user info (spec 7.2, input_fetch_failed rule 3). */
 export declare function redactUrl(url: string): string;
-/** Every URL in a text redacted as `redactUrl` does. */
+/** Every URL in a text redacted as `redactUrl` does, and any `?name=value` left on a word removed. */
 export declare function redactUrlsInText(text: string): string;
 /** A short, safe rendering of a received value for a message. */
 export declare function describeValue(value: unknown): string;
@@ -138,3 +138,13 @@ export declare function runValidation(
 export declare function ucs2length(str: string): number;
 /** Deep equality of JSON values, as `const`, `enum` and `uniqueItems` need it. */
 export declare function equal(a: unknown, b: unknown): boolean;
+/** A format check as Ajv's standalone code calls it: a function, or an object with `validate`. */
+export type AjvFormat =
+  | ((str: string) => boolean)
+  | {
+      type?: "number";
+      validate: (value: never) => boolean;
+      compare?: (a: string, b: string) => number | undefined;
+    };
+/** In place of `require("ajv-formats/dist/formats").fullFormats`, for its function-valued formats. */
+export declare const ajvFormats: Readonly<Record<string, AjvFormat>>;

@@ -87,14 +87,37 @@ export function valueAt(root: unknown, pointer: string): unknown {
   return current;
 }
 
+// URL redaction: the same algorithm as src/runtime/redact.ts (generated code imports nothing
+// from the package, so it keeps a copy; test/emit/redaction-parity.test.ts keeps them equal).
+const URL_IN_TEXT = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"<>`]+/g;
+const QUERY_IN_WORD = /\?[^\s"<>`=?#&]*=[^\s"<>`]*/g;
+const TRAILING_PUNCTUATION = ".,;:!)]}'";
+
 /** A URL without query string, fragment and user info (spec 7.2, input_fetch_failed rule 3). */
 export function redactUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@\s]*@/i, "$1").replace(/[?#].*$/s, "");
+  if (typeof url !== "string") return "";
+  const cut = url.search(/[?#]/);
+  const withoutQuery = cut === -1 ? url : url.slice(0, cut);
+  const authorityStart = withoutQuery.indexOf("//");
+  if (authorityStart === -1) return withoutQuery;
+  const rest = withoutQuery.slice(authorityStart + 2);
+  const slash = rest.indexOf("/");
+  const authority = slash === -1 ? rest : rest.slice(0, slash);
+  const at = authority.lastIndexOf("@");
+  if (at === -1) return withoutQuery;
+  return withoutQuery.slice(0, authorityStart + 2) + rest.slice(at + 1);
 }
 
-/** Every URL in a text redacted as `redactUrl` does. */
+/** Every URL in a text redacted as `redactUrl` does, and any `?name=value` left on a word removed. */
 export function redactUrlsInText(text: string): string {
-  return text.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, (url) => redactUrl(url));
+  if (typeof text !== "string") return "";
+  return text.replace(URL_IN_TEXT, (match) => keepTrailing(match, redactUrl)).replace(QUERY_IN_WORD, (match) => keepTrailing(match, () => ""));
+}
+
+function keepTrailing(match: string, redact: (text: string) => string): string {
+  let end = match.length;
+  while (end > 0 && TRAILING_PUNCTUATION.includes(match[end - 1]!)) end--;
+  return redact(match.slice(0, end)) + match.slice(end);
 }
 
 /** A short, safe rendering of a received value for a message. */
@@ -421,3 +444,117 @@ export function equal(a: unknown, b: unknown): boolean {
   if (ka.length !== kb.length) return false;
   return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
+
+/*
+ * The ajv-formats checks that are functions rather than regular expressions (Ajv inlines the
+ * regular expressions, but its output would `require("ajv-formats/dist/formats").fullFormats`
+ * for these). Same shapes and same logic as ajv-formats 3.0.1 `fullFormats` (MIT, Evgeny
+ * Poberezkin), so the emitted module depends on nothing but support.js.
+ */
+function isLeapYear(year: number): boolean {
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+const FORMAT_DATE = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
+const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+function formatDate(str: string): boolean {
+  const m = FORMAT_DATE.exec(str);
+  if (!m) return false;
+  const year = +m[1]!;
+  const month = +m[2]!;
+  const day = +m[3]!;
+  return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month]!);
+}
+function compareFormatDate(d1: string, d2: string): number | undefined {
+  if (!(d1 && d2)) return undefined;
+  return d1 > d2 ? 1 : d1 < d2 ? -1 : 0;
+}
+const FORMAT_TIME = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
+function formatTime(strictTimeZone: boolean): (str: string) => boolean {
+  return (str) => {
+    const m = FORMAT_TIME.exec(str);
+    if (!m) return false;
+    const hr = +m[1]!;
+    const min = +m[2]!;
+    const sec = +m[3]!;
+    const tz = m[4];
+    const tzSign = m[5] === "-" ? -1 : 1;
+    const tzH = +(m[6] || 0);
+    const tzM = +(m[7] || 0);
+    if (tzH > 23 || tzM > 59 || (strictTimeZone && !tz)) return false;
+    if (hr <= 23 && min <= 59 && sec < 60) return true;
+    // leap second
+    const utcMin = min - tzM * tzSign;
+    const utcHr = hr - tzH * tzSign - (utcMin < 0 ? 1 : 0);
+    return (utcHr === 23 || utcHr === -1) && (utcMin === 59 || utcMin === -1) && sec < 61;
+  };
+}
+function compareFormatTime(s1: string, s2: string): number | undefined {
+  if (!(s1 && s2)) return undefined;
+  const t1 = new Date("2020-01-01T" + s1).valueOf();
+  const t2 = new Date("2020-01-01T" + s2).valueOf();
+  if (!(t1 && t2)) return undefined;
+  return t1 - t2;
+}
+function compareFormatIsoTime(t1: string, t2: string): number | undefined {
+  if (!(t1 && t2)) return undefined;
+  const a1 = FORMAT_TIME.exec(t1);
+  const a2 = FORMAT_TIME.exec(t2);
+  if (!(a1 && a2)) return undefined;
+  const x1 = a1[1]! + a1[2]! + a1[3]!;
+  const x2 = a2[1]! + a2[2]! + a2[3]!;
+  return x1 > x2 ? 1 : x1 < x2 ? -1 : 0;
+}
+const DATE_TIME_SEPARATOR = /t|\s/i;
+function formatDateTime(strictTimeZone: boolean): (str: string) => boolean {
+  const time = formatTime(strictTimeZone);
+  return (str) => {
+    const parts = str.split(DATE_TIME_SEPARATOR);
+    return parts.length === 2 && formatDate(parts[0]!) && time(parts[1]!);
+  };
+}
+function compareFormatDateTime(dt1: string, dt2: string): number | undefined {
+  if (!(dt1 && dt2)) return undefined;
+  const d1 = new Date(dt1).valueOf();
+  const d2 = new Date(dt2).valueOf();
+  if (!(d1 && d2)) return undefined;
+  return d1 - d2;
+}
+function compareFormatIsoDateTime(dt1: string, dt2: string): number | undefined {
+  if (!(dt1 && dt2)) return undefined;
+  const [d1, t1] = dt1.split(DATE_TIME_SEPARATOR);
+  const [d2, t2] = dt2.split(DATE_TIME_SEPARATOR);
+  const res = compareFormatDate(d1!, d2!);
+  if (res === undefined) return undefined;
+  return res || compareFormatTime(t1!, t2!);
+}
+const FORMAT_BYTE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/gm;
+const Z_ANCHOR = /[^\\]\\Z/;
+
+/** A format check as Ajv's standalone code calls it: a function, or an object with `validate`. */
+export type AjvFormat = ((str: string) => boolean) | { type?: "number"; validate: (value: never) => boolean; compare?: (a: string, b: string) => number | undefined };
+
+/** In place of `require("ajv-formats/dist/formats").fullFormats`, for its function-valued formats. */
+export const ajvFormats: Readonly<Record<string, AjvFormat>> = {
+  date: { validate: formatDate, compare: compareFormatDate },
+  time: { validate: formatTime(true), compare: compareFormatTime },
+  "date-time": { validate: formatDateTime(true), compare: compareFormatDateTime },
+  "iso-time": { validate: formatTime(false), compare: compareFormatIsoTime },
+  "iso-date-time": { validate: formatDateTime(false), compare: compareFormatIsoDateTime },
+  regex(str: string): boolean {
+    if (Z_ANCHOR.test(str)) return false;
+    try {
+      new RegExp(str);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  byte(str: string): boolean {
+    FORMAT_BYTE.lastIndex = 0;
+    return FORMAT_BYTE.test(str);
+  },
+  int32: { type: "number", validate: (value: number) => Number.isInteger(value) && value <= 2 ** 31 - 1 && value >= -(2 ** 31) },
+  int64: { type: "number", validate: (value: number) => Number.isInteger(value) },
+  float: { type: "number", validate: () => true },
+  double: { type: "number", validate: () => true },
+};

@@ -430,19 +430,27 @@ table("model C text-to-video (plain node)", "example/model-c/text-to-video.valid
 ]);
 
 // ---------------------------------------------------------------------------------------------
+// Query strings in messages, however the URL is written (spec 7.2, input_fetch_failed rule 3)
+
+table("a URL's query string never reaches a message (plain node)", "example/model-b/reference-to-video.validate.js", [
+  bad("unencoded space before the query", B({ reference_videos: [`https://x.io/my clip.mp4?sig=${SECRET}`] }), err("/reference_videos/0", "schema/format", "https://x.io/my clip.mp4")),
+  bad("scheme-relative URL", B({ reference_images: [`//cdn.example.com/a.png?token=${SECRET}`] }), err("/reference_images/0", "schema/format", "//cdn.example.com/a.png")),
+  bad("URL without a scheme", B({ reference_images: [`cdn.example.com/a.png?token=${SECRET}`] }), err("/reference_images/0", "schema/format", "cdn.example.com/a.png")),
+  bad("apostrophes in the query, enum field", B({ aspect_ratio: `https://x.io/a?sig='${SECRET}'` }), err("/aspect_ratio", "schema/enum")),
+]);
+
+// ---------------------------------------------------------------------------------------------
 // Known generator bugs, reported to the lead (issue 3). `it.fails` turns red when they are fixed.
 
 table(
-  "KNOWN BUG (reported): a URL's query string leaks when the URL holds a space",
+  "KNOWN BUG (reported): a query string holding a double quote, or a fragment after a space, leaks",
   "example/model-b/reference-to-video.validate.js",
   [
-    // redactUrlsInText (templates/support.ts) ends a URL at the first whitespace, so the query
-    // string after an unencoded space survives into the schema/format message.
-    bad(
-      "reference item with an unencoded space and a presigned query",
-      B({ reference_videos: [`https://x.io/my clip.mp4?sig=${SECRET}`] }),
-      err("/reference_videos/0", "schema/format"),
-    ),
+    // The redaction ends a URL at `"` (not a URL character), so whatever follows in the query
+    // string survives: `?sig="SECRET"` becomes `\"SECRET\"` in the message.
+    bad("double quotes in the query", B({ reference_images: [`https://x.io/a.png?sig="${SECRET}"`] }), err("/reference_images/0", "schema/format")),
+    // a fragment is removed from a URL without spaces, but survives after an unencoded space
+    bad("fragment after an unencoded space", B({ reference_audios: [`https://x.io/a b.mp3#${SECRET}`] }), err("/reference_audios/0", "schema/format")),
   ],
   "fails",
 );

@@ -5,7 +5,9 @@
  * can never change the outcome, so it is dropped. This is the spec's "URI or any string"
  * (`anyOf: [{type: string, format: uri, …}, {type: string}]`, spec 2.2, 4.4): any string is
  * valid, and the costly uri check disappears. Schemas that use `unevaluated*` or dynamic
- * references are left untouched, because there a dropped branch's annotations could matter.
+ * references are left untouched, because there a dropped branch's annotations could matter;
+ * so are schemas with a `$ref` whose JSON Pointer goes through an `anyOf` (dropping a branch
+ * would make it dangle or, worse, point at the next branch).
  * The JSON Schema Test Suite (test/emit/json-schema-test-suite.test.ts) guards the meaning.
  */
 import { forEachSchema, isSchemaObject, transformSchema, type JsonSchemaObject } from "../schema/index.js";
@@ -20,6 +22,38 @@ function bareType(schema: unknown): string | undefined {
   return Object.keys(schema).every((k) => k === "type" || ANNOTATIONS.has(k)) ? schema.type : undefined;
 }
 
+/**
+ * Whether any object anywhere in the value (not only under the keywords the walker knows, so
+ * also subschemas under unknown keywords that a `$ref` may reach) has one of `keys`. Erring on
+ * "yes" (e.g. a key inside an `enum` value) only skips the optimization.
+ */
+function mentionsAnywhere(value: unknown, keys: ReadonlySet<string>): boolean {
+  if (Array.isArray(value)) return value.some((v) => mentionsAnywhere(v, keys));
+  if (!isSchemaObject(value)) return false;
+  return Object.keys(value).some((k) => keys.has(k)) || Object.values(value).some((v) => mentionsAnywhere(v, keys));
+}
+
+const REFERENCES = new Set(["$ref", "$dynamicRef", "$recursiveRef"]);
+
+/** Whether some reference's JSON Pointer fragment steps through an `anyOf` (e.g. `#/$defs/a/anyOf/1`). */
+function pointsIntoAnyOf(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(pointsIntoAnyOf);
+  if (!isSchemaObject(value)) return false;
+  for (const [k, v] of Object.entries(value)) {
+    if (REFERENCES.has(k) && typeof v === "string") {
+      const hash = v.indexOf("#");
+      let fragment = hash < 0 ? "" : v.slice(hash + 1);
+      try {
+        fragment = decodeURIComponent(fragment);
+      } catch {
+        return true;
+      }
+      if (fragment.split("/").includes("anyOf")) return true;
+    } else if (pointsIntoAnyOf(v)) return true;
+  }
+  return false;
+}
+
 function defines(schema: unknown, keys: ReadonlySet<string>): boolean {
   let found = false;
   forEachSchema(schema, (node) => {
@@ -29,7 +63,7 @@ function defines(schema: unknown, keys: ReadonlySet<string>): boolean {
 }
 
 export function simplifySchema(schema: JsonSchemaObject): JsonSchemaObject {
-  if (defines(schema, ANNOTATION_SENSITIVE)) return schema;
+  if (mentionsAnywhere(schema, ANNOTATION_SENSITIVE) || pointsIntoAnyOf(schema)) return schema;
   const result = transformSchema(schema, (node) => {
     if (!Array.isArray(node.anyOf)) return node;
     const branches = node.anyOf as unknown[];

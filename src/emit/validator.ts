@@ -8,6 +8,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { AnySchema } from "ajv";
 import addFormatsModule from "ajv-formats";
 import standaloneModule from "ajv/dist/standalone/index.js";
+import { ajvFormats } from "../../templates/support.js";
 import type { RuleSpec } from "../rules/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 
@@ -35,12 +36,22 @@ export function createAjv(): Ajv2020 {
   return ajv;
 }
 
-/** Ajv run-time helpers and where the emitted module gets them instead. */
-const REQUIRE_REPLACEMENTS: ReadonlyArray<{ pattern: RegExp; replacement: string; support?: string; formats?: true }> = [
+/**
+ * Ajv run-time helpers and where the emitted module gets them instead: all from `support.js`,
+ * so the module needs neither Ajv nor ajv-formats at run time (and runs in a browser).
+ */
+const REQUIRE_REPLACEMENTS: ReadonlyArray<{ pattern: RegExp; replacement: string; support: string }> = [
   { pattern: /require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, replacement: "ucs2length", support: "ucs2length" },
   { pattern: /require\("ajv\/dist\/runtime\/equal"\)\.default/g, replacement: "equal", support: "equal" },
-  { pattern: /require\("ajv-formats\/dist\/formats"\)\.fullFormats/g, replacement: "fullFormats", formats: true },
+  { pattern: /require\("ajv-formats\/dist\/formats"\)\.fullFormats/g, replacement: "ajvFormats", support: "ajvFormats" },
 ];
+
+/** The ajv-formats entries the emitted code reads (`ajvFormats.date`, `ajvFormats["date-time"]`). */
+function formatsUsed(code: string): string[] {
+  const used = new Set<string>();
+  for (const m of code.matchAll(/\bajvFormats(?:\.([A-Za-z_$][\w$]*)|\[("(?:[^"\\]|\\.)*")\])/g)) used.add(m[1] ?? (JSON.parse(m[2]!) as string));
+  return [...used];
+}
 
 export class EmitError extends Error {
   override name = "EmitError";
@@ -68,21 +79,20 @@ export function emitValidator(ajv: Ajv2020, schema: JsonSchemaObject, rules: rea
   const fn = exported[1]!;
   code = code.replace(exported[0], "").replace(/^"use strict";/, "");
   const fromSupport = new Set(["runValidation"]);
-  let needsFormats = false;
   for (const r of REQUIRE_REPLACEMENTS) {
     if (r.pattern.test(code)) {
       code = code.replace(r.pattern, r.replacement);
-      if (r.support) fromSupport.add(r.support);
-      if (r.formats) needsFormats = true;
+      fromSupport.add(r.support);
     }
     r.pattern.lastIndex = 0;
   }
+  const missingFormat = formatsUsed(code).find((f) => !Object.prototype.hasOwnProperty.call(ajvFormats, f));
+  if (missingFormat !== undefined) throw new EmitError(`${what}: format "${missingFormat}" needs an ajv-formats function that support.js does not provide yet`);
   const leftover = /require\("([^"]+)"\)/.exec(code);
   if (leftover) throw new EmitError(`${what}: Ajv's output needs run-time module "${leftover[1]}", which vsk cannot inline yet`);
   const js = [
     header,
     `import { ${[...fromSupport].sort().join(", ")} } from ${JSON.stringify(supportImport)};`,
-    needsFormats ? `import { fullFormats } from "ajv-formats/dist/formats.js";` : "",
     code,
     `/** The endpoint's cross-field rules (data; their checks live in support.js). */`,
     `export const rules = ${JSON.stringify(rules)};`,

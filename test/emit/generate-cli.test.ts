@@ -1,0 +1,382 @@
+/**
+ * The real `vsk generate` (node dist/src/cli/main.js, a child process) in a temp directory with
+ * a vsk.config.json pointing snapshotDir/outDir into it: determinism, `--check`, the header of
+ * every generated file, hostile schemas (generated code type-checks; running it executes
+ * nothing taken from the schema), and a broken snapshot (exit 3, file and JSON Pointer, no
+ * stack trace). Needs the build (`npm run build`), as `npm test` does first.
+ */
+import { execFile } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const CLI = join(ROOT, "dist/src/cli/main.js");
+const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
+const HOSTILE = join(ROOT, "test/fixtures/emit/hostile");
+const HOSTILE_DRIVER = join(ROOT, "test/fixtures/emit/run-hostile.mjs");
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function node(args: string[], cwd: string): Promise<Run> {
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  return new Promise((resolve) => {
+    execFile(process.execPath, args, { cwd, env, encoding: "utf8", timeout: 60_000 }, (error, stdout, stderr) => {
+      const status = error === null ? 0 : typeof error.code === "number" ? error.code : null;
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+const vsk = (cwd: string, ...args: string[]) => node([CLI, "generate", ...args], cwd);
+
+let work = "";
+beforeAll(() => {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first`);
+  work = mkdtempSync(join(tmpdir(), "vsk-generate-"));
+  // generated validators may import ajv-formats; resolve packages as an installed project would
+  symlinkSync(join(ROOT, "node_modules"), join(work, "node_modules"), "dir");
+});
+afterAll(() => {
+  if (work !== "") rmSync(work, { recursive: true, force: true });
+});
+
+/** A project directory in the temp dir: its own config, a copy of the snapshot, an output dir. */
+function project(name: string, config: Record<string, unknown>, snapshot: string = join(ROOT, "schemas-cache")): string {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  if (snapshot !== "") cpSync(snapshot, join(dir, "snapshot"), { recursive: true });
+  writeFileSync(join(dir, "vsk.config.json"), JSON.stringify({ snapshotDir: "snapshot", outDir: "out", ...config }, null, 2));
+  return dir;
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split("\\").join("/"))
+    .sort();
+}
+
+function readTree(dir: string): Map<string, Buffer> {
+  return new Map(listFiles(dir).map((f) => [f, readFileSync(join(dir, f))]));
+}
+
+const noStackTrace = (text: string) => expect(text).not.toMatch(/^\s+at .+[(:]\d+/m);
+
+describe("vsk generate (default models, child process)", () => {
+  let dir = "";
+  let other = "";
+  let elsewhere: Run;
+  let first: Map<string, Buffer>;
+  beforeAll(async () => {
+    dir = project("default", {});
+    other = project("default-elsewhere", {});
+    const [run, second] = await Promise.all([vsk(dir), vsk(other)]);
+    elsewhere = second;
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^Generated \d+ files for 4 endpoints of 3 models into out\/ in \d+ ms\.\n$/);
+    first = readTree(join(dir, "out"));
+  });
+
+  it("writes the files of every endpoint", () => {
+    const files = [...first.keys()];
+    for (const stem of ["example/model-a/keyframes-to-video", "example/model-a/text-to-video", "example/model-b/reference-to-video", "example/model-c/text-to-video"]) {
+      for (const suffix of [".ts", ".types.ts", ".validate.js", ".validate.d.ts"]) expect(files).toContain(stem + suffix);
+    }
+    for (const f of ["index.ts", "support.js", "support.d.ts", "endpoints.json"]) expect(files).toContain(f);
+  });
+
+  it("is deterministic: a second run gives byte-identical files", async () => {
+    const run = await vsk(dir);
+    expect(run.status).toBe(0);
+    const second = readTree(join(dir, "out"));
+    expect([...second.keys()]).toEqual([...first.keys()]);
+    for (const [file, content] of first) expect(second.get(file)!.equals(content), file).toBe(true);
+  });
+
+  it("is machine-independent: another directory, the same files", () => {
+    expect(elsewhere.status).toBe(0);
+    const tree = readTree(join(other, "out"));
+    expect([...tree.keys()]).toEqual([...first.keys()]);
+    for (const [file, content] of first) expect(tree.get(file)!.equals(content), file).toBe(true);
+    const text = [...tree.values()].map((b) => b.toString("utf8")).join("\n");
+    expect(text).not.toContain(work);
+    expect(text).not.toMatch(/\b20\d\d-\d\d-\d\dT\d\d:\d\d/); // no timestamps
+  });
+
+  it("says on the first line of every file that it is generated, and by which command", () => {
+    for (const [file, content] of first) {
+      const text = content.toString("utf8");
+      if (file.endsWith(".json")) {
+        // JSON has no comments: the first member says it
+        expect(Object.entries(JSON.parse(text) as object)[0], file).toEqual(["generatedBy", "vsk generate"]);
+        continue;
+      }
+      const firstLine = text.split("\n")[0]!;
+      expect(firstLine, file).toMatch(/^\/\/ Generated by `vsk generate` from schemas-cache\/example\/model-[abc]\/latest\.json.*Do not edit/);
+    }
+  });
+
+  it("--check exits 0 when fresh and writes nothing", async () => {
+    const run = await vsk(dir, "--check");
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("out/ is up to date");
+    expect([...readTree(join(dir, "out")).keys()]).toEqual([...first.keys()]);
+  });
+
+  it("--check exits 1 with one sentence naming the edited file, and writes nothing", async () => {
+    const edited = join(dir, "out/example/model-b/reference-to-video.validate.js");
+    const text = `${readFileSync(edited, "utf8")}// a hand edit\n`;
+    writeFileSync(edited, text);
+    const run = await vsk(dir, "--check");
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe("");
+    const lines = run.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^vsk: out\/ is stale: 1 file .*\(example\/model-b\/reference-to-video\.validate\.js\).*`vsk generate`.*\.$/);
+    expect(readFileSync(edited, "utf8")).toBe(text); // --check wrote nothing
+    noStackTrace(run.stderr);
+  });
+
+  it("--check names missing and extra files too; generate restores the same bytes", async () => {
+    rmSync(join(dir, "out/example/model-c/text-to-video.types.ts"));
+    writeFileSync(join(dir, "out/example/stray.ts"), "export {};\n");
+    const stale = await vsk(dir, "--check");
+    expect(stale.status).toBe(1);
+    expect(stale.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(stale.stderr).toContain("example/model-c/text-to-video.types.ts (missing)");
+    expect(stale.stderr).toContain("example/stray.ts (not generated)");
+    expect(stale.stderr).toContain("example/model-b/reference-to-video.validate.js");
+    expect(stale.stderr).toMatch(/^vsk: out\/ is stale: 3 files /);
+
+    const regenerate = await vsk(dir);
+    expect(regenerate.status).toBe(0);
+    const tree = readTree(join(dir, "out"));
+    expect([...tree.keys()]).toEqual([...first.keys()]);
+    for (const [file, content] of first) expect(tree.get(file)!.equals(content), file).toBe(true);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Hostile schemas: test/fixtures/emit/hostile/hostile/model-h/latest.json has descriptions,
+// titles, defaults and enum values with `*/`, backticks, `${`, quotes, U+2028, and
+// `"); process.exit(9); ("`, and property names with quotes, spaces, unicode, `*/`, `${x}`,
+// `a/b~c` and `__proto__`.
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: "ES2022",
+    lib: ["ES2022"],
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    types: [],
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    skipLibCheck: true,
+    declaration: false,
+  },
+  include: ["out/**/*.ts"],
+};
+
+/** Generating model-o (the describe after the hostile one) starts with the hostile suite's, in parallel. */
+let protoNamesRun: Promise<Run> | undefined;
+function protoNames(): Promise<Run> {
+  protoNamesRun ??= vsk(project("hostile-proto-names", { models: [{ id: "hostile/model-o" }] }, HOSTILE));
+  return protoNamesRun;
+}
+
+async function typeCheckAndCompile(dir: string): Promise<Run> {
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(TSCONFIG));
+  // emits each .ts as .js beside it, so the builders can run under plain node
+  return node([TSC, "-p", join(dir, "tsconfig.json"), "--pretty", "false"], dir);
+}
+
+describe("hostile schemas", () => {
+  let dir = "";
+  let generated: Run;
+  beforeAll(async () => {
+    dir = project("hostile", { models: [{ id: "hostile/model-h" }] }, HOSTILE);
+    [generated] = await Promise.all([vsk(dir), protoNames()]);
+  });
+
+  it("generate succeeds", () => {
+    expect(generated.stderr).toBe("");
+    expect(generated.status).toBe(0);
+  });
+
+  it("the generated code type-checks with tsc (strict)", async () => {
+    const run = await typeCheckAndCompile(dir);
+    expect(run.stdout + run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  });
+
+  it("running it under plain node executes nothing taken from the schema", async () => {
+    expect(existsSync(join(dir, "out/index.js")), "compiled by the previous test").toBe(true);
+    const run = await node([HOSTILE_DRIVER, join(dir, "out"), "hostile/model-h/text-to-video"], dir);
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0); // no process.exit(…) from a description, title, default or enum
+    const out = JSON.parse(run.stdout) as {
+      diagnostics: Record<string, Array<{ pointer: string; rule: string; severity: string; message: string }>>;
+      built: unknown;
+      thrown: unknown;
+      defaults: { ownProto: boolean; protoIsObjectPrototype: boolean; keys: string[]; values: unknown[] };
+      schemaOwnProto: boolean;
+      rules: unknown;
+      canary: unknown;
+      polluted: unknown;
+      globalsAdded: string[];
+      done: boolean;
+    };
+    expect(out.done).toBe(true);
+    expect(out.canary).toBeNull();
+    expect(out.polluted).toBeNull();
+    expect(out.globalsAdded).toEqual([]);
+
+    // `__proto__` is an ordinary own field everywhere: defaults, schema, validation
+    expect(out.defaults).toEqual({
+      ownProto: true,
+      protoIsObjectPrototype: true,
+      keys: ["with space", "ünïcødé_名前", "__proto__", "*/", "style"],
+      values: [3, true, { polluted: true }, "*/ process.exit(2) /*", "it's"],
+    });
+    expect(out.schemaOwnProto).toBe(true);
+    expect(out.diagnostics.valid).toEqual([]);
+    expect(out.built).toEqual({ method: "POST", path: "/v1/queue/hostile/model-h/text-to-video", sameBody: true });
+
+    // pointers escape `/` and `~` (RFC 6901); strange names are labelled, not mangled
+    // (a missing required `__proto__` is a known bug, checked on its own below)
+    const pointers = (name: string) =>
+      out.diagnostics[name]!.map((d) => `${d.pointer} ${d.rule}`)
+        .filter((p) => p !== "/__proto__ schema/required")
+        .sort();
+    expect(pointers("enumsAndNames")).toEqual(
+      [
+        "/with space schema/maximum",
+        "/ünïcødé_名前 schema/type",
+        "/*~1 schema/type",
+        "/${x} schema/pattern",
+        "/a~1b~0c schema/minimum",
+        "/style schema/enum",
+      ].sort(),
+    );
+    expect(pointers("missing")).toEqual(['/it\'s "quoted" schema/required', "/prompt schema/required"].sort());
+    expect(out.diagnostics.unknown).toEqual([expect.objectContaining({ pointer: "/with_space", rule: "unknown-field", severity: "warning" })]);
+    expect(out.diagnostics.unknown![0]!.message).toContain('did you mean "with space"');
+    expect(out.thrown).toMatchObject({ name: "RequestValidationError" });
+    // the rules are data, with the hostile names kept verbatim
+    expect(out.rules).toEqual([
+      { id: "unknown-field", kind: "unknownFields", known: ["prompt", "it's \"quoted\"", "with space", "ünïcødé_名前", "__proto__", "*/", "${x}", "a/b~c", "style"] },
+    ]);
+  });
+
+  // KNOWN BUG (reported): Ajv checks `data.__proto__ === undefined`, which is never true for an
+  // object, so a payload without the required field `__proto__` passes. Fix: Ajv option
+  // `ownProperties: true` in createAjv (src/emit/validator.ts).
+  it.fails("a missing required field named __proto__ is reported", async () => {
+    const run = await node([HOSTILE_DRIVER, join(dir, "out"), "hostile/model-h/text-to-video"], dir);
+    const out = JSON.parse(run.stdout) as { diagnostics: Record<string, Array<{ pointer: string; rule: string }>> };
+    expect(out.diagnostics.missing).toContainEqual(expect.objectContaining({ pointer: "/__proto__", rule: "schema/required" }));
+  });
+
+  it("the schema's strings reach the code only as string literals or comments", () => {
+    const validator = readFileSync(join(dir, "out/hostile/model-h/text-to-video.validate.js"), "utf8");
+    const builders = readFileSync(join(dir, "out/hostile/model-h/text-to-video.ts"), "utf8");
+    const types = readFileSync(join(dir, "out/hostile/model-h/text-to-video.types.ts"), "utf8");
+    for (const text of [validator, builders, types]) {
+      // a statement-level `process.exit(` would begin a line or follow `;`/`{` outside a string
+      for (const line of text.split("\n")) expect(line, line).not.toMatch(/^\s*process\.exit\(/);
+      // no comment is closed early by a description: every `*/` inside a doc comment is escaped
+      for (const comment of text.match(/\/\*\*[\s\S]*?\*\//g) ?? []) expect(comment.slice(3, -2), comment).not.toContain("*/");
+    }
+  });
+});
+
+describe("hostile schemas: property names that are Object.prototype members (known bugs, reported)", () => {
+  // test/fixtures/emit/hostile/hostile/model-o: optional `constructor`, `toString`, `valueOf`.
+  let dir = "";
+  beforeAll(async () => {
+    const generated = await protoNames();
+    dir = join(work, "hostile-proto-names");
+    expect(generated.status).toBe(0);
+  });
+
+  // KNOWN BUG: `defaults … as const satisfies Partial<Input>` (src/emit/builders.ts) fails with
+  // TS1360: the literal's inherited `constructor: Function` does not satisfy `constructor?: string`.
+  it.fails("the generated code type-checks", async () => {
+    const run = await typeCheckAndCompile(dir);
+    expect(run.stdout + run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  });
+
+  // KNOWN BUG: Ajv reads `data.constructor` / `data.toString` / `data.valueOf` without an own-
+  // property check, so `{ prompt: "x" }` gets three false errors ("constructor: expected string,
+  // received undefined nothing"). Fix: Ajv option `ownProperties: true` (src/emit/validator.ts).
+  it.fails("a payload without those fields is valid", async () => {
+    const run = await new Promise<Run>((resolve) => {
+      const env = { ...process.env };
+      delete env.NODE_OPTIONS;
+      const child = execFile(process.execPath, [join(ROOT, "test/fixtures/emit/run-validator.mjs")], { env, encoding: "utf8" }, (error, stdout, stderr) =>
+        resolve({ status: error === null ? 0 : 1, stdout, stderr }),
+      );
+      child.stdin!.end(JSON.stringify({ module: join(dir, "out/hostile/model-o/text-to-video.validate.js"), cases: [{ prompt: "x" }] }));
+    });
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual([[]]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe("a broken snapshot", () => {
+  const MODEL_A = join(ROOT, "schemas-cache/example/model-a/latest.json");
+  const config = { models: [{ id: "example/model-a", alias: "modelA" }] };
+
+  function brokenProject(name: string, text: string): string {
+    const dir = project(name, config, "");
+    mkdirSync(join(dir, "snapshot/example/model-a"), { recursive: true });
+    writeFileSync(join(dir, "snapshot/example/model-a/latest.json"), text);
+    return dir;
+  }
+
+  it("a dangling $ref: exit 3, the file and the JSON Pointer, no stack trace, nothing written", async () => {
+    const doc = JSON.parse(readFileSync(MODEL_A, "utf8")) as { components: { schemas: Record<string, { properties: Record<string, { items: { $ref: string } }> }> } };
+    doc.components.schemas.KeyframesToVideoInput!.properties.keyframes!.items.$ref = "#/components/schemas/Nowhere";
+    const dir = brokenProject("dangling", JSON.stringify(doc, null, 2));
+    const run = await vsk(dir);
+    expect(run.status).toBe(3);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(join(dir, "snapshot/example/model-a/latest.json"));
+    expect(run.stderr).toContain("/components/schemas/KeyframesToVideoInput/properties/keyframes/items/$ref");
+    expect(run.stderr).toContain("#/components/schemas/Nowhere");
+    noStackTrace(run.stderr);
+    expect(existsSync(join(dir, "out"))).toBe(false);
+  });
+
+  it("not JSON: exit 3, the file and the line, no stack trace, nothing written", async () => {
+    const dir = brokenProject("not-json", readFileSync(MODEL_A, "utf8").slice(0, 700));
+    const run = await vsk(dir);
+    expect(run.status).toBe(3);
+    expect(run.stderr).toContain(join(dir, "snapshot/example/model-a/latest.json"));
+    expect(run.stderr).toMatch(/not valid JSON \(line \d+, column \d+\)/);
+    noStackTrace(run.stderr);
+    expect(existsSync(join(dir, "out"))).toBe(false);
+  });
+
+  it("--check on a broken snapshot: exit 3 as well, not 'stale'", async () => {
+    const dir = brokenProject("not-json-check", "<html>502 Bad Gateway</html>");
+    const run = await vsk(dir, "--check");
+    expect(run.status).toBe(3);
+    expect(run.stderr).toContain("latest.json");
+    expect(run.stderr).not.toContain("stale");
+    noStackTrace(run.stderr);
+  });
+});

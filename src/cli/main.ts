@@ -13,6 +13,7 @@ const commands: Record<string, { describe: string; load: () => Promise<CommandRu
   generate: { describe: "emit types, builders and validators into generated/", load: async () => (await import("./generate.js")).runGenerate },
   lint: { describe: "check request payloads the way the service would", load: async () => (await import("./lint.js")).runLint },
   explain: { describe: "say what a prediction record, webhook or result response means", load: async () => (await import("./explain.js")).runExplain },
+  drift: { describe: "report what changed in the published schemas and what it breaks", load: async () => (await import("./drift.js")).runDrift },
 };
 
 function usage(): string {

@@ -1,0 +1,113 @@
+/**
+ * `.vsk-drift-accept.json`: changes a team has looked at and accepted, each keyed by model,
+ * change id and JSON Pointer (either side's), with a reason and an optional expiry date.
+ * An accepted change is listed apart and never fails the gate; an expired entry stops
+ * silencing and warns, and so does an entry that matches no change any more.
+ *
+ * ```json
+ * { "accept": [ { "model": "example/model-a", "id": "request-property-enum-value-removed",
+ *     "pointer": "/properties/aspect_ratio/enum/2", "reason": "we never send 2:1", "expires": "2026-12-31" } ] }
+ * ```
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { isSchemaObject } from "../schema/index.js";
+import type { AcceptedChange, Change } from "./types.js";
+
+export const ACCEPT_FILE = ".vsk-drift-accept.json";
+
+export interface AcceptEntry {
+  model: string;
+  id: string;
+  pointer: string;
+  /** only this endpoint; any endpoint when absent */
+  endpoint?: string;
+  reason: string;
+  /** `YYYY-MM-DD`: the entry silences the change through this day */
+  expires?: string;
+}
+
+/** An accept file that cannot be read: names the file and the JSON Pointer of the problem. */
+export class AcceptFileError extends Error {
+  override name = "AcceptFileError";
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Reads the accept file; no file means no entries. */
+export function readAcceptFile(file: string): AcceptEntry[] {
+  if (!existsSync(file)) return [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new AcceptFileError(`${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  return parseAcceptEntries(raw, file);
+}
+
+export function parseAcceptEntries(raw: unknown, file: string): AcceptEntry[] {
+  const fail = (pointer: string, problem: string): never => {
+    throw new AcceptFileError(`${file} at ${pointer === "" ? "/" : pointer}: ${problem}`);
+  };
+  if (!isSchemaObject(raw) || !Array.isArray(raw.accept)) return fail("", 'expected {"accept": [{"model", "id", "pointer", "reason", "expires"?}, …]}');
+  return (raw.accept as unknown[]).map((entry, i) => {
+    const at = `/accept/${i}`;
+    if (!isSchemaObject(entry)) return fail(at, "expected an object");
+    for (const key of Object.keys(entry)) {
+      if (!["model", "id", "pointer", "endpoint", "reason", "expires"].includes(key)) fail(`${at}/${key}`, "unknown key; known: model, id, pointer, endpoint, reason, expires");
+    }
+    for (const key of ["model", "id", "reason"] as const) {
+      if (typeof entry[key] !== "string" || entry[key] === "") fail(`${at}/${key}`, "expected a non-empty string");
+    }
+    if (typeof entry.pointer !== "string" || (entry.pointer !== "" && !entry.pointer.startsWith("/"))) fail(`${at}/pointer`, 'expected a JSON Pointer ("" or starting with "/")');
+    if (entry.endpoint !== undefined && (typeof entry.endpoint !== "string" || entry.endpoint === "")) fail(`${at}/endpoint`, "expected a non-empty string");
+    if (entry.expires !== undefined && (typeof entry.expires !== "string" || !DATE.test(entry.expires) || Number.isNaN(Date.parse(entry.expires)))) {
+      fail(`${at}/expires`, 'expected a date "YYYY-MM-DD"');
+    }
+    return entry as unknown as AcceptEntry;
+  });
+}
+
+function matches(entry: AcceptEntry, change: Change): boolean {
+  return (
+    entry.model === change.model &&
+    entry.id === change.id &&
+    (entry.endpoint === undefined || entry.endpoint === change.endpoint) &&
+    (entry.pointer === change.pointer.before || entry.pointer === change.pointer.after)
+  );
+}
+
+/** Splits changes into those still reported and those accepted; warns about expired and unused entries. */
+export function applyAccepted(
+  changes: readonly Change[],
+  entries: readonly AcceptEntry[],
+  today: string,
+  file: string,
+): { changes: Change[]; accepted: AcceptedChange[]; warnings: string[] } {
+  const warnings: string[] = [];
+  const live = entries.filter((entry, i) => {
+    if (entry.expires !== undefined && entry.expires < today) {
+      warnings.push(`${file} at /accept/${i}: expired on ${entry.expires} (${entry.model} ${entry.id} ${entry.pointer}); the change is reported again: renew or remove the entry`);
+      return false;
+    }
+    return true;
+  });
+  const used = new Set<AcceptEntry>();
+  const kept: Change[] = [];
+  const accepted: AcceptedChange[] = [];
+  for (const change of changes) {
+    const entry = live.find((e) => matches(e, change));
+    if (entry === undefined) {
+      kept.push(change);
+      continue;
+    }
+    used.add(entry);
+    accepted.push({ ...change, accepted: { reason: entry.reason, ...(entry.expires === undefined ? {} : { expires: entry.expires }) } });
+  }
+  live.forEach((entry) => {
+    if (!used.has(entry)) {
+      warnings.push(`${file} at /accept/${entries.indexOf(entry)}: matches no change (${entry.model} ${entry.id} ${entry.pointer}); remove it if the change is in the snapshot now`);
+    }
+  });
+  return { changes: kept, accepted, warnings };
+}

@@ -1,0 +1,88 @@
+/**
+ * From findings to changes: the table row of each finding gives its id, severity and sentence;
+ * rows with an example strategy get a checked example payload.
+ */
+import type { EndpointModel, ModelSchema } from "../schema/index.js";
+import { escapePointerToken } from "../schema/index.js";
+import type { Finding } from "./diff.js";
+import { ExampleMaker } from "./example.js";
+import { changeKind, keywordName } from "./table.js";
+import type { Change } from "./types.js";
+
+/** `keyframes[].frame_index` for `["keyframes", "*", "frame_index"]`; the root is the whole body. */
+export function fieldLabel(field: readonly string[], direction: Change["direction"]): string {
+  if (field.length === 0) return direction === "response" ? "(response body)" : "(request body)";
+  let label = "";
+  for (const token of field) {
+    if (token === "*") label += "[]";
+    else if (/^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(token)) label += label === "" ? token : `.${token}`;
+    else label += `[${JSON.stringify(token)}]`;
+  }
+  return label;
+}
+
+/** A value as a sentence shows it: strings quoted, lists comma-separated, long JSON cut short. */
+export function showValue(value: unknown): string {
+  if (value === undefined) return "(none)";
+  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== "object")) return value.map((v) => JSON.stringify(v)).join(", ");
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 77)}…` : text;
+}
+
+function fill(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+export function classify(finding: Finding, examples?: ExampleMaker): Change {
+  const row = changeKind(finding.kind);
+  const p = finding.params;
+  const keyword = p.keyword ?? "";
+  const id = fill(row.id, { keyword: keywordName(keyword), change: p.change ?? "" });
+  const text = fill(row.text, {
+    field: fieldLabel(finding.field, finding.direction),
+    keyword,
+    change: p.change ?? "",
+    value: typeof p.value === "string" && finding.direction === "endpoint" ? p.value : showValue(p.value),
+    from: showValue(p.from),
+    to: showValue(p.to),
+  });
+  const change: Change = {
+    id,
+    severity: row.severity,
+    model: finding.model,
+    endpoint: finding.endpoint,
+    direction: finding.direction,
+    pointer: { before: finding.before, after: finding.after },
+    ...(finding.direction === "endpoint" ? {} : { field: finding.field.map((t) => "/" + (t === "*" ? "*" : escapePointerToken(t))).join("") }),
+    text,
+  };
+  if (row.example !== undefined && examples !== undefined) {
+    const example = examples.exampleFor(finding, row.example);
+    if (example !== undefined) change.example = example;
+  }
+  return change;
+}
+
+/** Classifies every finding of one model, with examples checked against both sides' schemas. */
+export function classifyModel(findings: readonly Finding[], before: ModelSchema, after: ModelSchema): Change[] {
+  const makers = new Map<string, ExampleMaker>();
+  const makerFor = (endpoint: string): ExampleMaker | undefined => {
+    if (!makers.has(endpoint)) {
+      const b = before.endpoints.find((e: EndpointModel) => e.endpoint === endpoint);
+      const a = after.endpoints.find((e: EndpointModel) => e.endpoint === endpoint);
+      if (b === undefined || a === undefined) return undefined;
+      makers.set(endpoint, new ExampleMaker(b, a));
+    }
+    return makers.get(endpoint);
+  };
+  const seen = new Set<string>();
+  const changes: Change[] = [];
+  for (const finding of findings) {
+    const change = classify(finding, makerFor(finding.endpoint));
+    const key = JSON.stringify([change.id, change.endpoint, change.direction, change.pointer, change.field]);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    changes.push(change);
+  }
+  return changes;
+}

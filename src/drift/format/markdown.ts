@@ -1,0 +1,58 @@
+/** `--format markdown`: one PR comment, a summary table then a collapsible section per model. */
+import { SEVERITY_ORDER, type DriftReport, type Severity } from "../types.js";
+import { countsFor, countsText, groupChanges, pointerText, verdict } from "./shared.js";
+
+const MARK: Record<Severity, string> = { breaking: "🔴", behavior: "🟠", unclassified: "🟡", safe: "🟢", docs: "📝" };
+
+/** Text safe inside a table cell. */
+function cell(text: string): string {
+  return text.replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
+}
+
+/** Text safe inside a code span in a table cell. */
+function code(text: string): string {
+  return "`" + cell(text).replace(/`/g, "'") + "`";
+}
+
+export function formatMarkdown(report: DriftReport): string {
+  const out: string[] = ["## Schema drift", "", `Source: ${code(report.source)}`, ""];
+  out.push(`| Model | Status | ${SEVERITY_ORDER.map((s) => s[0]!.toUpperCase() + s.slice(1)).join(" | ")} | Accepted |`);
+  out.push(`|---|---|${SEVERITY_ORDER.map(() => "---:").join("|")}|---:|`);
+  for (const m of report.models) {
+    const counts = countsFor(report.changes.filter((c) => c.model === m.model));
+    const accepted = report.accepted.filter((c) => c.model === m.model).length;
+    out.push(`| ${code(m.model)} | ${m.status} | ${SEVERITY_ORDER.map((s) => counts[s] ?? 0).join(" | ")} | ${accepted} |`);
+  }
+  out.push("", `**${cell(verdict(report))}**`);
+  const problems = report.models.filter((m) => m.message !== undefined);
+  if (problems.length > 0) out.push("", ...problems.map((m) => `- ${code(m.model)} ${m.status}: ${cell(m.message!)}`));
+  for (const m of report.models) {
+    const changes = report.changes.filter((c) => c.model === m.model);
+    if (changes.length === 0) continue;
+    out.push("", `<details${changes.some((c) => c.severity === "breaking") ? " open" : ""}><summary><code>${m.model}</code>: ${countsText(countsFor(changes))}</summary>`, "");
+    for (const group of groupChanges(changes)) {
+      out.push(`#### ${code(group.endpoint)} ${group.direction}`, "", "| | Change | Id | Pointer | Example |", "|---|---|---|---|---|");
+      for (const c of group.changes) {
+        out.push(`| ${MARK[c.severity]} ${c.severity} | ${cell(c.text)} | ${code(c.id)} | ${code(pointerText(c))} | ${c.example === undefined ? "" : code(JSON.stringify(c.example))} |`);
+      }
+      out.push("");
+    }
+    out.push("</details>");
+  }
+  if (report.accepted.length > 0) {
+    out.push("", `<details><summary>${report.accepted.length} accepted change(s)</summary>`, "", "| Model | Change | Id | Reason | Expires |", "|---|---|---|---|---|");
+    for (const c of report.accepted) out.push(`| ${code(`${c.model} ${c.endpoint}`)} | ${cell(c.text)} | ${code(c.id)} | ${cell(c.accepted.reason)} | ${c.accepted.expires ?? ""} |`);
+    out.push("", "</details>");
+  }
+  const r = report.requests;
+  if (r !== undefined) {
+    out.push("", `### Your requests`, "", `${r.checked} checked: **${r.rejectedNow} valid before and rejected now**, ${r.invalidBefore} already invalid against the snapshot, ${r.skipped.length} skipped.`);
+    for (const g of r.groups) {
+      out.push("", g.change === null ? "- Rejected, not explained by a classified change:" : `- ${MARK[g.change.severity]} ${code(g.change.id)} ${cell(g.change.text)} (${code(`${g.change.model} ${g.change.endpoint}`)})`);
+      for (const q of g.requests.slice(0, 20)) out.push(`  - ${code(`${q.source}:${q.line}`)} ${code(q.pointer || "/")} ${cell(q.message)}`);
+      if (g.requests.length > 20) out.push(`  - … and ${g.requests.length - 20} more`);
+    }
+  }
+  if (report.warnings.length > 0) out.push("", ...report.warnings.map((w) => `> ⚠️ ${cell(w)}`));
+  return out.join("\n") + "\n";
+}

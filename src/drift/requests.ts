@@ -1,0 +1,132 @@
+/**
+ * `--requests FILES…`: your own payloads against both sides. Each is validated against the
+ * snapshot's and the source's request schema (compiled here at run time: a diagnostic path)
+ * with the endpoint's cross-field rules; those valid before and rejected now are grouped by
+ * the change that rejects them. Files are read by the linter's reader (JSON, NDJSON/JSONL,
+ * envelopes `{"model", "endpoint", "input"}`).
+ */
+import type { AnySchema } from "ajv";
+import { findModel, type VskConfig } from "../config/index.js";
+import { createAjv } from "../emit/validator.js";
+import { expandInputs, isNdjsonPath, openFile, readNdjson, readSingleJson, type PayloadHandler } from "../lint/index.js";
+import { rulesFor, runValidation, type Diagnostic } from "../rules/index.js";
+import type { EndpointModel } from "../schema/index.js";
+import type { ModelComparison } from "./compare.js";
+import type { Change, RequestImpact } from "./types.js";
+
+export interface RequestTarget {
+  /** model id or alias for payloads that are not envelopes */
+  model?: string;
+  endpoint?: string;
+}
+
+type Validate = (input: unknown) => Diagnostic[];
+
+/** Whether change field `/keyframes/*\/frame_index` covers diagnostic pointer `/keyframes/1/frame_index` (or something under it). */
+function covers(field: string, pointer: string): number {
+  const f = field === "" ? [] : field.slice(1).split("/");
+  const p = pointer === "" ? [] : pointer.slice(1).split("/");
+  if (f.length > p.length) return -1;
+  for (let i = 0; i < f.length; i++) if (f[i] !== p[i] && !(f[i] === "*" && /^\d+$/.test(p[i]!))) return -1;
+  return f.length;
+}
+
+/** The request changes of one endpoint that best explain a new error at `pointer`: the deepest field, breaking first. */
+function explain(changes: readonly Change[], pointer: string): Change[] {
+  let best = -1;
+  let found: Change[] = [];
+  for (const c of changes) {
+    const depth = covers(c.field ?? "", pointer);
+    if (depth > best) [best, found] = [depth, [c]];
+    else if (depth === best && depth >= 0) found.push(c);
+  }
+  const breaking = found.filter((c) => c.severity === "breaking");
+  return breaking.length > 0 ? breaking : found;
+}
+
+export async function checkRequests(inputs: readonly string[], cwd: string, config: VskConfig, comparisons: readonly ModelComparison[], changes: readonly Change[], target: RequestTarget): Promise<{ impact: RequestImpact; inputErrors: string[] }> {
+  const impact: RequestImpact = { checked: 0, rejectedNow: 0, invalidBefore: 0, skipped: [], groups: [] };
+  const groups = new Map<Change | null, RequestImpact["groups"][number]>();
+  const validators = new Map<EndpointModel, Validate>();
+  const validatorFor = (endpoint: EndpointModel, comparison: ModelComparison): Validate => {
+    let v = validators.get(endpoint);
+    if (v === undefined) {
+      const compiled = createAjv().compile(endpoint.input as AnySchema);
+      const rules = rulesFor(endpoint, comparison.ref);
+      v = (input) => runValidation(compiled, rules, input);
+      validators.set(endpoint, v);
+    }
+    return v;
+  };
+  const addTo = (change: Change | null, entry: RequestImpact["groups"][number]["requests"][number]): void => {
+    let group = groups.get(change);
+    if (group === undefined) {
+      const shown = change === null ? null : { id: change.id, severity: change.severity, model: change.model, endpoint: change.endpoint, direction: change.direction, pointer: change.pointer, text: change.text };
+      group = { change: shown, requests: [] };
+      groups.set(change, group);
+    }
+    group.requests.push(entry);
+  };
+
+  const handle: PayloadHandler = (at, value, problem) => {
+    impact.checked++;
+    const skip = (message: string): void => void impact.skipped.push({ source: at.source, line: at.line, message });
+    if (problem !== undefined) return skip(problem.message);
+    let modelName = target.model;
+    let endpointName = target.endpoint;
+    let input = value;
+    let prefix = "";
+    if (typeof value === "object" && value !== null && !Array.isArray(value) && "model" in value && "input" in value) {
+      const envelope = value as { model: unknown; endpoint?: unknown; input: unknown };
+      if (typeof envelope.model !== "string") return skip("model: expected a model id");
+      modelName = envelope.model;
+      if (envelope.endpoint !== undefined) endpointName = typeof envelope.endpoint === "string" ? envelope.endpoint : undefined;
+      input = envelope.input;
+      prefix = "/input";
+    }
+    if (modelName === undefined || endpointName === undefined) return skip('cannot tell which endpoint this payload is for: wrap it as {"model", "endpoint", "input"} or pass --model and --endpoint');
+    const ref = findModel(config, modelName);
+    const comparison = ref === undefined ? undefined : comparisons.find((c) => c.ref.id === ref.id);
+    if (ref === undefined || comparison === undefined) return skip(`model ${JSON.stringify(modelName)} is not a configured model`);
+    if (comparison.before === undefined || comparison.after === undefined) return skip(`${ref.id} could not be compared (${comparison.report.status})`);
+    const before = comparison.before.endpoints.find((e) => e.endpoint === endpointName);
+    if (before === undefined) return skip(`"${endpointName}" is not an endpoint of ${ref.id} in the snapshot`);
+    const errorsBefore = validatorFor(before, comparison)(input).filter((d) => d.severity === "error");
+    if (errorsBefore.length > 0) {
+      impact.invalidBefore++;
+      return;
+    }
+    const after = comparison.after.endpoints.find((e) => e.endpoint === endpointName);
+    const mine = changes.filter((c) => c.model === ref.id && c.endpoint === endpointName);
+    if (after === undefined) {
+      impact.rejectedNow++;
+      const removed = mine.find((c) => c.direction === "endpoint") ?? null;
+      addTo(removed, { source: at.source, line: at.line, pointer: "", message: `the endpoint ${endpointName} is gone from the source` });
+      return;
+    }
+    const errorsAfter = validatorFor(after, comparison)(input).filter((d) => d.severity === "error");
+    if (errorsAfter.length === 0) return;
+    impact.rejectedNow++;
+    const requestChanges = mine.filter((c) => c.direction === "request");
+    const placed = new Set<Change | null>();
+    for (const d of errorsAfter) {
+      const culprits = explain(requestChanges, d.pointer);
+      for (const change of culprits.length > 0 ? culprits : [null]) {
+        if (placed.has(change)) continue;
+        placed.add(change);
+        addTo(change, { source: at.source, line: at.line, pointer: prefix + d.pointer, message: d.message });
+      }
+    }
+  };
+
+  const { files, errors } = await expandInputs(inputs, cwd);
+  for (const file of files) {
+    if (file === "-") await readNdjson(process.stdin, "<stdin>", handle);
+    else if (isNdjsonPath(file)) await readNdjson(openFile(file, cwd), file, handle);
+    else await readSingleJson(openFile(file, cwd), file, handle);
+  }
+  // Classified changes first, in report order; then what no change explains.
+  const order = [...changes];
+  impact.groups = [...groups.entries()].sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : order.indexOf(a) - order.indexOf(b))).map(([, g]) => g);
+  return { impact, inputErrors: errors.map((e) => e.message) };
+}

@@ -1,0 +1,153 @@
+/**
+ * What a schema accepts, in a form two schemas can be compared in: `$ref`s followed (so a
+ * reference and the same schema inline are no change), every form of nullability folded into
+ * one flag (`anyOf: [X, {type: "null"}]`, `type: [X, "null"]`, `null` in an `enum`), nested
+ * `anyOf`s flattened into a list of alternatives, and annotations (title, description,
+ * default, …) collected apart from the constraints.
+ */
+import { defineOwn, escapePointerToken, isSchemaObject, unescapePointerToken, type JsonSchemaObject } from "../schema/index.js";
+
+/** Keywords that only annotate a schema. */
+export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set(["title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"]);
+/** Keywords that hold definitions or identify a document: never a change by themselves. */
+const STRUCTURAL_KEYWORDS: ReadonlySet<string> = new Set(["$schema", "$defs", "definitions", "$id", "$anchor"]);
+
+/** One alternative of a schema: its constraints, without annotations or wrapping `anyOf`. */
+export interface Alternative {
+  schema: JsonSchemaObject;
+  /** JSON Pointer of the schema object the constraints were read from */
+  at: string;
+  /** the references followed to reach it (a recursive reference is not followed twice) */
+  refs: ReadonlySet<string>;
+}
+
+export interface Annotation {
+  value: unknown;
+  at: string;
+}
+
+export interface SchemaView {
+  /** pointer of the schema as referenced from its parent */
+  at: string;
+  nullable: boolean;
+  /** where the null alternative is written, when nullable */
+  nullAt?: string;
+  annotations: Map<string, Annotation>;
+  /** what a non-null value may be: one alternative for a plain schema, several for an `anyOf` */
+  alternatives: Alternative[];
+}
+
+/** A self-contained schema (input or output of an `EndpointModel`) whose `$ref`s are resolved against itself. */
+export interface SchemaRoot {
+  schema: JsonSchemaObject;
+}
+
+export function resolveRef(root: SchemaRoot, ref: string): { schema: JsonSchemaObject; at: string } | undefined {
+  if (ref === "#") return { schema: root.schema, at: "" };
+  if (!ref.startsWith("#/")) return undefined;
+  let current: unknown = root.schema;
+  for (const raw of ref.slice(2).split("/")) {
+    const token = unescapePointerToken(raw);
+    if (!isSchemaObject(current) || !Object.prototype.hasOwnProperty.call(current, token)) return undefined;
+    current = current[token];
+  }
+  if (current === true) return { schema: {}, at: ref.slice(1) };
+  return isSchemaObject(current) ? { schema: current, at: ref.slice(1) } : undefined;
+}
+
+export function child(at: string, ...tokens: string[]): string {
+  return at + tokens.map((t) => "/" + escapePointerToken(t)).join("");
+}
+
+function isNullOnly(schema: JsonSchemaObject): boolean {
+  const keys = Object.keys(schema).filter((k) => !ANNOTATION_KEYWORDS.has(k));
+  return keys.length === 1 && (schema.type === "null" || (Array.isArray(schema.enum) && schema.enum.length === 1 && schema.enum[0] === null));
+}
+
+/**
+ * Views `schema` (found at `at` in `root`). `refs` are the references already followed on the
+ * way here: a reference met again (a recursive schema) is kept as it is, not followed.
+ */
+export function viewSchema(schema: unknown, at: string, root: SchemaRoot, refs: ReadonlySet<string> = new Set()): SchemaView {
+  const view: SchemaView = { at, nullable: false, annotations: new Map(), alternatives: [] };
+  collect(schema, at, root, refs, view);
+  return view;
+}
+
+function collect(schema: unknown, at: string, root: SchemaRoot, refs: ReadonlySet<string>, view: SchemaView): void {
+  if (schema === false) return;
+  if (!isSchemaObject(schema)) {
+    view.alternatives.push({ schema: {}, at, refs });
+    return;
+  }
+  // The outermost annotation wins: a `$ref`'s siblings override the target's title.
+  for (const k of Object.keys(schema)) {
+    if (ANNOTATION_KEYWORDS.has(k) && !view.annotations.has(k)) view.annotations.set(k, { value: schema[k], at: child(at, k) });
+  }
+  const rest: JsonSchemaObject = {};
+  for (const [k, v] of Object.entries(schema)) if (!ANNOTATION_KEYWORDS.has(k) && !STRUCTURAL_KEYWORDS.has(k)) defineOwn(rest, k, v);
+
+  if (typeof rest.$ref === "string" && !refs.has(rest.$ref)) {
+    const target = resolveRef(root, rest.$ref);
+    if (target !== undefined) {
+      const { $ref, ...siblings } = rest;
+      const merged = Object.keys(siblings).length === 0 ? target.schema : { ...target.schema, ...siblings };
+      collect(merged, target.at, root, new Set([...refs, $ref as string]), view);
+      return;
+    }
+  }
+  if (Array.isArray(rest.type) && rest.type.includes("null")) {
+    view.nullable = true;
+    view.nullAt ??= child(at, "type");
+    const others = rest.type.filter((t) => t !== "null");
+    if (others.length === 0) return;
+    rest.type = others.length === 1 ? others[0] : others;
+  }
+  if (Array.isArray(rest.enum) && rest.enum.includes(null) && rest.enum.length > 1) {
+    view.nullable = true;
+    view.nullAt ??= child(at, "enum");
+    rest.enum = rest.enum.filter((v) => v !== null);
+  }
+  if (isNullOnly(rest) || rest.const === null) {
+    view.nullable = true;
+    view.nullAt ??= at;
+    return;
+  }
+  const keys = Object.keys(rest);
+  if (keys.length === 1 && Array.isArray(rest.anyOf)) {
+    rest.anyOf.forEach((branch, i) => collect(branch, child(at, "anyOf", String(i)), root, refs, view));
+    return;
+  }
+  view.alternatives.push({ schema: rest, at, refs });
+}
+
+/** JSON types an alternative accepts; undefined for any type. */
+export function typesOf(schema: JsonSchemaObject): string[] | undefined {
+  if (typeof schema.type === "string") return [schema.type];
+  if (Array.isArray(schema.type)) return schema.type.filter((t): t is string => typeof t === "string");
+  const values = Array.isArray(schema.enum) ? schema.enum : "const" in schema ? [schema.const] : undefined;
+  if (values !== undefined) return [...new Set(values.map(jsonType))];
+  return undefined;
+}
+
+export function jsonType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
+
+/** Whether a set of types (undefined: any) accepts values of `type`; `number` accepts integers. */
+export function acceptsType(types: readonly string[] | undefined, type: string): boolean {
+  return types === undefined || types.includes(type) || (type === "integer" && types.includes("number"));
+}
+
+/** A canonical JSON text (sorted keys): equal texts, equal values. */
+export function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (!isSchemaObject(v)) return v;
+    const sorted: Record<string, unknown> = {};
+    for (const k of Object.keys(v).sort()) defineOwn(sorted, k, v[k]);
+    return sorted;
+  });
+}

@@ -2,7 +2,7 @@
  * Lints payloads: finds the endpoint each one is for (envelope or `--model/--endpoint`), runs
  * that endpoint's generated validator, and hands one `LintResult` per payload to a reporter.
  */
-import type { Diagnostic } from "../../templates/support.js";
+import { describeValue, type Diagnostic } from "../../templates/support.js";
 import { isNdjsonPath, openFile, readNdjson, readSingleJson, type PayloadSource, type ReadProblem } from "./read.js";
 import type { ValidatorRegistry } from "./registry.js";
 
@@ -78,12 +78,12 @@ export class Linter {
       input = envelope.input;
       const named = typeof envelope.model === "string" ? this.registry.resolveModel(envelope.model) : undefined;
       if (named === undefined) {
-        return this.finish(at, null, null, [lintDiagnostic("lint/unknown-endpoint", `model: ${JSON.stringify(envelope.model)} is not a configured model; known: ${this.registry.describe()}`, "/model")]);
+        return this.finish(at, null, null, [lintDiagnostic("lint/unknown-endpoint", `model: ${describeValue(envelope.model)} is not a configured model; known: ${this.registry.describe()}`, "/model")]);
       }
       model = named;
       if (typeof envelope.endpoint === "string") endpoint = envelope.endpoint;
       else if (envelope.endpoint !== undefined || endpoint === undefined) {
-        return this.finish(at, model, null, [lintDiagnostic("lint/unknown-endpoint", `endpoint: expected the endpoint name as a string; known: ${this.registry.describe()}`, "/endpoint")]);
+        return this.finish(at, model, null, [lintDiagnostic("lint/unknown-endpoint", `endpoint: expected the endpoint name as a string, received ${describeValue(envelope.endpoint)}; known: ${this.registry.describe()}`, "/endpoint")]);
       }
     }
     if (model === undefined || endpoint === undefined) {
@@ -93,7 +93,8 @@ export class Linter {
     }
     const key = `${model}/${endpoint}`;
     if (!this.registry.entries.has(key)) {
-      return this.finish(at, model, endpoint, [lintDiagnostic("lint/unknown-endpoint", `endpoint: "${endpoint}" is not an endpoint of ${model}; known: ${this.registry.describe()}`, prefix === "" ? "" : "/endpoint")]);
+      // the name as given can be anything (a signed URL, 50 MB): the message shows it redacted and cut, the result says null
+      return this.finish(at, model, null, [lintDiagnostic("lint/unknown-endpoint", `endpoint: ${describeValue(endpoint)} is not an endpoint of ${model}; known: ${this.registry.describe()}`, prefix === "" ? "" : "/endpoint")]);
     }
     const validate = this.registry.validator(key);
     const run = (fn: (input: unknown) => Diagnostic[]) => {

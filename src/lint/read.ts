@@ -7,6 +7,7 @@
 import { createReadStream, type ReadStream } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { extname, join, resolve } from "node:path";
+import { redactUrlsInText } from "../../templates/support.js";
 
 /** Where a payload came from: the path as the user wrote it (`<stdin>` for stdin) and its 1-based line. */
 export interface PayloadSource {
@@ -31,13 +32,57 @@ export function isNdjsonPath(path: string): boolean {
   return ext === ".ndjson" || ext === ".jsonl";
 }
 
-/** A JSON syntax error as "line L, column C: what" (positions are 1-based, relative to `firstLine`). */
+/** Texts up to this size get the offset of a position-less syntax error located (a few re-parses). */
+const LOCATE_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * Where V8 stopped in a text it rejected without saying where (Node 20's "Unexpected token 'x',
+ * "…" is not valid JSON"): the shortest prefix that fails with an error before its own end.
+ * Prefixes short of the bad character either parse or fail at their end ("Unexpected end",
+ * "Unterminated string … at position <end>"), so the answer can be found by bisection.
+ */
+function locateSyntaxError(text: string): number | undefined {
+  if (text.length > LOCATE_LIMIT) return undefined;
+  const failsInside = (k: number): boolean => {
+    try {
+      JSON.parse(text.slice(0, k));
+      return false;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : "";
+      if (/^Unexpected end of JSON input/.test(message)) return false;
+      const at = /position (\d+)/.exec(message);
+      return at === null ? true : Number(at[1]) < k;
+    }
+  };
+  let low = 1;
+  let high = text.length;
+  if (!failsInside(high)) return undefined;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (failsInside(mid)) high = mid;
+    else low = mid + 1;
+  }
+  return low - 1;
+}
+
+/**
+ * A JSON syntax error as "line L, column C: what" (positions are 1-based, relative to `firstLine`).
+ * V8's own message quotes a piece of the text; that piece is dropped (it can hold anything, a
+ * signed URL's query string included) and URLs in what remains are redacted.
+ */
 export function describeJsonError(text: string, error: unknown, firstLine = 1): { line: number; message: string } {
   const raw = error instanceof Error ? error.message : String(error);
   const position = /position (\d+)/.exec(raw);
-  const what = raw.replace(/^(Unexpected|Bad|Expected)/, (m) => m.toLowerCase()).replace(/ in JSON at position \d+.*$/s, "").replace(/\s*\(line \d+ column \d+\)$/, "");
-  if (!position) return { line: firstLine, message: `not valid JSON: ${what}` };
-  const offset = Number(position[1]);
+  const what = redactUrlsInText(
+    raw
+      .replace(/^(Unexpected|Bad|Expected|Unterminated|No|Exponent)/, (m) => m.toLowerCase())
+      .replace(/ in JSON at position \d+.*$/s, "")
+      .replace(/( after JSON) at position \d+.*$/s, "$1")
+      .replace(/\s*\(line \d+ column \d+\)$/, "")
+      .replace(/,? (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, ""),
+  );
+  const offset = position ? Number(position[1]) : /^Unexpected end of JSON input/.test(raw) ? text.trimEnd().length : locateSyntaxError(text);
+  if (offset === undefined) return { line: firstLine, message: `not valid JSON: ${what}` };
   let line = firstLine;
   let lineStart = 0;
   for (let i = 0; i < offset && i < text.length; i++) {
@@ -68,13 +113,20 @@ async function* chunksOf(stream: ReadStream | NodeJS.ReadableStream): AsyncGener
   for await (const chunk of stream) yield typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
 }
 
-/** Reads one NDJSON stream line by line; a malformed line is reported and the rest still read. */
+/**
+ * Reads one NDJSON stream line by line; a malformed line is reported and the rest still read.
+ * A line split across chunks is kept as a list of its parts and joined once, at its newline,
+ * so a long line costs linear time (joining on every chunk was quadratic: 12 s for a 50 MB line
+ * arriving in 64 KiB pipe chunks).
+ */
 export async function readNdjson(stream: ReadStream | NodeJS.ReadableStream, source: string, handle: PayloadHandler): Promise<number> {
-  let carry: Buffer | undefined;
+  let parts: Buffer[] = [];
+  let pending = 0; // bytes in parts
   let line = 0;
   let count = 0;
   let first = true;
-  const emit = async (buffer: Buffer, start: number, end: number): Promise<void> => {
+  /** Handles one line; returns a promise only when the handler did. */
+  const emit = (buffer: Buffer, start: number, end: number): void | Promise<void> => {
     line++;
     if (end > start && buffer[end - 1] === 13) end--; // CRLF
     if (line === 1 && end - start >= 3 && buffer[start] === 0xef && buffer[start + 1] === 0xbb && buffer[start + 2] === 0xbf) start += 3; // BOM
@@ -90,8 +142,7 @@ export async function readNdjson(stream: ReadStream | NodeJS.ReadableStream, sou
     count++;
     const at = { source, line };
     const parsed = parse(buffer.toString("utf8", start, end), at);
-    const result = handle(at, parsed.value, parsed.problem);
-    if (result) await result;
+    return handle(at, parsed.value, parsed.problem);
   };
   let skipping = false; // inside a line over the limit: drop bytes up to its newline
   for await (const chunk of chunksOf(stream)) {
@@ -103,32 +154,46 @@ export async function readNdjson(stream: ReadStream | NodeJS.ReadableStream, sou
         return 1;
       }
     }
-    let buffer = chunk;
     let start = 0;
     if (skipping) {
       const nl = chunk.indexOf(10);
       if (nl === -1) continue;
       skipping = false;
       start = nl + 1;
-    } else if (carry !== undefined) {
-      buffer = Buffer.concat([carry, chunk]);
     }
-    let newline = buffer.indexOf(10, carry === undefined ? start : carry.length);
+    let newline = chunk.indexOf(10, start);
     while (newline !== -1) {
-      await emit(buffer, start, newline);
+      let result: void | Promise<void>;
+      if (pending > 0) {
+        parts.push(chunk.subarray(start, newline));
+        const joined = Buffer.concat(parts, pending + newline - start);
+        parts = [];
+        pending = 0;
+        result = emit(joined, 0, joined.length);
+      } else result = emit(chunk, start, newline);
+      if (result) await result;
       start = newline + 1;
-      newline = buffer.indexOf(10, start);
+      newline = chunk.indexOf(10, start);
     }
-    carry = start < buffer.length ? buffer.subarray(start) : undefined;
-    if (carry !== undefined && carry.length > LINE_LIMIT) {
+    if (start < chunk.length) {
+      parts.push(chunk.subarray(start));
+      pending += chunk.length - start;
+    }
+    if (pending > LINE_LIMIT) {
       line++;
       count++;
       await handle({ source, line }, undefined, { rule: "lint/line-too-long", message: `line is longer than ${LINE_LIMIT / 1024 / 1024} MiB; split the payload` });
-      carry = undefined;
+      parts = [];
+      pending = 0;
       skipping = true;
     }
   }
-  if (carry !== undefined && carry.length > 0) await emit(carry, 0, carry.length); // no trailing newline
+  if (pending > 0) {
+    // no trailing newline
+    const joined = Buffer.concat(parts, pending);
+    const result = emit(joined, 0, joined.length);
+    if (result) await result;
+  }
   return count;
 }
 

@@ -124,8 +124,12 @@ function keepTrailing(match: string, redact: (text: string) => string): string {
 export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
   if (typeof value === "string") {
-    const shown = value.length > 60 ? `${value.slice(0, 57)}…` : value;
-    return `${JSON.stringify(redactUrlsInText(shown))}${value.length > 60 ? ` (${value.length} characters)` : ""}`;
+    // A value that is one URL loses everything from its first "?" or "#", whatever characters
+    // the query holds; any other text has the URLs inside it redacted. Then it is shortened.
+    const head = value.length > 4096 ? value.slice(0, 4096) : value;
+    const safe = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(head) ? redactUrl(head) : redactUrlsInText(head);
+    const shown = safe.length > 60 ? `${safe.slice(0, 57)}…` : safe;
+    return `${JSON.stringify(shown)}${value.length > 60 ? ` (${value.length} characters)` : ""}`;
   }
   if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? "" : "s"}`;
   if (value === null) return "null";

@@ -41,6 +41,14 @@ export function defaultsOf(input: JsonSchemaObject): Record<string, unknown> {
   return out;
 }
 
+/** Object.prototype's members: an object literal type "has" them, which defeats `satisfies`. */
+const PROTOTYPE_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** Whether the defaults can be checked against the input type with `satisfies` (TS1360 otherwise). */
+function checkable(input: JsonSchemaObject): boolean {
+  return !Object.keys(isSchemaObject(input.properties) ? input.properties : {}).some((k) => PROTOTYPE_MEMBERS.has(k));
+}
+
 export interface BuilderImports {
   support: string;
   validator: string;
@@ -68,7 +76,7 @@ export function emitBuilders(endpoint: EndpointModel, names: EndpointNames, impo
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
       docs: ["What the service uses for each field left out of the request (from the published schema)."],
-      declarations: [{ name: names.defaults, initializer: `${objectLiteral(defaultsOf(endpoint.input))} as const satisfies Partial<${input}>` }],
+      declarations: [{ name: names.defaults, initializer: `${objectLiteral(defaultsOf(endpoint.input))} as const${checkable(endpoint.input) ? ` satisfies Partial<${input}>` : ""}` }],
     },
     {
       isExported: true,

@@ -47,7 +47,7 @@ export function prepareForTypes(schema: JsonSchemaObject, rootName: string, defP
     const { title: _title, ...rest } = node;
     let out: JsonSchemaObject = rest;
     // `{$ref, description}` would become a copy of the referenced type: keep only the reference.
-    if (typeof rest.$ref === "string") out = { $ref: rest.$ref };
+    if (typeof rest.$ref === "string" && !isRoot) out = { $ref: rest.$ref };
     else if (isRoot) out = { ...rest, title: rootName };
     else if (isDef) out = { ...rest, title: renamed.get(path[1]!) ?? path[1] };
     else if (path.at(-2) === "properties") out = documented(rest);

@@ -26,6 +26,9 @@ const URI =
 export function createAjv(): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
+    // a property named like an Object.prototype member (`constructor`, `__proto__`) is present
+    // only when the payload has it as its own; costs about 10% on valid payloads
+    ownProperties: true,
     strict: false,
     messages: false,
     validateFormats: true,

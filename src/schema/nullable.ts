@@ -6,14 +6,14 @@ const ANNOTATIONS = new Set(["title", "description", "default", "examples", "dep
 
 /**
  * Keywords that constrain only values of their own type, so that `{type: [T, "null"], k}` and
- * `anyOf: [{type: T, k}, {type: "null"}]` accept exactly the same values.
+ * `anyOf: [{type: T, k}, {type: "null"}]` accept exactly the same values. Keywords holding
+ * subschemas are left out on purpose: moving them would break a `$ref` that points into them.
  */
 const TYPE_SPECIFIC = new Set([
   "type", "format", "minLength", "maxLength", "pattern", "contentEncoding", "contentMediaType",
   "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
-  "items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains", "unevaluatedItems",
-  "properties", "required", "additionalProperties", "patternProperties", "propertyNames", "minProperties", "maxProperties",
-  "dependentRequired", "dependentSchemas", "unevaluatedProperties",
+  "minItems", "maxItems", "uniqueItems", "minContains", "maxContains",
+  "required", "minProperties", "maxProperties", "dependentRequired",
 ]);
 
 export const NULL_SCHEMA: JsonSchemaObject = Object.freeze({ type: "null" }) as JsonSchemaObject;

@@ -278,10 +278,10 @@ describe("hostile schemas", () => {
     ]);
   });
 
-  // KNOWN BUG (reported): Ajv checks `data.__proto__ === undefined`, which is never true for an
+  // Was a bug (fixed with Ajv's ownProperties): Ajv checked `data.__proto__ === undefined`, never true for an
   // object, so a payload without the required field `__proto__` passes. Fix: Ajv option
   // `ownProperties: true` in createAjv (src/emit/validator.ts).
-  it.fails("a missing required field named __proto__ is reported", async () => {
+  it("a missing required field named __proto__ is reported", async () => {
     const run = await node([HOSTILE_DRIVER, join(dir, "out"), "hostile/model-h/text-to-video"], dir);
     const out = JSON.parse(run.stdout) as { diagnostics: Record<string, Array<{ pointer: string; rule: string }>> };
     expect(out.diagnostics.missing).toContainEqual(expect.objectContaining({ pointer: "/__proto__", rule: "schema/required" }));
@@ -300,7 +300,7 @@ describe("hostile schemas", () => {
   });
 });
 
-describe("hostile schemas: property names that are Object.prototype members (known bugs, reported)", () => {
+describe("hostile schemas: property names that are Object.prototype members", () => {
   // test/fixtures/emit/hostile/hostile/model-o: optional `constructor`, `toString`, `valueOf`.
   let dir = "";
   beforeAll(async () => {
@@ -309,18 +309,18 @@ describe("hostile schemas: property names that are Object.prototype members (kno
     expect(generated.status).toBe(0);
   });
 
-  // KNOWN BUG: `defaults … as const satisfies Partial<Input>` (src/emit/builders.ts) fails with
+  // Was a bug (fixed: no `satisfies` for such inputs): `defaults … as const satisfies Partial<Input>` failed with
   // TS1360: the literal's inherited `constructor: Function` does not satisfy `constructor?: string`.
-  it.fails("the generated code type-checks", async () => {
+  it("the generated code type-checks", async () => {
     const run = await typeCheckAndCompile(dir);
     expect(run.stdout + run.stderr).toBe("");
     expect(run.status).toBe(0);
   });
 
-  // KNOWN BUG: Ajv reads `data.constructor` / `data.toString` / `data.valueOf` without an own-
+  // Was a bug (fixed with ownProperties): Ajv read `data.constructor` / `data.toString` / `data.valueOf` without an own-
   // property check, so `{ prompt: "x" }` gets three false errors ("constructor: expected string,
   // received undefined nothing"). Fix: Ajv option `ownProperties: true` (src/emit/validator.ts).
-  it.fails("a payload without those fields is valid", async () => {
+  it("a payload without those fields is valid", async () => {
     const run = await new Promise<Run>((resolve) => {
       const env = { ...process.env };
       delete env.NODE_OPTIONS;

@@ -440,17 +440,15 @@ table("a URL's query string never reaches a message (plain node)", "example/mode
 ]);
 
 // ---------------------------------------------------------------------------------------------
-// Known generator bugs, reported to the lead (issue 3). `it.fails` turns red when they are fixed.
+// Redaction edge cases found by review (fixed in templates/support.ts describeValue).
 
 table(
-  "KNOWN BUG (reported): a query string holding a double quote, or a fragment after a space, leaks",
+  "a URL value's query string never leaks, whatever it holds",
   "example/model-b/reference-to-video.validate.js",
   [
-    // The redaction ends a URL at `"` (not a URL character), so whatever follows in the query
-    // string survives: `?sig="SECRET"` becomes `\"SECRET\"` in the message.
+    // `"` is not a URL character, so text redaction alone would stop there: `?sig="SECRET"`.
     bad("double quotes in the query", B({ reference_images: [`https://x.io/a.png?sig="${SECRET}"`] }), err("/reference_images/0", "schema/format")),
-    // a fragment is removed from a URL without spaces, but survives after an unencoded space
+    // a fragment after an unencoded space
     bad("fragment after an unencoded space", B({ reference_audios: [`https://x.io/a b.mp3#${SECRET}`] }), err("/reference_audios/0", "schema/format")),
   ],
-  "fails",
 );

@@ -42,6 +42,7 @@ const schema33 = {
   },
   required: ["prompt"],
 };
+const func0 = Object.prototype.hasOwnProperty;
 function validate21(
   data,
   { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -56,7 +57,7 @@ function validate21(
     evaluated0.items = undefined;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.prompt === undefined) {
+    if (data.prompt === undefined || !func0.call(data, "prompt")) {
       const err0 = {
         instancePath,
         schemaPath: "#/required",
@@ -70,7 +71,7 @@ function validate21(
       }
       errors++;
     }
-    if (data.prompt !== undefined) {
+    if (data.prompt !== undefined && func0.call(data, "prompt")) {
       if (typeof data.prompt !== "string") {
         const err1 = {
           instancePath: instancePath + "/prompt",
@@ -86,7 +87,7 @@ function validate21(
         errors++;
       }
     }
-    if (data.aspect_ratio !== undefined) {
+    if (data.aspect_ratio !== undefined && func0.call(data, "aspect_ratio")) {
       let data1 = data.aspect_ratio;
       if (typeof data1 !== "string") {
         const err2 = {
@@ -126,7 +127,7 @@ function validate21(
         errors++;
       }
     }
-    if (data.duration !== undefined) {
+    if (data.duration !== undefined && func0.call(data, "duration")) {
       let data2 = data.duration;
       const _errs6 = errors;
       let valid1 = false;
@@ -232,7 +233,7 @@ function validate21(
         }
       }
     }
-    if (data.generate_audio !== undefined) {
+    if (data.generate_audio !== undefined && func0.call(data, "generate_audio")) {
       if (typeof data.generate_audio !== "boolean") {
         const err10 = {
           instancePath: instancePath + "/generate_audio",
@@ -248,7 +249,7 @@ function validate21(
         errors++;
       }
     }
-    if (data.resolution !== undefined) {
+    if (data.resolution !== undefined && func0.call(data, "resolution")) {
       let data4 = data.resolution;
       if (typeof data4 !== "string") {
         const err11 = {

@@ -95,9 +95,10 @@ const schema34 = {
     },
   },
 };
+const func0 = Object.prototype.hasOwnProperty;
+const func87 = ucs2length;
 const formats0 =
   /^(?=[^]*[/:])(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
-const func1 = ucs2length;
 function validate22(
   data,
   { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -112,7 +113,7 @@ function validate22(
     evaluated0.items = undefined;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.prompt !== undefined) {
+    if (data.prompt !== undefined && func0.call(data, "prompt")) {
       if (typeof data.prompt !== "string") {
         const err0 = {
           instancePath: instancePath + "/prompt",
@@ -128,7 +129,7 @@ function validate22(
         errors++;
       }
     }
-    if (data.aspect_ratio !== undefined) {
+    if (data.aspect_ratio !== undefined && func0.call(data, "aspect_ratio")) {
       let data1 = data.aspect_ratio;
       if (typeof data1 !== "string") {
         const err1 = {
@@ -166,7 +167,7 @@ function validate22(
         errors++;
       }
     }
-    if (data.seed !== undefined) {
+    if (data.seed !== undefined && func0.call(data, "seed")) {
       let data2 = data.seed;
       if (!(typeof data2 == "number" && !(data2 % 1) && !isNaN(data2))) {
         const err3 = {
@@ -213,7 +214,7 @@ function validate22(
         }
       }
     }
-    if (data.audio !== undefined) {
+    if (data.audio !== undefined && func0.call(data, "audio")) {
       if (typeof data.audio !== "boolean") {
         const err6 = {
           instancePath: instancePath + "/audio",
@@ -229,7 +230,7 @@ function validate22(
         errors++;
       }
     }
-    if (data.duration !== undefined) {
+    if (data.duration !== undefined && func0.call(data, "duration")) {
       let data4 = data.duration;
       const _errs10 = errors;
       let valid1 = false;
@@ -321,7 +322,7 @@ function validate22(
         }
       }
     }
-    if (data.enable_thinking !== undefined) {
+    if (data.enable_thinking !== undefined && func0.call(data, "enable_thinking")) {
       if (typeof data.enable_thinking !== "boolean") {
         const err12 = {
           instancePath: instancePath + "/enable_thinking",
@@ -337,7 +338,7 @@ function validate22(
         errors++;
       }
     }
-    if (data.file_url !== undefined) {
+    if (data.file_url !== undefined && func0.call(data, "file_url")) {
       let data6 = data.file_url;
       const _errs18 = errors;
       let valid2 = false;
@@ -399,7 +400,7 @@ function validate22(
         }
       }
     }
-    if (data.web_url !== undefined) {
+    if (data.web_url !== undefined && func0.call(data, "web_url")) {
       let data7 = data.web_url;
       const _errs24 = errors;
       let valid3 = false;
@@ -461,7 +462,7 @@ function validate22(
         }
       }
     }
-    if (data.reference_images !== undefined) {
+    if (data.reference_images !== undefined && func0.call(data, "reference_images")) {
       let data8 = data.reference_images;
       const _errs30 = errors;
       let valid4 = false;
@@ -485,7 +486,7 @@ function validate22(
         for (let i0 = 0; i0 < len0; i0++) {
           let data9 = data8[i0];
           if (typeof data9 === "string") {
-            if (func1(data9) > 2083) {
+            if (func87(data9) > 2083) {
               const err20 = {
                 instancePath: instancePath + "/reference_images/" + i0,
                 schemaPath: "#/properties/reference_images/anyOf/0/items/maxLength",
@@ -499,7 +500,7 @@ function validate22(
               }
               errors++;
             }
-            if (func1(data9) < 1) {
+            if (func87(data9) < 1) {
               const err21 = {
                 instancePath: instancePath + "/reference_images/" + i0,
                 schemaPath: "#/properties/reference_images/anyOf/0/items/minLength",
@@ -599,7 +600,7 @@ function validate22(
         }
       }
     }
-    if (data.reference_videos !== undefined) {
+    if (data.reference_videos !== undefined && func0.call(data, "reference_videos")) {
       let data10 = data.reference_videos;
       const _errs38 = errors;
       let valid7 = false;
@@ -623,7 +624,7 @@ function validate22(
         for (let i1 = 0; i1 < len1; i1++) {
           let data11 = data10[i1];
           if (typeof data11 === "string") {
-            if (func1(data11) > 2083) {
+            if (func87(data11) > 2083) {
               const err28 = {
                 instancePath: instancePath + "/reference_videos/" + i1,
                 schemaPath: "#/properties/reference_videos/anyOf/0/items/maxLength",
@@ -637,7 +638,7 @@ function validate22(
               }
               errors++;
             }
-            if (func1(data11) < 1) {
+            if (func87(data11) < 1) {
               const err29 = {
                 instancePath: instancePath + "/reference_videos/" + i1,
                 schemaPath: "#/properties/reference_videos/anyOf/0/items/minLength",
@@ -737,7 +738,7 @@ function validate22(
         }
       }
     }
-    if (data.reference_audios !== undefined) {
+    if (data.reference_audios !== undefined && func0.call(data, "reference_audios")) {
       let data12 = data.reference_audios;
       const _errs46 = errors;
       let valid10 = false;
@@ -761,7 +762,7 @@ function validate22(
         for (let i2 = 0; i2 < len2; i2++) {
           let data13 = data12[i2];
           if (typeof data13 === "string") {
-            if (func1(data13) > 2083) {
+            if (func87(data13) > 2083) {
               const err36 = {
                 instancePath: instancePath + "/reference_audios/" + i2,
                 schemaPath: "#/properties/reference_audios/anyOf/0/items/maxLength",
@@ -775,7 +776,7 @@ function validate22(
               }
               errors++;
             }
-            if (func1(data13) < 1) {
+            if (func87(data13) < 1) {
               const err37 = {
                 instancePath: instancePath + "/reference_audios/" + i2,
                 schemaPath: "#/properties/reference_audios/anyOf/0/items/minLength",
@@ -875,7 +876,7 @@ function validate22(
         }
       }
     }
-    if (data.resolution !== undefined) {
+    if (data.resolution !== undefined && func0.call(data, "resolution")) {
       let data14 = data.resolution;
       if (typeof data14 !== "string") {
         const err43 = {

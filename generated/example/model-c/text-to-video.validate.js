@@ -42,6 +42,7 @@ const schema35 = {
   },
   required: ["prompt"],
 };
+const func0 = Object.prototype.hasOwnProperty;
 function validate23(
   data,
   { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -56,7 +57,7 @@ function validate23(
     evaluated0.items = undefined;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.prompt === undefined) {
+    if (data.prompt === undefined || !func0.call(data, "prompt")) {
       const err0 = {
         instancePath,
         schemaPath: "#/required",
@@ -70,7 +71,7 @@ function validate23(
       }
       errors++;
     }
-    if (data.prompt !== undefined) {
+    if (data.prompt !== undefined && func0.call(data, "prompt")) {
       if (typeof data.prompt !== "string") {
         const err1 = {
           instancePath: instancePath + "/prompt",
@@ -86,7 +87,7 @@ function validate23(
         errors++;
       }
     }
-    if (data.duration !== undefined) {
+    if (data.duration !== undefined && func0.call(data, "duration")) {
       let data1 = data.duration;
       if (!(typeof data1 == "number" && !(data1 % 1) && !isNaN(data1))) {
         const err2 = {
@@ -133,7 +134,7 @@ function validate23(
         }
       }
     }
-    if (data.generate_audio !== undefined) {
+    if (data.generate_audio !== undefined && func0.call(data, "generate_audio")) {
       if (typeof data.generate_audio !== "boolean") {
         const err5 = {
           instancePath: instancePath + "/generate_audio",
@@ -149,7 +150,7 @@ function validate23(
         errors++;
       }
     }
-    if (data.ratio !== undefined) {
+    if (data.ratio !== undefined && func0.call(data, "ratio")) {
       let data3 = data.ratio;
       if (typeof data3 !== "string") {
         const err6 = {
@@ -188,7 +189,7 @@ function validate23(
         errors++;
       }
     }
-    if (data.resolution !== undefined) {
+    if (data.resolution !== undefined && func0.call(data, "resolution")) {
       let data4 = data.resolution;
       if (typeof data4 !== "string") {
         const err8 = {

@@ -1,0 +1,280 @@
+// Validations per second, side by side in one run (issue 3, "Performance"), on a VALID and an
+// INVALID payload of keyframes-to-video (model A) and reference-to-video (model B):
+//
+//   generated   generated/…/<endpoint>.validate.js: precompiled Ajv standalone code, every error
+//               collected, the spec's cross-field rules run, diagnostics with messages
+//   ajv         Ajv2020 + ajv-formats compiling the published input schema as it stands
+//               (schemas-cache, components resolved by hand), allErrors: true
+//   ajv-first   the same, default options (stops at the first error)
+//   zod         a hand-written zod 4 schema of the same shape (`safeParse`, all issues)
+//   typebox     a TypeBox schema of the same shape, TypeCompiler (`Check`: a boolean, stops at
+//               the first failure; no error list)
+//
+// The alternatives check the schema only; the generated validator also runs the rules and
+// builds messages, so it does strictly more work. Each measurement: warm-up, then ROUNDS rounds
+// interleaved across validators, median ops/s. Printed as a table and as ratios against the
+// alternatives measured here, never as absolute targets.
+//
+// Usage: node bench/validators.mjs [--rounds N] [--ms MS_PER_ROUND] [--generated DIR] [--json]
+import { readFileSync } from "node:fs";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { fullFormats } from "ajv-formats/dist/formats.js";
+import * as z from "zod";
+import { Type, FormatRegistry } from "@sinclair/typebox";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+
+const addFormats = addFormatsModule.default ?? addFormatsModule;
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const ROUNDS = arg("--rounds", 7);
+const MS = arg("--ms", 120);
+const JSON_OUT = process.argv.includes("--json");
+// --generated DIR: measure another generated/ (e.g. a patched copy) against the same alternatives
+const GENERATED = process.argv.includes("--generated") ? process.argv[process.argv.indexOf("--generated") + 1] : `${ROOT}/generated`;
+const { validate: generatedKeyframes } = await import(pathToFileURL(`${GENERATED}/example/model-a/keyframes-to-video.validate.js`).href);
+const { validate: generatedReference } = await import(pathToFileURL(`${GENERATED}/example/model-b/reference-to-video.validate.js`).href);
+
+// ---------------------------------------------------------------------------------------------
+// Payloads
+
+const img = (i) => `https://cdn.example.com/assets/keyframe-${i}.png?X-Amz-Signature=abc${i}`;
+const payloads = {
+  "keyframes VALID": {
+    prompt: "A cat walks across a sunny garden, stops at the pond and looks at its reflection",
+    keyframes: [
+      { image_url: img(0), frame_index: 0 },
+      { image_url: img(1), frame_index: 60 },
+      { image_url: img(2), frame_index: 120 },
+    ],
+    aspect_ratio: "16:9",
+    duration: 5,
+    generate_audio: true,
+    resolution: "1080p",
+  },
+  "keyframes INVALID": {
+    keyframes: [
+      { image_url: img(0), frame_index: -1 },
+      { image_url: 5, frame_index: 3 },
+      { image_url: img(2), frame_index: 3 },
+    ],
+    aspect_ratio: "3:2",
+    duration: 25,
+    resolution: "720P",
+  },
+  "reference VALID": {
+    prompt: "Use image 1 for the style and video 1 for the motion",
+    aspect_ratio: "16:9",
+    seed: 42,
+    audio: true,
+    duration: 10,
+    enable_thinking: true,
+    file_url: "https://docs.example.com/brief.pdf",
+    web_url: null,
+    reference_images: [img(0), img(1), img(2)],
+    reference_videos: ["https://cdn.example.com/clip.mp4"],
+    reference_audios: ["https://cdn.example.com/voice.mp3"],
+    resolution: "1080p",
+  },
+  "reference INVALID": {
+    seed: -1,
+    duration: 31,
+    aspect_ratio: "4K",
+    enable_thinking: false,
+    file_url: "https://docs.example.com/brief.pdf?token=secret",
+    reference_images: Array.from({ length: 11 }, (_, i) => img(i)),
+    reference_videos: ["not a url"],
+    resolution: "720P",
+  },
+};
+const endpointOf = (name) => (name.startsWith("keyframes") ? "keyframes" : "reference");
+
+// ---------------------------------------------------------------------------------------------
+// Ajv on the published schema as it stands
+
+function publishedInput(model, component) {
+  const doc = JSON.parse(readFileSync(`${ROOT}/schemas-cache/example/${model}/latest.json`, "utf8"));
+  const text = JSON.stringify(doc.components.schemas).replaceAll('"#/components/schemas/', '"#/$defs/');
+  return { $schema: "https://json-schema.org/draft/2020-12/schema", $ref: `#/$defs/${component}`, $defs: JSON.parse(text) };
+}
+function ajvValidator(schema, options) {
+  const ajv = new Ajv2020({ strict: false, ...options });
+  addFormats(ajv);
+  return ajv.compile(schema);
+}
+const published = {
+  keyframes: publishedInput("model-a", "KeyframesToVideoInput"),
+  reference: publishedInput("model-b", "ReferenceToVideoInput"),
+};
+
+// ---------------------------------------------------------------------------------------------
+// zod 4, hand-written, same shape (the "URI or any string" union kept as published)
+
+const zUrl = z.url().min(1).max(2083);
+const zUriOrString = z.union([zUrl, z.string()]);
+const zodSchemas = {
+  keyframes: z.object({
+    prompt: z.string(),
+    keyframes: z.array(z.object({ image_url: zUriOrString, frame_index: z.int().min(0) })),
+    aspect_ratio: z.enum(["auto", "21:9", "2:1", "16:9", "4:3", "1:1", "3:4", "9:16"]).optional(),
+    duration: z.int().min(5).max(20).optional(),
+    generate_audio: z.boolean().optional(),
+    resolution: z.enum(["720p", "1080p"]).optional(),
+  }),
+  reference: z.object({
+    prompt: z.string().optional(),
+    aspect_ratio: z.enum(["adaptive", "16:9", "4:3", "1:1", "3:4", "9:16"]).optional(),
+    seed: z.int().min(0).max(2147483647).optional(),
+    audio: z.boolean().optional(),
+    duration: z.int().min(2).max(30).nullable().optional(),
+    enable_thinking: z.boolean().optional(),
+    file_url: zUriOrString.nullable().optional(),
+    web_url: zUriOrString.nullable().optional(),
+    reference_images: z.array(zUrl).max(10).nullable().optional(),
+    reference_videos: z.array(zUrl).max(5).nullable().optional(),
+    reference_audios: z.array(zUrl).max(5).nullable().optional(),
+    resolution: z.enum(["480p", "720p", "1080p"]).optional(),
+  }),
+};
+
+// ---------------------------------------------------------------------------------------------
+// TypeBox, same shape, compiled; `uri` checked by ajv-formats' own function
+
+FormatRegistry.Set("uri", (value) => fullFormats.uri(value));
+const tUrl = Type.String({ format: "uri", minLength: 1, maxLength: 2083 });
+const tUriOrString = Type.Union([tUrl, Type.String()]);
+const tEnum = (values) => Type.Union(values.map((v) => Type.Literal(v)));
+const typeboxSchemas = {
+  keyframes: Type.Object({
+    prompt: Type.String(),
+    keyframes: Type.Array(Type.Object({ image_url: tUriOrString, frame_index: Type.Integer({ minimum: 0 }) })),
+    aspect_ratio: Type.Optional(tEnum(["auto", "21:9", "2:1", "16:9", "4:3", "1:1", "3:4", "9:16"])),
+    duration: Type.Optional(Type.Integer({ minimum: 5, maximum: 20 })),
+    generate_audio: Type.Optional(Type.Boolean()),
+    resolution: Type.Optional(tEnum(["720p", "1080p"])),
+  }),
+  reference: Type.Object({
+    prompt: Type.Optional(Type.String()),
+    aspect_ratio: Type.Optional(tEnum(["adaptive", "16:9", "4:3", "1:1", "3:4", "9:16"])),
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+    audio: Type.Optional(Type.Boolean()),
+    duration: Type.Optional(Type.Union([Type.Integer({ minimum: 2, maximum: 30 }), Type.Null()])),
+    enable_thinking: Type.Optional(Type.Boolean()),
+    file_url: Type.Optional(Type.Union([tUriOrString, Type.Null()])),
+    web_url: Type.Optional(Type.Union([tUriOrString, Type.Null()])),
+    reference_images: Type.Optional(Type.Union([Type.Array(tUrl, { maxItems: 10 }), Type.Null()])),
+    reference_videos: Type.Optional(Type.Union([Type.Array(tUrl, { maxItems: 5 }), Type.Null()])),
+    reference_audios: Type.Optional(Type.Union([Type.Array(tUrl, { maxItems: 5 }), Type.Null()])),
+    resolution: Type.Optional(tEnum(["480p", "720p", "1080p"])),
+  }),
+};
+
+// ---------------------------------------------------------------------------------------------
+// The contenders, each `(payload) => isValid`
+
+const contenders = {
+  generated: { keyframes: generatedKeyframes, reference: generatedReference, ok: (r) => !r.some((d) => d.severity === "error") },
+  ajv: { keyframes: ajvValidator(published.keyframes, { allErrors: true }), reference: ajvValidator(published.reference, { allErrors: true }), ok: (r) => r },
+  "ajv-first": { keyframes: ajvValidator(published.keyframes, {}), reference: ajvValidator(published.reference, {}), ok: (r) => r },
+  zod: { keyframes: (p) => zodSchemas.keyframes.safeParse(p), reference: (p) => zodSchemas.reference.safeParse(p), ok: (r) => r.success },
+  typebox: {
+    keyframes: ((c) => (p) => c.Check(p))(TypeCompiler.Compile(typeboxSchemas.keyframes)),
+    reference: ((c) => (p) => c.Check(p))(TypeCompiler.Compile(typeboxSchemas.reference)),
+    ok: (r) => r,
+  },
+};
+
+// Every contender must agree on which payloads are valid, or the comparison is meaningless.
+for (const [name, c] of Object.entries(contenders)) {
+  for (const [payload, value] of Object.entries(payloads)) {
+    const ok = c.ok(c[endpointOf(payload)](value));
+    if (ok !== payload.endsWith(" VALID")) throw new Error(`${name} says ${payload} is ${ok ? "valid" : "invalid"}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measurement
+
+let sink = 0;
+function consume(r) {
+  sink += typeof r === "boolean" ? (r ? 1 : 0) : Array.isArray(r) ? r.length : r.success ? 1 : 0;
+}
+
+/** Iterations that take about `ms`, found by doubling. */
+function calibrate(fn, value, ms) {
+  let n = 64;
+  for (;;) {
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) consume(fn(value));
+    const took = performance.now() - t0;
+    if (took >= ms / 4) return Math.max(1, Math.round((n * ms) / took));
+    n *= 2;
+  }
+}
+
+function opsPerSecond(fn, value, n) {
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) consume(fn(value));
+  return (n * 1000) / (performance.now() - t0);
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+const results = {}; // payload -> contender -> median ops/s
+for (const [payload, value] of Object.entries(payloads)) {
+  const endpoint = endpointOf(payload);
+  const runs = Object.entries(contenders).map(([name, c]) => ({ name, fn: c[endpoint] }));
+  for (const r of runs) {
+    r.n = calibrate(r.fn, value, MS); // also the warm-up
+    opsPerSecond(r.fn, value, r.n); // one more warm-up round at full size
+    r.samples = [];
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    // interleaved, order rotated each round, so drift and GC hit every contender alike
+    for (let k = 0; k < runs.length; k++) {
+      const r = runs[(k + round) % runs.length];
+      r.samples.push(opsPerSecond(r.fn, value, r.n));
+    }
+  }
+  results[payload] = Object.fromEntries(runs.map((r) => [r.name, median(r.samples)]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+const fmt = (ops) => (ops >= 1e6 ? `${(ops / 1e6).toFixed(2)} M/s` : `${(ops / 1e3).toFixed(0)} k/s`);
+const names = Object.keys(contenders);
+const pad = (s, n) => String(s).padEnd(n);
+const padL = (s, n) => String(s).padStart(n);
+
+console.log(`validators (${GENERATED === `${ROOT}/generated` ? "generated/" : GENERATED}): median of ${ROUNDS} rounds of ~${MS} ms each, after warm-up (node ${process.version})\n`);
+console.log(pad("payload", 20) + names.map((n) => padL(n, 12)).join(""));
+for (const [payload, row] of Object.entries(results)) console.log(pad(payload, 20) + names.map((n) => padL(fmt(row[n]), 12)).join(""));
+
+const TARGETS = { ajv: 5, zod: 10, typebox: 2 };
+console.log(`\nratio generated / alternative (targets on VALID: ≥${TARGETS.ajv}× ajv, ≥${TARGETS.zod}× zod, ≥${TARGETS.typebox}× typebox)\n`);
+console.log(pad("payload", 20) + names.filter((n) => n !== "generated").map((n) => padL(n, 12)).join(""));
+const misses = [];
+for (const [payload, row] of Object.entries(results)) {
+  const cells = names
+    .filter((n) => n !== "generated")
+    .map((n) => {
+      const ratio = row.generated / row[n];
+      const target = payload.endsWith(" VALID") ? TARGETS[n] : undefined;
+      const miss = target !== undefined && ratio < target;
+      if (miss) misses.push(`${payload}: ${ratio.toFixed(2)}× ${n} (target ≥${target}×)`);
+      return padL(`${ratio.toFixed(2)}×${target === undefined ? "" : miss ? " ✗" : " ✓"}`, 12);
+    });
+  console.log(pad(payload, 20) + cells.join(""));
+}
+console.log(misses.length === 0 ? "\nall VALID-payload targets met" : `\ntargets missed:\n  ${misses.join("\n  ")}`);
+if (JSON_OUT) console.log(JSON.stringify({ results, misses }));
+if (sink === -1) console.log(sink);

@@ -54,6 +54,15 @@ export class Linter {
     private readonly reporter: Reporter,
   ) {}
 
+  /** alias or id → model id, remembered: a log names the same few models a million times */
+  private readonly resolved = new Map<string, string | undefined>();
+  private resolveModel(name: string): string | undefined {
+    if (this.resolved.has(name)) return this.resolved.get(name);
+    const id = this.registry.resolveModel(name);
+    if (this.resolved.size < 256) this.resolved.set(name, id);
+    return id;
+  }
+
   private finish(at: PayloadSource, model: string | null, endpoint: string | null, diagnostics: Diagnostic[]): void | Promise<void> {
     let errors = 0;
     for (const d of diagnostics) if (d.severity === "error") errors++;
@@ -76,7 +85,7 @@ export class Linter {
     if (envelope !== undefined) {
       prefix = "/input";
       input = envelope.input;
-      const named = typeof envelope.model === "string" ? this.registry.resolveModel(envelope.model) : undefined;
+      const named = typeof envelope.model === "string" ? this.resolveModel(envelope.model) : undefined;
       if (named === undefined) {
         return this.finish(at, null, null, [lintDiagnostic("lint/unknown-endpoint", `model: ${describeValue(envelope.model)} is not a configured model; known: ${this.registry.describe()}`, "/model")]);
       }

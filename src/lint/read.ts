@@ -287,5 +287,7 @@ async function payloadFilesIn(dir: string, cwd: string): Promise<string[]> {
 
 /** Opens a file for streaming; errors surface when it is read. */
 export function openFile(path: string, cwd: string): ReadStream {
-  return createReadStream(resolve(cwd, path), { highWaterMark: 1024 * 1024 });
+  // 64 KiB, node's default for files: with 1 MiB chunks peak RSS rose from ~95 to ~165 MB on a
+  // 1M-line log (freed chunk buffers fragment malloc's heap), for no gain in speed
+  return createReadStream(resolve(cwd, path), { highWaterMark: 64 * 1024 });
 }

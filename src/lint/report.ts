@@ -29,11 +29,31 @@ export function summaryLine(s: LintSummary): string {
   return `${plural(s.requests, "request")}: ${s.valid} valid, ${s.invalid} invalid, ${plural(s.warnings, "warning")}`;
 }
 
+/** `JSON.stringify` of the few strings that repeat on every result (sources, model ids, endpoints), remembered. */
+function quoter(): (text: string | null) => string {
+  const known = new Map<string, string>();
+  return (text) => {
+    if (text === null) return "null";
+    let quoted = known.get(text);
+    if (quoted === undefined) {
+      quoted = JSON.stringify(text);
+      if (known.size < 1024) known.set(text, quoted);
+    }
+    return quoted;
+  };
+}
+
 export function jsonReporter(out: Sink): Reporter {
   let first = true;
+  const quote = quoter();
   return {
     result(r) {
-      const text = (first ? '{"results":[\n' : ",\n") + JSON.stringify(r);
+      // most results of a log are valid: written by hand, in JSON.stringify's key order
+      const json =
+        r.diagnostics.length === 0
+          ? `{"source":${quote(r.source)},"line":${r.line},"model":${quote(r.model)},"endpoint":${quote(r.endpoint)},"valid":${r.valid},"diagnostics":[]}`
+          : JSON.stringify(r);
+      const text = (first ? '{"results":[\n' : ",\n") + json;
       first = false;
       return out.write(text);
     },

@@ -24,6 +24,11 @@ describe("classification table", () => {
     for (const row of CHANGE_KINDS) if (row.direction !== "endpoint") expect(row.id).toMatch(row.direction === "request" ? /request/ : /^response-/);
   });
 
+  it("is documented row by row in docs/drift.md", () => {
+    const docs = readFileSync(join(import.meta.dirname, "../../docs/drift.md"), "utf8");
+    for (const row of CHANGE_KINDS) expect(docs).toContain(`| \`${row.kind}\` | \`${row.id}\` | ${row.direction} | ${row.severity} |`);
+  });
+
   it.each(CHANGE_KINDS.map((row) => [row.kind, row] as const))("%s", (_kind, row) => {
     const dir = join(ROWS, row.kind.replace("/", "__"));
     expect(existsSync(dir)).toBe(true);

@@ -7,7 +7,7 @@
  */
 import type { AnySchema, ValidateFunction } from "ajv";
 // validator.ts directly, not emit/index.ts: the index loads ts-morph and json-schema-to-typescript (~1 s).
-import { createAjv } from "../emit/validator.js";
+import { createAjv } from "../emit/index.js";
 import type { EndpointModel, JsonSchemaObject } from "../schema/index.js";
 import type { Finding } from "./diff.js";
 import { forcedValue, sampleValue, stringOfLength, type Leaf } from "./sample.js";

@@ -7,7 +7,7 @@
  */
 import type { AnySchema } from "ajv";
 import { findModel, type VskConfig } from "../config/index.js";
-import { createAjv } from "../emit/validator.js";
+import { createAjv } from "../emit/index.js";
 import { expandInputs, isNdjsonPath, openFile, readNdjson, readSingleJson, type PayloadHandler } from "../lint/index.js";
 import { rulesFor, runValidation, type Diagnostic } from "../rules/index.js";
 import type { EndpointModel } from "../schema/index.js";

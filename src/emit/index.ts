@@ -8,16 +8,20 @@ import { dirname, join, relative } from "node:path";
 import { PACKAGE_ROOT, type ModelRef } from "../config/index.js";
 import { rulesFor } from "../rules/index.js";
 import type { EndpointModel } from "../schema/index.js";
-import { emitBuilders } from "./builders.js";
 import { endpointNames, relativeImport } from "./names.js";
 import { emitEndpointManifest, emitRegistry, type RegistryEntry } from "./registry.js";
 import { simplifySchema } from "./simplify.js";
-import { emitTypes } from "./types.js";
 import { EmitError, createAjv, emitValidator } from "./validator.js";
 
 export { EmitError, createAjv, emitValidator } from "./validator.js";
 export { simplifySchema } from "./simplify.js";
-export { emitTypes, prepareForTypes } from "./types.js";
+/**
+ * ts-morph and json-schema-to-typescript take about a second to import; they are loaded only
+ * when files are generated, so that drift and lint can use `createAjv` from here cheaply.
+ */
+export async function emitTypes(...args: Parameters<typeof import("./types.js").emitTypes>): Promise<string> {
+  return (await import("./types.js")).emitTypes(...args);
+}
 
 export interface GeneratedFile {
   /** path relative to the output directory, `/`-separated */
@@ -62,6 +66,7 @@ async function format(files: GeneratedFile[]): Promise<GeneratedFile[]> {
 
 /** Every generated file for the given models, in a stable order. */
 export async function generateFiles(models: readonly EmitInput[]): Promise<GeneratedFile[]> {
+  const [{ emitBuilders }, { emitTypes }] = await Promise.all([import("./builders.js"), import("./types.js")]);
   const ajv = createAjv();
   const files: GeneratedFile[] = [];
   const registry: RegistryEntry[] = [];

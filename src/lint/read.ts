@@ -94,12 +94,12 @@ export function describeJsonError(text: string, error: unknown, firstLine = 1): 
   return { line, message: `not valid JSON at line ${line}, column ${offset - lineStart + 1}: ${what}` };
 }
 
-function parse(text: string, at: PayloadSource): { value: unknown; problem?: ReadProblem; line: number } {
+function parse(text: string, at: PayloadSource, ndjson: boolean): { value: unknown; problem?: ReadProblem; line: number } {
   try {
     return { value: JSON.parse(text), line: at.line };
   } catch (error) {
     const { line, message } = describeJsonError(text, error, at.line);
-    return { value: undefined, problem: { rule: "lint/invalid-json", message: `${message}; fix the JSON or remove the ${at.line === line && text.includes("\n") ? "payload" : "line"}` }, line };
+    return { value: undefined, problem: { rule: "lint/invalid-json", message: `${message}; ${ndjson ? "fix the JSON or remove the line" : "fix the JSON"}` }, line };
   }
 }
 
@@ -141,7 +141,7 @@ export async function readNdjson(stream: ReadStream | NodeJS.ReadableStream, sou
     if (blank) return;
     count++;
     const at = { source, line };
-    const parsed = parse(buffer.toString("utf8", start, end), at);
+    const parsed = parse(buffer.toString("utf8", start, end), at, true);
     return handle(at, parsed.value, parsed.problem);
   };
   let skipping = false; // inside a line over the limit: drop bytes up to its newline
@@ -222,7 +222,7 @@ export async function readSingleJson(stream: ReadStream | NodeJS.ReadableStream,
     return 1;
   }
   const at = { source, line: 1 };
-  const parsed = parse(text, at);
+  const parsed = parse(text, at, false);
   if (parsed.problem !== undefined) {
     const hint = text.trimStart().startsWith("{") && /}\s*\r?\n\s*{/.test(text) ? " (several payloads, one per line? name the file .ndjson or pass --ndjson)" : "";
     await handle({ source, line: parsed.line }, undefined, { ...parsed.problem, message: parsed.problem.message + hint });

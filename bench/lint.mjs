@@ -13,6 +13,7 @@
 //       Runs interleaved, medians; target vsk/ajv <= 0.5.
 //
 // Usage (after `npm run build`): node bench/lint.mjs [--sizes 100000,1000000] [--runs 15] [--json]
+//   [--no-time]  (measure RSS with the in-process driver even when /usr/bin/time is present)
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -107,13 +108,15 @@ function dataFile(n) {
 // ---------------------------------------------------------------------------------------------
 // Running the CLI
 
-const haveTime = existsSync(TIME) && spawnSync(TIME, ["-v", "true"]).status === 0;
+const haveTime = !process.argv.includes("--no-time") && existsSync(TIME) && spawnSync(TIME, ["-v", "true"]).status === 0;
 const DRIVER = join(WORK, "rss-driver.mjs");
 // Fallback when /usr/bin/time is missing: run main() in-process and print maxRSS to stderr.
 writeFileSync(
   DRIVER,
-  `const { main } = await import(${JSON.stringify(pathToFileURL(CLI).href)});
-const code = await main(process.argv.slice(2));
+  `const args = process.argv.slice(2);
+process.argv.length = 1;  // main.js runs itself when imported with a script in argv[1]
+const { main } = await import(${JSON.stringify(pathToFileURL(CLI).href)});
+const code = await main(args);
 process.on("exit", () => process.stderr.write("\\nVSK_MAXRSS_KB " + process.resourceUsage().maxRSS + "\\n"));
 process.exitCode = code;
 `,
@@ -173,13 +176,19 @@ for (const n of SIZES) {
     const ms = median(got.map((g) => g.ms));
     const rss = Math.max(...got.map((g) => g.rssMb));
     const rps = n / (ms / 1000);
-    const ok = rps >= TARGET_RPS && rss <= TARGET_RSS_MB;
+    // the requests/s target is for the largest log (a small one is dominated by start-up and JIT warm-up); RSS holds at every size
+    const rateApplies = n === Math.max(...SIZES);
+    const ok = (!rateApplies || rps >= TARGET_RPS) && rss <= TARGET_RSS_MB;
     if (!ok) missed++;
     report.throughput.push({ requests: n, format, wallMs: ms, requestsPerSecond: rps, peakRssMb: rss });
-    console.log(`    ${fmt(n).padStart(9)}  ${format.padEnd(6)}  ${fmt(ms / 1000, 2).padStart(7)}  ${fmt(rps).padStart(10)}  ${fmt(rss, 1).padStart(11)}  ${got[0].code}   ${verdict(ok)}`);
+    console.log(`    ${fmt(n).padStart(9)}  ${format.padEnd(6)}  ${fmt(ms / 1000, 2).padStart(7)}  ${fmt(rps).padStart(10)}  ${fmt(rss, 1).padStart(11)}  ${got[0].code}   ${verdict(ok)}${rateApplies ? "" : " (RSS only)"}`);
   }
 }
-console.log(`    targets: >= ${fmt(TARGET_RPS)} requests/s, peak RSS <= ${TARGET_RSS_MB} MB and flat from ${fmt(SIZES[0])} to ${fmt(SIZES.at(-1))} requests`);
+for (const format of ["json", "pretty"]) {
+  const rows = report.throughput.filter((t) => t.format === format);
+  if (rows.length > 1) console.log(`    ${format}: peak RSS at ${fmt(rows.at(-1).requests)} / at ${fmt(rows[0].requests)} requests = ${fmt(rows.at(-1).peakRssMb / rows[0].peakRssMb, 2)} (input ${fmt(rows.at(-1).requests / rows[0].requests)}x larger)`);
+}
+console.log(`    targets: >= ${fmt(TARGET_RPS)} requests/s at ${fmt(Math.max(...SIZES))} requests, peak RSS <= ${TARGET_RSS_MB} MB and flat as the input grows`);
 
 // ---------------------------------------------------------------------------------------------
 // (b) cold start

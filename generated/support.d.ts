@@ -134,6 +134,12 @@ export declare function runValidation(
   rules: readonly RuleSpec[],
   input: unknown,
 ): Diagnostic[];
+/** Every diagnostic of a payload, given Ajv's errors for it (`null` when the schema passed). */
+export declare function diagnose(
+  ajvErrors: readonly AjvError[] | null | undefined,
+  rules: readonly RuleSpec[],
+  input: unknown,
+): Diagnostic[];
 /** Length of a string in Unicode code points, as JSON Schema counts it. */
 export declare function ucs2length(str: string): number;
 /** Deep equality of JSON values, as `const`, `enum` and `uniqueItems` need it. */
@@ -146,5 +152,7 @@ export type AjvFormat =
       validate: (value: never) => boolean;
       compare?: (a: string, b: string) => number | undefined;
     };
+/** The `uri` format: ajv-formats' answer, with a fast path for plain http(s) URLs. */
+export declare function formatUri(str: string): boolean;
 /** In place of `require("ajv-formats/dist/formats").fullFormats`, for its function-valued formats. */
 export declare const ajvFormats: Readonly<Record<string, AjvFormat>>;

@@ -142,6 +142,8 @@ function editDistance(a, b) {
 }
 /** The closest candidate to `word` (case-insensitive, or within a third of its length), if any. */
 export function closest(word, candidates) {
+  // far longer than every candidate: no near miss, and the edit distance would cost O(n·m)
+  if (word.length > 2 * Math.max(0, ...candidates.map((c) => c.length)) + 8) return undefined;
   const lower = word.toLowerCase();
   let best;
   let bestScore = Infinity;
@@ -283,17 +285,27 @@ export function diagnosticsFromAjv(errors, input) {
   }
   return out;
 }
+const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g;
+const WORD = /[A-Za-z0-9'’-]+/g;
+/** How often a global regex matches, without collecting the matches (a 50 MB prompt stays cheap). */
+function countMatches(pattern, text) {
+  pattern.lastIndex = 0;
+  let n = 0;
+  while (pattern.exec(text) !== null) n++;
+  return n;
+}
 function itemsOf(input, pointer) {
   const items = valueAt(input, pointer);
   return Array.isArray(items) ? items : [];
 }
 const CHECKS = {
   /** spec 2.2: frame_index "must be unique across the keyframes of one request" */
-  uniqueItemField(rule, input) {
+  uniqueItemField(rule, input, invalid) {
     const byValue = new Map();
     itemsOf(input, rule.array).forEach((item, i) => {
       const v = valueAt(item, "/" + rule.field);
-      if (typeof v === "number") byValue.set(v, [...(byValue.get(v) ?? []), i]);
+      if (typeof v === "number" && !invalid.has(`${rule.array}/${i}/${rule.field}`))
+        byValue.set(v, [...(byValue.get(v) ?? []), i]);
     });
     const out = [];
     for (const [value, indexes] of byValue) {
@@ -323,7 +335,7 @@ const CHECKS = {
     const out = [];
     itemsOf(input, rule.array).forEach((item, i) => {
       const v = valueAt(item, "/" + rule.field);
-      if (typeof v === "number" && v > last) {
+      if (typeof v === "number" && v > last && !invalid.has(`${rule.array}/${i}/${rule.field}`)) {
         const pointer = `${rule.array}/${i}/${rule.field}`;
         const whose = given === undefined ? `the default ${seconds} s` : `a ${seconds} s`;
         out.push(
@@ -375,8 +387,8 @@ const CHECKS = {
   promptLengthRecommendation(rule, input) {
     const text = valueAt(input, rule.field);
     if (typeof text !== "string") return [];
-    const cjk = (text.match(/[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g) ?? []).length;
-    const words = (text.match(/[A-Za-z0-9'’-]+/g) ?? []).length;
+    const cjk = countMatches(CJK, text);
+    const words = countMatches(WORD, text);
     const out = [];
     if (cjk > rule.maxCjkCharacters)
       out.push(
@@ -427,7 +439,11 @@ export function checkRules(rules, input, schemaErrors) {
 }
 /** The whole check of one endpoint: schema (precompiled), then the rules; errors before warnings. */
 export function runValidation(schema, rules, input) {
-  const schemaErrors = schema(input) ? [] : diagnosticsFromAjv(schema.errors, input);
+  return diagnose(schema(input) ? null : schema.errors, rules, input);
+}
+/** Every diagnostic of a payload, given Ajv's errors for it (`null` when the schema passed). */
+export function diagnose(ajvErrors, rules, input) {
+  const schemaErrors = diagnosticsFromAjv(ajvErrors, input);
   const ruleFindings = checkRules(rules, input, schemaErrors);
   if (ruleFindings.length === 0) return schemaErrors;
   const all = [...schemaErrors, ...ruleFindings];
@@ -435,8 +451,10 @@ export function runValidation(schema, rules, input) {
 }
 // ---------------------------------------------------------------------------------------------
 // Helpers Ajv's standalone code calls (in place of its `require`s of ajv/dist/runtime/*)
+const SURROGATE = /[\uD800-\uDFFF]/;
 /** Length of a string in Unicode code points, as JSON Schema counts it. */
 export function ucs2length(str) {
+  if (!SURROGATE.test(str)) return str.length;
   let length = 0;
   for (let i = 0; i < str.length; i++) {
     length++;
@@ -551,8 +569,24 @@ function compareFormatIsoDateTime(dt1, dt2) {
 }
 const FORMAT_BYTE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/gm;
 const Z_ANCHOR = /[^\\]\\Z/;
+/** ajv-formats' full-mode URI regex (RFC 3986), unchanged. */
+const URI =
+  /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
+/** ajv-formats: a URI must also contain "/" or ":". */
+const NOT_URI_FRAGMENT = /\/|:/;
+/**
+ * Plain `http(s)://host[:port]/path?query#fragment`: a strict subset of `URI` that a regular
+ * expression without alternation checks several times faster; anything else takes the full check.
+ */
+const URI_FAST =
+  /^https?:\/\/[a-z0-9.-]*(?::\d*)?(?:\/[a-z0-9\-._~!$&'()*+,;=:@/]*(?:%[0-9a-f]{2}[a-z0-9\-._~!$&'()*+,;=:@/]*)*)?(?:\?[a-z0-9\-._~!$&'()*+,;=:@/?]*(?:%[0-9a-f]{2}[a-z0-9\-._~!$&'()*+,;=:@/?]*)*)?(?:#[a-z0-9\-._~!$&'()*+,;=:@/?]*(?:%[0-9a-f]{2}[a-z0-9\-._~!$&'()*+,;=:@/?]*)*)?$/i;
+/** The `uri` format: ajv-formats' answer, with a fast path for plain http(s) URLs. */
+export function formatUri(str) {
+  return URI_FAST.test(str) || (NOT_URI_FRAGMENT.test(str) && URI.test(str));
+}
 /** In place of `require("ajv-formats/dist/formats").fullFormats`, for its function-valued formats. */
 export const ajvFormats = {
+  uri: formatUri,
   date: { validate: formatDate, compare: compareFormatDate },
   time: { validate: formatTime(true), compare: compareFormatTime },
   "date-time": { validate: formatDateTime(true), compare: compareFormatDateTime },

@@ -170,6 +170,8 @@ function editDistance(a: string, b: string): number {
 
 /** The closest candidate to `word` (case-insensitive, or within a third of its length), if any. */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
+  // far longer than every candidate: no near miss, and the edit distance would cost O(n·m)
+  if (word.length > 2 * Math.max(0, ...candidates.map((c) => c.length)) + 8) return undefined;
   const lower = word.toLowerCase();
   let best: string | undefined;
   let bestScore = Infinity;
@@ -311,6 +313,17 @@ export type RuleSpec =
 
 type Check<K extends RuleSpec["kind"]> = (rule: Extract<RuleSpec, { kind: K }>, input: Record<string, unknown>, invalid: ReadonlySet<string>) => Diagnostic[];
 
+const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g;
+const WORD = /[A-Za-z0-9'’-]+/g;
+
+/** How often a global regex matches, without collecting the matches (a 50 MB prompt stays cheap). */
+function countMatches(pattern: RegExp, text: string): number {
+  pattern.lastIndex = 0;
+  let n = 0;
+  while (pattern.exec(text) !== null) n++;
+  return n;
+}
+
 function itemsOf(input: Record<string, unknown>, pointer: string): unknown[] {
   const items = valueAt(input, pointer);
   return Array.isArray(items) ? items : [];
@@ -318,11 +331,11 @@ function itemsOf(input: Record<string, unknown>, pointer: string): unknown[] {
 
 const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {
   /** spec 2.2: frame_index "must be unique across the keyframes of one request" */
-  uniqueItemField(rule, input) {
+  uniqueItemField(rule, input, invalid) {
     const byValue = new Map<unknown, number[]>();
     itemsOf(input, rule.array).forEach((item, i) => {
       const v = valueAt(item, "/" + rule.field);
-      if (typeof v === "number") byValue.set(v, [...(byValue.get(v) ?? []), i]);
+      if (typeof v === "number" && !invalid.has(`${rule.array}/${i}/${rule.field}`)) byValue.set(v, [...(byValue.get(v) ?? []), i]);
     });
     const out: Diagnostic[] = [];
     for (const [value, indexes] of byValue) {
@@ -345,7 +358,7 @@ const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {
     const out: Diagnostic[] = [];
     itemsOf(input, rule.array).forEach((item, i) => {
       const v = valueAt(item, "/" + rule.field);
-      if (typeof v === "number" && v > last) {
+      if (typeof v === "number" && v > last && !invalid.has(`${rule.array}/${i}/${rule.field}`)) {
         const pointer = `${rule.array}/${i}/${rule.field}`;
         const whose = given === undefined ? `the default ${seconds} s` : `a ${seconds} s`;
         out.push(diagnostic("error", pointer, rule.id, `${fieldLabel(pointer)}: ${v} is past the last frame (${last}) of ${whose} video (duration × ${rule.framesPerSecond}, spec ${rule.spec})`));
@@ -373,8 +386,8 @@ const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {
   promptLengthRecommendation(rule, input) {
     const text = valueAt(input, rule.field);
     if (typeof text !== "string") return [];
-    const cjk = (text.match(/[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g) ?? []).length;
-    const words = (text.match(/[A-Za-z0-9'’-]+/g) ?? []).length;
+    const cjk = countMatches(CJK, text);
+    const words = countMatches(WORD, text);
     const out: Diagnostic[] = [];
     if (cjk > rule.maxCjkCharacters) out.push(diagnostic("warning", rule.field, rule.id, `${fieldLabel(rule.field)}: ${cjk} Chinese characters, more than the recommended ${rule.maxCjkCharacters} (spec ${rule.spec}); the service accepts it`));
     if (words > rule.maxWords) out.push(diagnostic("warning", rule.field, rule.id, `${fieldLabel(rule.field)}: ${words} English words, more than the recommended ${rule.maxWords} (spec ${rule.spec}); the service accepts it`));
@@ -410,7 +423,12 @@ export interface CompiledSchema {
 
 /** The whole check of one endpoint: schema (precompiled), then the rules; errors before warnings. */
 export function runValidation(schema: CompiledSchema, rules: readonly RuleSpec[], input: unknown): Diagnostic[] {
-  const schemaErrors = schema(input) ? [] : diagnosticsFromAjv(schema.errors, input);
+  return diagnose(schema(input) ? null : schema.errors, rules, input);
+}
+
+/** Every diagnostic of a payload, given Ajv's errors for it (`null` when the schema passed). */
+export function diagnose(ajvErrors: readonly AjvError[] | null | undefined, rules: readonly RuleSpec[], input: unknown): Diagnostic[] {
+  const schemaErrors = diagnosticsFromAjv(ajvErrors, input);
   const ruleFindings = checkRules(rules, input, schemaErrors);
   if (ruleFindings.length === 0) return schemaErrors;
   const all = [...schemaErrors, ...ruleFindings];
@@ -420,8 +438,11 @@ export function runValidation(schema: CompiledSchema, rules: readonly RuleSpec[]
 // ---------------------------------------------------------------------------------------------
 // Helpers Ajv's standalone code calls (in place of its `require`s of ajv/dist/runtime/*)
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /** Length of a string in Unicode code points, as JSON Schema counts it. */
 export function ucs2length(str: string): number {
+  if (!SURROGATE.test(str)) return str.length;
   let length = 0;
   for (let i = 0; i < str.length; i++) {
     length++;
@@ -537,8 +558,25 @@ const Z_ANCHOR = /[^\\]\\Z/;
 /** A format check as Ajv's standalone code calls it: a function, or an object with `validate`. */
 export type AjvFormat = ((str: string) => boolean) | { type?: "number"; validate: (value: never) => boolean; compare?: (a: string, b: string) => number | undefined };
 
+/** ajv-formats' full-mode URI regex (RFC 3986), unchanged. */
+const URI = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
+/** ajv-formats: a URI must also contain "/" or ":". */
+const NOT_URI_FRAGMENT = /\/|:/;
+/**
+ * Plain `http(s)://host[:port]/path?query#fragment`: a strict subset of `URI` that a regular
+ * expression without alternation checks several times faster; anything else takes the full check.
+ */
+const URI_FAST =
+  /^https?:\/\/[a-z0-9.-]*(?::\d*)?(?:\/[a-z0-9\-._~!$&'()*+,;=:@/]*(?:%[0-9a-f]{2}[a-z0-9\-._~!$&'()*+,;=:@/]*)*)?(?:\?[a-z0-9\-._~!$&'()*+,;=:@/?]*(?:%[0-9a-f]{2}[a-z0-9\-._~!$&'()*+,;=:@/?]*)*)?(?:#[a-z0-9\-._~!$&'()*+,;=:@/?]*(?:%[0-9a-f]{2}[a-z0-9\-._~!$&'()*+,;=:@/?]*)*)?$/i;
+
+/** The `uri` format: ajv-formats' answer, with a fast path for plain http(s) URLs. */
+export function formatUri(str: string): boolean {
+  return URI_FAST.test(str) || (NOT_URI_FRAGMENT.test(str) && URI.test(str));
+}
+
 /** In place of `require("ajv-formats/dist/formats").fullFormats`, for its function-valued formats. */
 export const ajvFormats: Readonly<Record<string, AjvFormat>> = {
+  uri: formatUri,
   date: { validate: formatDate, compare: compareFormatDate },
   time: { validate: formatTime(true), compare: compareFormatTime },
   "date-time": { validate: formatDateTime(true), compare: compareFormatDateTime },

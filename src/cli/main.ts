@@ -3,6 +3,8 @@
  * The `vsk` binary. Each command lives in its own file and is loaded only when it runs,
  * so that `vsk lint` does not pay for ts-morph, prettier or json-schema-to-typescript.
  */
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { CliError, ExitCode } from "./errors.js";
 
 type CommandRunner = (argv: string[]) => Promise<number>;
@@ -54,8 +56,17 @@ export function reportFailure(error: unknown): number {
   return 70;
 }
 
-const invokedDirectly = process.argv[1] !== undefined && import.meta.url.endsWith("/cli/main.js");
-if (invokedDirectly) {
+/** Run only as the program itself (also through npm's `vsk` link), never when imported. */
+function invokedDirectly(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+if (invokedDirectly()) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

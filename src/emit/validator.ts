@@ -8,19 +8,12 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { AnySchema } from "ajv";
 import addFormatsModule from "ajv-formats";
 import standaloneModule from "ajv/dist/standalone/index.js";
-import { ajvFormats } from "../../templates/support.js";
-import type { RuleSpec } from "../rules/index.js";
+import { ajvFormats, formatUri } from "../../templates/support.js";
+import { quickCheckSource, type RuleSpec } from "../rules/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 
 const addFormats = addFormatsModule.default;
 const standaloneCode = standaloneModule.default;
-
-/**
- * ajv-formats' `uri` is a function (so Ajv's output would `require` it); the same check as one
- * regular expression is inlined by Ajv instead: must contain "/" or ":" and match RFC 3986.
- */
-const URI =
-  /^(?=[^]*[/:])(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
 
 /** A fresh Ajv configured the way every emitted validator is compiled. */
 export function createAjv(): Ajv2020 {
@@ -35,7 +28,8 @@ export function createAjv(): Ajv2020 {
     code: { source: true, esm: true, lines: false },
   });
   addFormats(ajv);
-  ajv.addFormat("uri", URI);
+  // the uri check with a fast path for plain http(s) URLs (support.js; same answers as ajv-formats)
+  ajv.addFormat("uri", formatUri);
   return ajv;
 }
 
@@ -54,6 +48,20 @@ function formatsUsed(code: string): string[] {
   const used = new Set<string>();
   for (const m of code.matchAll(/\bajvFormats(?:\.([A-Za-z_$][\w$]*)|\[("(?:[^"\\]|\\.)*")\])/g)) used.add(m[1] ?? (JSON.parse(m[2]!) as string));
   return [...used];
+}
+
+/**
+ * `minLength`/`maxLength` count code points (ucs2length), which costs a scan of the string.
+ * Since code points <= UTF-16 length <= 2 × code points, the UTF-16 length decides most cases:
+ * `ucs2length(x) > N` can only hold when `x.length > N`, and `ucs2length(x) < N` only when
+ * `x.length < 2N`. The rewrite keeps the exact answer and skips the scan for ordinary strings.
+ */
+function cheapLengthChecks(code: string): string {
+  const names = ["ucs2length", ...[...code.matchAll(/\bconst (func\d+) = ucs2length;/g)].map((m) => m[1]!)];
+  const call = new RegExp(`\\b(${names.join("|")})\\((data\\d*)\\) ([<>]) (\\d+)\\b`, "g");
+  return code.replace(call, (_m, fn: string, data: string, op: string, n: string) =>
+    op === ">" ? `(${data}.length > ${n} && ${fn}(${data}) > ${n})` : `(${data}.length < ${2 * Number(n)} && ${fn}(${data}) < ${n})`,
+  );
 }
 
 export class EmitError extends Error {
@@ -81,7 +89,7 @@ export function emitValidator(ajv: Ajv2020, schema: JsonSchemaObject, rules: rea
   if (!exported) throw new EmitError(`${what}: unexpected shape of Ajv's standalone output`);
   const fn = exported[1]!;
   code = code.replace(exported[0], "").replace(/^"use strict";/, "");
-  const fromSupport = new Set(["runValidation"]);
+  const fromSupport = new Set(["diagnose"]);
   for (const r of REQUIRE_REPLACEMENTS) {
     if (r.pattern.test(code)) {
       code = code.replace(r.pattern, r.replacement);
@@ -91,6 +99,7 @@ export function emitValidator(ajv: Ajv2020, schema: JsonSchemaObject, rules: rea
   }
   const missingFormat = formatsUsed(code).find((f) => !Object.prototype.hasOwnProperty.call(ajvFormats, f));
   if (missingFormat !== undefined) throw new EmitError(`${what}: format "${missingFormat}" needs an ajv-formats function that support.js does not provide yet`);
+  code = cheapLengthChecks(code);
   const leftover = /require\("([^"]+)"\)/.exec(code);
   if (leftover) throw new EmitError(`${what}: Ajv's output needs run-time module "${leftover[1]}", which vsk cannot inline yet`);
   const js = [
@@ -99,8 +108,14 @@ export function emitValidator(ajv: Ajv2020, schema: JsonSchemaObject, rules: rea
     code,
     `/** The endpoint's cross-field rules (data; their checks live in support.js). */`,
     `export const rules = ${JSON.stringify(rules)};`,
+    `/** True when no rule can find anything in a payload the schema accepted (see src/rules/quick.ts). */`,
+    `function quick(input) {\n${quickCheckSource(rules)}\n}`,
     `/** Checks a payload: schema and rules, every finding; an empty array when the service would accept it. */`,
-    `export function validate(input) { return runValidation(${fn}, rules, input); }`,
+    `export function validate(input) {`,
+    `  const schemaOk = ${fn}(input);`,
+    `  if (schemaOk && quick(input)) return [];`,
+    `  return diagnose(schemaOk ? null : ${fn}.errors, rules, input);`,
+    `}`,
     `export default validate;`,
     "",
   ].join("\n");

@@ -9,8 +9,9 @@ import type { RuleSpec } from "../../templates/support.js";
 import { SPEC_RULES, UNKNOWN_FIELD_RULE } from "./table.js";
 
 export type { RuleSpec } from "../../templates/support.js";
-export { checkRules, runValidation, diagnosticsFromAjv, type Diagnostic } from "../../templates/support.js";
+export { checkRules, runValidation, diagnose, diagnosticsFromAjv, type Diagnostic } from "../../templates/support.js";
 export { SPEC_RULES, UNKNOWN_FIELD_RULE } from "./table.js";
+export { quickCheckSource } from "./quick.js";
 
 const SPEC_MODELS = new Set(["modelA", "modelB", "modelC"]);
 

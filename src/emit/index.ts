@@ -7,13 +7,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { dirname, join, relative } from "node:path";
 import { PACKAGE_ROOT, type ModelRef } from "../config/index.js";
 import { rulesFor } from "../rules/index.js";
-import type { EndpointModel } from "../schema/index.js";
+import type { EndpointModel, JsonSchemaObject } from "../schema/index.js";
 import { endpointNames, relativeImport } from "./names.js";
 import { emitEndpointManifest, emitRegistry, type RegistryEntry } from "./registry.js";
 import { simplifySchema } from "./simplify.js";
-import { EmitError, createAjv, emitValidator } from "./validator.js";
+import { EmitError, createAjv, emitValidator, needsOwnProperties } from "./validator.js";
 
-export { EmitError, createAjv, emitValidator } from "./validator.js";
+export { EmitError, createAjv, emitValidator, needsOwnProperties } from "./validator.js";
 export { simplifySchema } from "./simplify.js";
 /**
  * ts-morph and json-schema-to-typescript take about a second to import; they are loaded only
@@ -67,7 +67,12 @@ async function format(files: GeneratedFile[]): Promise<GeneratedFile[]> {
 /** Every generated file for the given models, in a stable order. */
 export async function generateFiles(models: readonly EmitInput[]): Promise<GeneratedFile[]> {
   const [{ emitBuilders }, { emitTypes }] = await Promise.all([import("./builders.js"), import("./types.js")]);
-  const ajv = createAjv();
+  const ajvs = new Map<boolean, ReturnType<typeof createAjv>>();
+  const ajvFor = (schema: JsonSchemaObject) => {
+    const own = needsOwnProperties(schema);
+    if (!ajvs.has(own)) ajvs.set(own, createAjv({ ownProperties: own }));
+    return ajvs.get(own)!;
+  };
   const files: GeneratedFile[] = [];
   const registry: RegistryEntry[] = [];
   const indexHead = header(models.map((m) => m.sourceLabel).join(", "));
@@ -80,7 +85,8 @@ export async function generateFiles(models: readonly EmitInput[]): Promise<Gener
       const validatorFile = `${stem}.validate.js`;
       const support = relativeImport(validatorFile, "support.js");
       const rules = rulesFor(endpoint, model.ref);
-      const validator = emitValidator(ajv, simplifySchema(endpoint.input), rules, support, head, `${endpoint.key} input`);
+      const schema = simplifySchema(endpoint.input);
+      const validator = emitValidator(ajvFor(schema), schema, rules, support, head, `${endpoint.key} input`);
       const inputTypes = await emitTypes(endpoint.input, names.input, names.input);
       const outputTypes = await emitTypes(endpoint.output, names.output, names.output);
       files.push(

@@ -81,7 +81,6 @@ const schema32 = {
   },
   required: ["image_url", "frame_index"],
 };
-const func0 = Object.prototype.hasOwnProperty;
 function validate20(
   data,
   { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -96,7 +95,7 @@ function validate20(
     evaluated0.items = undefined;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.prompt === undefined || !func0.call(data, "prompt")) {
+    if (data.prompt === undefined) {
       const err0 = {
         instancePath,
         schemaPath: "#/required",
@@ -110,7 +109,7 @@ function validate20(
       }
       errors++;
     }
-    if (data.keyframes === undefined || !func0.call(data, "keyframes")) {
+    if (data.keyframes === undefined) {
       const err1 = {
         instancePath,
         schemaPath: "#/required",
@@ -124,7 +123,7 @@ function validate20(
       }
       errors++;
     }
-    if (data.prompt !== undefined && func0.call(data, "prompt")) {
+    if (data.prompt !== undefined) {
       if (typeof data.prompt !== "string") {
         const err2 = {
           instancePath: instancePath + "/prompt",
@@ -140,14 +139,14 @@ function validate20(
         errors++;
       }
     }
-    if (data.keyframes !== undefined && func0.call(data, "keyframes")) {
+    if (data.keyframes !== undefined) {
       let data1 = data.keyframes;
       if (Array.isArray(data1)) {
         const len0 = data1.length;
         for (let i0 = 0; i0 < len0; i0++) {
           let data2 = data1[i0];
           if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-            if (data2.image_url === undefined || !func0.call(data2, "image_url")) {
+            if (data2.image_url === undefined) {
               const err3 = {
                 instancePath: instancePath + "/keyframes/" + i0,
                 schemaPath: "#/$defs/Keyframe/required",
@@ -161,7 +160,7 @@ function validate20(
               }
               errors++;
             }
-            if (data2.frame_index === undefined || !func0.call(data2, "frame_index")) {
+            if (data2.frame_index === undefined) {
               const err4 = {
                 instancePath: instancePath + "/keyframes/" + i0,
                 schemaPath: "#/$defs/Keyframe/required",
@@ -175,7 +174,7 @@ function validate20(
               }
               errors++;
             }
-            if (data2.image_url !== undefined && func0.call(data2, "image_url")) {
+            if (data2.image_url !== undefined) {
               if (typeof data2.image_url !== "string") {
                 const err5 = {
                   instancePath: instancePath + "/keyframes/" + i0 + "/image_url",
@@ -191,7 +190,7 @@ function validate20(
                 errors++;
               }
             }
-            if (data2.frame_index !== undefined && func0.call(data2, "frame_index")) {
+            if (data2.frame_index !== undefined) {
               let data4 = data2.frame_index;
               if (!(typeof data4 == "number" && !(data4 % 1) && !isNaN(data4))) {
                 const err6 = {
@@ -254,7 +253,7 @@ function validate20(
         errors++;
       }
     }
-    if (data.aspect_ratio !== undefined && func0.call(data, "aspect_ratio")) {
+    if (data.aspect_ratio !== undefined) {
       let data5 = data.aspect_ratio;
       if (typeof data5 !== "string") {
         const err10 = {
@@ -294,7 +293,7 @@ function validate20(
         errors++;
       }
     }
-    if (data.duration !== undefined && func0.call(data, "duration")) {
+    if (data.duration !== undefined) {
       let data6 = data.duration;
       if (!(typeof data6 == "number" && !(data6 % 1) && !isNaN(data6))) {
         const err12 = {
@@ -341,7 +340,7 @@ function validate20(
         }
       }
     }
-    if (data.generate_audio !== undefined && func0.call(data, "generate_audio")) {
+    if (data.generate_audio !== undefined) {
       if (typeof data.generate_audio !== "boolean") {
         const err15 = {
           instancePath: instancePath + "/generate_audio",
@@ -357,7 +356,7 @@ function validate20(
         errors++;
       }
     }
-    if (data.resolution !== undefined && func0.call(data, "resolution")) {
+    if (data.resolution !== undefined) {
       let data8 = data.resolution;
       if (typeof data8 !== "string") {
         const err16 = {

@@ -42,7 +42,6 @@ const schema33 = {
   },
   required: ["prompt"],
 };
-const func0 = Object.prototype.hasOwnProperty;
 function validate21(
   data,
   { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -57,7 +56,7 @@ function validate21(
     evaluated0.items = undefined;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.prompt === undefined || !func0.call(data, "prompt")) {
+    if (data.prompt === undefined) {
       const err0 = {
         instancePath,
         schemaPath: "#/required",
@@ -71,7 +70,7 @@ function validate21(
       }
       errors++;
     }
-    if (data.prompt !== undefined && func0.call(data, "prompt")) {
+    if (data.prompt !== undefined) {
       if (typeof data.prompt !== "string") {
         const err1 = {
           instancePath: instancePath + "/prompt",
@@ -87,7 +86,7 @@ function validate21(
         errors++;
       }
     }
-    if (data.aspect_ratio !== undefined && func0.call(data, "aspect_ratio")) {
+    if (data.aspect_ratio !== undefined) {
       let data1 = data.aspect_ratio;
       if (typeof data1 !== "string") {
         const err2 = {
@@ -127,7 +126,7 @@ function validate21(
         errors++;
       }
     }
-    if (data.duration !== undefined && func0.call(data, "duration")) {
+    if (data.duration !== undefined) {
       let data2 = data.duration;
       const _errs6 = errors;
       let valid1 = false;
@@ -233,7 +232,7 @@ function validate21(
         }
       }
     }
-    if (data.generate_audio !== undefined && func0.call(data, "generate_audio")) {
+    if (data.generate_audio !== undefined) {
       if (typeof data.generate_audio !== "boolean") {
         const err10 = {
           instancePath: instancePath + "/generate_audio",
@@ -249,7 +248,7 @@ function validate21(
         errors++;
       }
     }
-    if (data.resolution !== undefined && func0.call(data, "resolution")) {
+    if (data.resolution !== undefined) {
       let data4 = data.resolution;
       if (typeof data4 !== "string") {
         const err11 = {

@@ -95,9 +95,8 @@ const schema34 = {
     },
   },
 };
-const func0 = Object.prototype.hasOwnProperty;
-const func87 = ucs2length;
 const formats0 = ajvFormats.uri;
+const func1 = ucs2length;
 function validate22(
   data,
   { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -112,7 +111,7 @@ function validate22(
     evaluated0.items = undefined;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.prompt !== undefined && func0.call(data, "prompt")) {
+    if (data.prompt !== undefined) {
       if (typeof data.prompt !== "string") {
         const err0 = {
           instancePath: instancePath + "/prompt",
@@ -128,7 +127,7 @@ function validate22(
         errors++;
       }
     }
-    if (data.aspect_ratio !== undefined && func0.call(data, "aspect_ratio")) {
+    if (data.aspect_ratio !== undefined) {
       let data1 = data.aspect_ratio;
       if (typeof data1 !== "string") {
         const err1 = {
@@ -166,7 +165,7 @@ function validate22(
         errors++;
       }
     }
-    if (data.seed !== undefined && func0.call(data, "seed")) {
+    if (data.seed !== undefined) {
       let data2 = data.seed;
       if (!(typeof data2 == "number" && !(data2 % 1) && !isNaN(data2))) {
         const err3 = {
@@ -213,7 +212,7 @@ function validate22(
         }
       }
     }
-    if (data.audio !== undefined && func0.call(data, "audio")) {
+    if (data.audio !== undefined) {
       if (typeof data.audio !== "boolean") {
         const err6 = {
           instancePath: instancePath + "/audio",
@@ -229,7 +228,7 @@ function validate22(
         errors++;
       }
     }
-    if (data.duration !== undefined && func0.call(data, "duration")) {
+    if (data.duration !== undefined) {
       let data4 = data.duration;
       const _errs10 = errors;
       let valid1 = false;
@@ -321,7 +320,7 @@ function validate22(
         }
       }
     }
-    if (data.enable_thinking !== undefined && func0.call(data, "enable_thinking")) {
+    if (data.enable_thinking !== undefined) {
       if (typeof data.enable_thinking !== "boolean") {
         const err12 = {
           instancePath: instancePath + "/enable_thinking",
@@ -337,7 +336,7 @@ function validate22(
         errors++;
       }
     }
-    if (data.file_url !== undefined && func0.call(data, "file_url")) {
+    if (data.file_url !== undefined) {
       let data6 = data.file_url;
       const _errs18 = errors;
       let valid2 = false;
@@ -399,7 +398,7 @@ function validate22(
         }
       }
     }
-    if (data.web_url !== undefined && func0.call(data, "web_url")) {
+    if (data.web_url !== undefined) {
       let data7 = data.web_url;
       const _errs24 = errors;
       let valid3 = false;
@@ -461,7 +460,7 @@ function validate22(
         }
       }
     }
-    if (data.reference_images !== undefined && func0.call(data, "reference_images")) {
+    if (data.reference_images !== undefined) {
       let data8 = data.reference_images;
       const _errs30 = errors;
       let valid4 = false;
@@ -485,7 +484,7 @@ function validate22(
         for (let i0 = 0; i0 < len0; i0++) {
           let data9 = data8[i0];
           if (typeof data9 === "string") {
-            if (data9.length > 2083 && func87(data9) > 2083) {
+            if (data9.length > 2083 && func1(data9) > 2083) {
               const err20 = {
                 instancePath: instancePath + "/reference_images/" + i0,
                 schemaPath: "#/properties/reference_images/anyOf/0/items/maxLength",
@@ -499,7 +498,7 @@ function validate22(
               }
               errors++;
             }
-            if (data9.length < 2 && func87(data9) < 1) {
+            if (data9.length < 2 && func1(data9) < 1) {
               const err21 = {
                 instancePath: instancePath + "/reference_images/" + i0,
                 schemaPath: "#/properties/reference_images/anyOf/0/items/minLength",
@@ -599,7 +598,7 @@ function validate22(
         }
       }
     }
-    if (data.reference_videos !== undefined && func0.call(data, "reference_videos")) {
+    if (data.reference_videos !== undefined) {
       let data10 = data.reference_videos;
       const _errs38 = errors;
       let valid7 = false;
@@ -623,7 +622,7 @@ function validate22(
         for (let i1 = 0; i1 < len1; i1++) {
           let data11 = data10[i1];
           if (typeof data11 === "string") {
-            if (data11.length > 2083 && func87(data11) > 2083) {
+            if (data11.length > 2083 && func1(data11) > 2083) {
               const err28 = {
                 instancePath: instancePath + "/reference_videos/" + i1,
                 schemaPath: "#/properties/reference_videos/anyOf/0/items/maxLength",
@@ -637,7 +636,7 @@ function validate22(
               }
               errors++;
             }
-            if (data11.length < 2 && func87(data11) < 1) {
+            if (data11.length < 2 && func1(data11) < 1) {
               const err29 = {
                 instancePath: instancePath + "/reference_videos/" + i1,
                 schemaPath: "#/properties/reference_videos/anyOf/0/items/minLength",
@@ -737,7 +736,7 @@ function validate22(
         }
       }
     }
-    if (data.reference_audios !== undefined && func0.call(data, "reference_audios")) {
+    if (data.reference_audios !== undefined) {
       let data12 = data.reference_audios;
       const _errs46 = errors;
       let valid10 = false;
@@ -761,7 +760,7 @@ function validate22(
         for (let i2 = 0; i2 < len2; i2++) {
           let data13 = data12[i2];
           if (typeof data13 === "string") {
-            if (data13.length > 2083 && func87(data13) > 2083) {
+            if (data13.length > 2083 && func1(data13) > 2083) {
               const err36 = {
                 instancePath: instancePath + "/reference_audios/" + i2,
                 schemaPath: "#/properties/reference_audios/anyOf/0/items/maxLength",
@@ -775,7 +774,7 @@ function validate22(
               }
               errors++;
             }
-            if (data13.length < 2 && func87(data13) < 1) {
+            if (data13.length < 2 && func1(data13) < 1) {
               const err37 = {
                 instancePath: instancePath + "/reference_audios/" + i2,
                 schemaPath: "#/properties/reference_audios/anyOf/0/items/minLength",
@@ -875,7 +874,7 @@ function validate22(
         }
       }
     }
-    if (data.resolution !== undefined && func0.call(data, "resolution")) {
+    if (data.resolution !== undefined) {
       let data14 = data.resolution;
       if (typeof data14 !== "string") {
         const err43 = {

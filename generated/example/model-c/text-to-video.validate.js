@@ -42,7 +42,6 @@ const schema35 = {
   },
   required: ["prompt"],
 };
-const func0 = Object.prototype.hasOwnProperty;
 function validate23(
   data,
   { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -57,7 +56,7 @@ function validate23(
     evaluated0.items = undefined;
   }
   if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.prompt === undefined || !func0.call(data, "prompt")) {
+    if (data.prompt === undefined) {
       const err0 = {
         instancePath,
         schemaPath: "#/required",
@@ -71,7 +70,7 @@ function validate23(
       }
       errors++;
     }
-    if (data.prompt !== undefined && func0.call(data, "prompt")) {
+    if (data.prompt !== undefined) {
       if (typeof data.prompt !== "string") {
         const err1 = {
           instancePath: instancePath + "/prompt",
@@ -87,7 +86,7 @@ function validate23(
         errors++;
       }
     }
-    if (data.duration !== undefined && func0.call(data, "duration")) {
+    if (data.duration !== undefined) {
       let data1 = data.duration;
       if (!(typeof data1 == "number" && !(data1 % 1) && !isNaN(data1))) {
         const err2 = {
@@ -134,7 +133,7 @@ function validate23(
         }
       }
     }
-    if (data.generate_audio !== undefined && func0.call(data, "generate_audio")) {
+    if (data.generate_audio !== undefined) {
       if (typeof data.generate_audio !== "boolean") {
         const err5 = {
           instancePath: instancePath + "/generate_audio",
@@ -150,7 +149,7 @@ function validate23(
         errors++;
       }
     }
-    if (data.ratio !== undefined && func0.call(data, "ratio")) {
+    if (data.ratio !== undefined) {
       let data3 = data.ratio;
       if (typeof data3 !== "string") {
         const err6 = {
@@ -189,7 +188,7 @@ function validate23(
         errors++;
       }
     }
-    if (data.resolution !== undefined && func0.call(data, "resolution")) {
+    if (data.resolution !== undefined) {
       let data4 = data.resolution;
       if (typeof data4 !== "string") {
         const err8 = {

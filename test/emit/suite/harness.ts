@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AnySchema } from "ajv";
-import { createAjv, emitTypes, emitValidator, simplifySchema } from "../../../src/emit/index.js";
+import { createAjv, emitTypes, emitValidator, needsOwnProperties, simplifySchema } from "../../../src/emit/index.js";
 import { normalizeNullable, transformSchema, type JsonSchema, type JsonSchemaObject } from "../../../src/schema/index.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -70,8 +70,8 @@ export function normalize(schema: JsonSchema): JsonSchema {
 }
 
 /** Ajv warns on unknown formats through its logger; keep the test output readable, count them. */
-function quietAjv(warnings: string[]) {
-  const ajv = createAjv();
+function quietAjv(warnings: string[], options: { ownProperties?: boolean } = {}) {
+  const ajv = createAjv(options);
   (ajv as unknown as { logger: unknown }).logger = { log() {}, warn: (...a: unknown[]) => warnings.push(a.map(String).join(" ")), error: (...a: unknown[]) => warnings.push(a.map(String).join(" ")) };
   return ajv;
 }
@@ -155,7 +155,7 @@ export function runPipeline(groups: readonly SuiteGroup[]): { outcomes: Map<stri
   for (const g of groups) {
     try {
       const simplified = simplifySchema(normalize(g.schema) as JsonSchemaObject);
-      const { js } = emitValidator(quietAjv(warnings), simplified, [], "./support.js", "// JSON Schema Test Suite", `${g.file}: ${g.description}`);
+      const { js } = emitValidator(quietAjv(warnings, { ownProperties: needsOwnProperties(simplified) }), simplified, [], "./support.js", "// JSON Schema Test Suite", `${g.file}: ${g.description}`);
       const module = `g${g.index}.js`;
       writeFileSync(join(dir, module), js);
       driverInput.push({ index: g.index, module, data: g.cases.map((c) => c.data) });

@@ -151,7 +151,12 @@ function received(value: unknown): string {
 }
 
 function listValues(values: readonly unknown[]): string {
-  return values.map((v) => (typeof v === "string" ? `"${v}"` : JSON.stringify(v))).join(", ");
+  return values.map((v) => JSON.stringify(v)).join(", ");
+}
+
+/** `integer` → `an integer`, `null` → `null`: the other forms a field also accepts. */
+function otherForms(types: readonly string[]): string {
+  return types.map((t) => (t === "null" ? "null" : `${/^[aeiou]/.test(t) ? "an" : "a"} ${t}`)).join(" or ");
 }
 
 function editDistance(a: string, b: string): number {
@@ -245,7 +250,8 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   else if (error.keyword === "unevaluatedProperties" && typeof p.unevaluatedProperty === "string") pointer += "/" + escapeToken(p.unevaluatedProperty);
   const value = valueAt(input, pointer);
   const wording = SCHEMA_MESSAGES[error.keyword];
-  const text = wording ? wording(p, value) : `fails the "${error.keyword}" constraint`;
+  let text = wording ? wording(p, value) : `fails the "${error.keyword}" constraint`;
+  if (Array.isArray(p.otherForms)) text += ` (or ${otherForms(p.otherForms as string[])})`;
   return diagnostic("error", pointer, `schema/${error.keyword}`, `${fieldLabel(pointer)}: ${text}`);
 }
 
@@ -257,6 +263,7 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
 function collapseAnyOf(errors: readonly AjvError[]): AjvError[] {
   const drop = new Set<AjvError>();
   const added: AjvError[] = [];
+  const replaced = new Map<AjvError, AjvError>();
   for (const e of errors) {
     if (e.keyword !== "anyOf" && e.keyword !== "oneOf") continue;
     const prefix = e.schemaPath + "/";
@@ -274,13 +281,21 @@ function collapseAnyOf(errors: readonly AjvError[]): AjvError[] {
     drop.add(e);
     if (matched.length > 0) {
       const best = matched.reduce((a, b) => (b.length < a.length ? b : a));
-      for (const s of best) drop.delete(s);
+      // the forms whose type did not match are still allowed: say so on the field's own errors
+      const others = [...branches.values()].filter(typeOnly).flatMap((list) => list.filter((s) => s.keyword === "type").map((s) => String(s.params.type)));
+      for (const s of best) {
+        drop.delete(s);
+        // (a branch that failed on its type may still restrict values, e.g. only "auto": name
+        // such a form only after an enum/const miss, where "or an integer" is the useful hint)
+        const named = [...new Set(others)].filter((t) => t === "null" || s.keyword === "enum" || s.keyword === "const");
+        if (named.length > 0 && s.instancePath === e.instancePath) replaced.set(s, { ...s, params: { ...s.params, otherForms: named } });
+      }
     } else {
       const types = [...branches.values()].flatMap((list) => list.filter((s) => s.keyword === "type").map((s) => String(s.params.type)));
       added.push({ instancePath: e.instancePath, schemaPath: e.schemaPath, keyword: "type", params: { type: [...new Set(types)].join(",") } });
     }
   }
-  return [...errors.filter((e) => !drop.has(e)), ...added];
+  return [...errors.filter((e) => !drop.has(e)).map((e) => replaced.get(e) ?? e), ...added];
 }
 
 /** Turns Ajv's errors into diagnostics, one per field and problem, in document order. */

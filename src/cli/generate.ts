@@ -43,7 +43,7 @@ export async function runGenerate(argv: string[]): Promise<number> {
     const stale = compareWithDisk(outDir, files);
     const names = [...stale.changed, ...stale.missing.map((f) => `${f} (missing)`), ...stale.extra.map((f) => `${f} (not generated)`)];
     if (names.length > 0) {
-      process.stderr.write(`vsk: ${shown}/ is stale: ${names.length} file${names.length === 1 ? "" : "s"} differ from what the snapshot gives (${names.join(", ")}); run \`vsk generate\` and commit the result.\n`);
+      process.stderr.write(`vsk: ${shown}/ is stale: ${names.length === 1 ? "1 file differs" : `${names.length} files differ`} from what the snapshot gives (${names.join(", ")}); run \`vsk generate\` and commit the result.\n`);
       return ExitCode.findings;
     }
     process.stdout.write(`${shown}/ is up to date (${files.length} files, ${inputs.reduce((n, m) => n + m.endpoints.length, 0)} endpoints).\n`);

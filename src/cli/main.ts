@@ -14,8 +14,8 @@ const commands: Record<string, { describe: string; load: () => Promise<CommandRu
   pull: { describe: "fetch each model's published schema into schemas-cache/", load: async () => (await import("./pull.js")).runPull },
   generate: { describe: "emit types, builders and validators into generated/", load: async () => (await import("./generate.js")).runGenerate },
   lint: { describe: "check request payloads the way the service would", load: async () => (await import("./lint.js")).runLint },
-  explain: { describe: "say what a prediction record, webhook or result response means", load: async () => (await import("./explain.js")).runExplain },
   drift: { describe: "report what changed in the published schemas and what it breaks", load: async () => (await import("./drift.js")).runDrift },
+  explain: { describe: "say what a prediction record, webhook or result response means", load: async () => (await import("./explain.js")).runExplain },
 };
 
 function usage(): string {

@@ -7,7 +7,7 @@
 import { createReadStream, type ReadStream } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { extname, join, resolve } from "node:path";
-import { redactUrlsInText } from "../../templates/support.js";
+import { jsonSyntaxError } from "../json/index.js";
 
 /** Where a payload came from: the path as the user wrote it (`<stdin>` for stdin) and its 1-based line. */
 export interface PayloadSource {
@@ -32,73 +32,17 @@ export function isNdjsonPath(path: string): boolean {
   return ext === ".ndjson" || ext === ".jsonl";
 }
 
-/** Texts up to this size get the offset of a position-less syntax error located (a few re-parses). */
-const LOCATE_LIMIT = 16 * 1024 * 1024;
-
-/**
- * Where V8 stopped in a text it rejected without saying where (Node 20's "Unexpected token 'x',
- * "…" is not valid JSON"): the shortest prefix that fails with an error before its own end.
- * Prefixes short of the bad character either parse or fail at their end ("Unexpected end",
- * "Unterminated string … at position <end>"), so the answer can be found by bisection.
- */
-function locateSyntaxError(text: string): number | undefined {
-  if (text.length > LOCATE_LIMIT) return undefined;
-  const failsInside = (k: number): boolean => {
-    try {
-      JSON.parse(text.slice(0, k));
-      return false;
-    } catch (error) {
-      const message = error instanceof Error ? error.message : "";
-      if (/^Unexpected end of JSON input/.test(message)) return false;
-      const at = /position (\d+)/.exec(message);
-      return at === null ? true : Number(at[1]) < k;
-    }
-  };
-  let low = 1;
-  let high = text.length;
-  if (!failsInside(high)) return undefined;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (failsInside(mid)) high = mid;
-    else low = mid + 1;
-  }
-  return low - 1;
-}
-
-/**
- * A JSON syntax error as "line L, column C: what" (positions are 1-based, relative to `firstLine`).
- * V8's own message quotes a piece of the text; that piece is dropped (it can hold anything, a
- * signed URL's query string included) and URLs in what remains are redacted.
- */
-export function describeJsonError(text: string, error: unknown, firstLine = 1): { line: number; message: string } {
-  const raw = error instanceof Error ? error.message : String(error);
-  const position = /position (\d+)/.exec(raw);
-  const what = redactUrlsInText(
-    raw
-      .replace(/^(Unexpected|Bad|Expected|Unterminated|No|Exponent)/, (m) => m.toLowerCase())
-      .replace(/ in JSON at position \d+.*$/s, "")
-      .replace(/( after JSON) at position \d+.*$/s, "$1")
-      .replace(/\s*\(line \d+ column \d+\)$/, "")
-      .replace(/,? (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, ""),
-  );
-  const offset = position ? Number(position[1]) : /^Unexpected end of JSON input/.test(raw) ? text.trimEnd().length : locateSyntaxError(text);
-  if (offset === undefined) return { line: firstLine, message: `not valid JSON: ${what}` };
-  let line = firstLine;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, message: `not valid JSON at line ${line}, column ${offset - lineStart + 1}: ${what}` };
+/** A JSON syntax error as "line L, column C: what" (1-based; lines counted from `firstLine`). */
+export function describeJsonError(text: string, firstLine = 1): { line: number; message: string } {
+  const { line, column, problem } = jsonSyntaxError(text, firstLine);
+  return { line, message: `not valid JSON at line ${line}, column ${column}: ${problem}` };
 }
 
 function parse(text: string, at: PayloadSource, ndjson: boolean): { value: unknown; problem?: ReadProblem; line: number } {
   try {
     return { value: JSON.parse(text), line: at.line };
-  } catch (error) {
-    const { line, message } = describeJsonError(text, error, at.line);
+  } catch {
+    const { line, message } = describeJsonError(text, at.line);
     return { value: undefined, problem: { rule: "lint/invalid-json", message: `${message}; ${ndjson ? "fix the JSON or remove the line" : "fix the JSON"}` }, line };
   }
 }

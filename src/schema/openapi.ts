@@ -2,6 +2,7 @@
  * Reads a model's published OpenAPI document (spec 9.1: `{schema_url}/main/{owner}/{name}/latest.json`)
  * into one `EndpointModel` per POST endpoint (spec 4.1). OpenAPI 3.1 and 3.0 are both accepted.
  */
+import { jsonSyntaxError } from "../json/index.js";
 import { SchemaLoadError, pointerOf, unescapePointerToken, escapePointerToken } from "./errors.js";
 import { normalizeNullable } from "./nullable.js";
 import type { EndpointModel, JsonSchema, JsonSchemaObject, ModelSchema, SchemaOrigin } from "./types.js";
@@ -186,21 +187,13 @@ export function loadModelDocument(doc: unknown, origin: SchemaOrigin): ModelSche
 export function parseModelText(text: string, origin: SchemaOrigin): unknown {
   try {
     return JSON.parse(text);
-  } catch (error) {
+  } catch {
     const trimmed = text.trimStart();
     if (trimmed.startsWith("<") || trimmed === "") {
       throw new SchemaLoadError(origin, "", trimmed === "" ? "is empty, not JSON" : "is HTML or XML, not JSON (an error page from a proxy or CDN?)");
     }
-    const message = error instanceof Error ? error.message : String(error);
-    const pos = /position (\d+)/.exec(message);
-    let where = "";
-    if (pos) {
-      const before = text.slice(0, Number(pos[1]));
-      const line = before.split("\n").length;
-      const column = before.length - before.lastIndexOf("\n");
-      where = ` (line ${line}, column ${column})`;
-    }
-    throw new SchemaLoadError(origin, "", `is not valid JSON${where}: ${message.replace(/ in JSON at position \d+.*$/, "")}`);
+    const { line, column, problem } = jsonSyntaxError(text);
+    throw new SchemaLoadError(origin, "", `is not valid JSON (line ${line}, column ${column}): ${problem}`);
   }
 }
 

@@ -539,7 +539,7 @@ process.stderr.write(JSON.stringify({ code, polluted: ({}).polluted ?? null, arr
     expect(at(json.report, "secrets.ndjson", 5).diagnostics[0]!.message).toContain("endpoint: expected the endpoint name as a string, received 7");
     expect(at(json.report, "secrets.ndjson", 6).diagnostics.map((d) => d.message)).toContain("keyframes[0].frame_index: 999 is past the last frame (120) of the default 5 s video (duration × 24, spec 2.2)");
     // V8's syntax error quotes the text around the error; that quote is not passed on
-    expect(at(json.report, "secrets.ndjson", 7).diagnostics[0]!.message).toBe("not valid JSON at line 7, column 12: unexpected token 'h'; fix the JSON or remove the line");
+    expect(at(json.report, "secrets.ndjson", 7).diagnostics[0]!.message).toBe("not valid JSON at line 7, column 12: unexpected \"h\", expected a value; fix the JSON or remove the line");
     expect(at(json.report, "secrets.ndjson", 8).diagnostics[0]!.message).toMatch(/^not valid JSON at line 8, column 63: /);
     vsk(["secrets.ndjson"]);
     const summaryFile = join(tmp, "secrets-summary.md");

@@ -39,13 +39,21 @@ try {
 
   const defaults = join(work, "default");
   mkdirSync(defaults);
-  writeFileSync(join(defaults, "vsk.config.json"), JSON.stringify({ snapshotDir: join(ROOT, "schemas-cache"), outDir: "out" }));
+  writeFileSync(
+    join(defaults, "vsk.config.json"),
+    JSON.stringify({ snapshotDir: join(ROOT, "schemas-cache"), outDir: "out" }),
+  );
   time([CLI, "generate"], defaults); // warm the file-system cache once; every timed run is still a cold node
   const defaultRuns = Array.from({ length: ROUNDS }, () => time([CLI, "generate"], defaults).ms);
   const defaultMs = median(defaultRuns);
 
-  const rows = [["node -e \"\" (baseline)", baseline, "", ""]];
-  rows.push(["generate: 3 default models, 4 endpoints", defaultMs, defaultMs - baseline, defaultMs <= 3000 ? "≤ 3 s ✓" : "≤ 3 s ✗"]);
+  const rows = [['node -e "" (baseline)', baseline, "", ""]];
+  rows.push([
+    "generate: 3 default models, 4 endpoints",
+    defaultMs,
+    defaultMs - baseline,
+    defaultMs <= 3000 ? "≤ 3 s ✓" : "≤ 3 s ✗",
+  ]);
 
   // -------------------------------------------------------------------------------------------
   // synthetic models: each one model A's two endpoints plus model B's one, renamed and varied
@@ -76,7 +84,10 @@ try {
     const runFor = (count) => {
       const dir = join(work, `synthetic-${count}`);
       mkdirSync(dir);
-      writeFileSync(join(dir, "vsk.config.json"), JSON.stringify({ models: ids.slice(0, count).map((id) => ({ id })), snapshotDir: snapshot, outDir: "out" }));
+      writeFileSync(
+        join(dir, "vsk.config.json"),
+        JSON.stringify({ models: ids.slice(0, count).map((id) => ({ id })), snapshotDir: snapshot, outDir: "out" }),
+      );
       const { ms, stdout } = time([CLI, "generate"], dir);
       return { ms, stdout: stdout.trim() };
     };
@@ -84,18 +95,30 @@ try {
     const hundred = runFor(100);
     synthetic = { fifty, hundred };
     rows.push(["generate: 50 synthetic models, 150 endpoints", fifty.ms, fifty.ms - baseline, ""]);
-    rows.push(["generate: 100 synthetic models, 300 endpoints", hundred.ms, hundred.ms - baseline, hundred.ms <= 30000 ? "≤ 30 s ✓" : "≤ 30 s ✗"]);
+    rows.push([
+      "generate: 100 synthetic models, 300 endpoints",
+      hundred.ms,
+      hundred.ms - baseline,
+      hundred.ms <= 30000 ? "≤ 30 s ✓" : "≤ 30 s ✗",
+    ]);
   }
 
   // -------------------------------------------------------------------------------------------
   const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
-  console.log(`vsk generate, cold child processes (node ${process.version}; default models: median of ${ROUNDS}; synthetic: one run each)\n`);
+  console.log(
+    `vsk generate, cold child processes (node ${process.version}; default models: median of ${ROUNDS}; synthetic: one run each)\n`,
+  );
   console.log("".padEnd(48) + "wall".padStart(10) + "− node start".padStart(14) + "  target");
-  for (const [label, ms, net, target] of rows) console.log(label.padEnd(48) + s(ms).padStart(10) + (net === "" ? "" : s(net)).padStart(14) + `  ${target}`);
-  console.log(`\ndefault models: ${(defaultMs / baseline).toFixed(1)}× a bare node start; runs ${defaultRuns.map((m) => s(m)).join(", ")}`);
+  for (const [label, ms, net, target] of rows)
+    console.log(label.padEnd(48) + s(ms).padStart(10) + (net === "" ? "" : s(net)).padStart(14) + `  ${target}`);
+  console.log(
+    `\ndefault models: ${(defaultMs / baseline).toFixed(1)}× a bare node start; runs ${defaultRuns.map((m) => s(m)).join(", ")}`,
+  );
   if (synthetic) {
     const growth = (synthetic.hundred.ms - baseline) / (synthetic.fifty.ms - baseline);
-    console.log(`synthetic: 100 models / 50 models = ${growth.toFixed(2)}× (linear: ≈ 2×); per endpoint ${((synthetic.hundred.ms - synthetic.fifty.ms) / 150).toFixed(1)} ms`);
+    console.log(
+      `synthetic: 100 models / 50 models = ${growth.toFixed(2)}× (linear: ≈ 2×); per endpoint ${((synthetic.hundred.ms - synthetic.fifty.ms) / 150).toFixed(1)} ms`,
+    );
     console.log(`  vsk says: ${synthetic.fifty.stdout} | ${synthetic.hundred.stdout}`);
   }
 } finally {

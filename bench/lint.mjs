@@ -15,7 +15,17 @@
 // Usage (after `npm run build`): node bench/lint.mjs [--sizes 100000,1000000] [--runs 15] [--json]
 //   [--no-time]  (measure RSS with the in-process driver even when /usr/bin/time is present)
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -51,19 +61,61 @@ const url = (i) => SIGNED.replaceAll("%d", String(i));
 /** [valid, invalid] line makers per endpoint; each returns one NDJSON line. */
 const MAKERS = [
   [
-    (i) => ({ model: "modelA", endpoint: "keyframes-to-video", input: { prompt: `a cat walks, take ${i}`, keyframes: [{ image_url: url(i), frame_index: 0 }, { image_url: url(i + 1), frame_index: 96 }], duration: 5, resolution: "1080p" } }),
-    (i) => ({ model: "modelA", endpoint: "keyframes-to-video", input: { prompt: `a cat walks, take ${i}`, keyframes: [{ image_url: url(i), frame_index: 0 }, { image_url: url(i + 1), frame_index: 130 }] } }),
+    (i) => ({
+      model: "modelA",
+      endpoint: "keyframes-to-video",
+      input: {
+        prompt: `a cat walks, take ${i}`,
+        keyframes: [
+          { image_url: url(i), frame_index: 0 },
+          { image_url: url(i + 1), frame_index: 96 },
+        ],
+        duration: 5,
+        resolution: "1080p",
+      },
+    }),
+    (i) => ({
+      model: "modelA",
+      endpoint: "keyframes-to-video",
+      input: {
+        prompt: `a cat walks, take ${i}`,
+        keyframes: [
+          { image_url: url(i), frame_index: 0 },
+          { image_url: url(i + 1), frame_index: 130 },
+        ],
+      },
+    }),
   ],
   [
-    (i) => ({ model: "example/model-a", endpoint: "text-to-video", input: { prompt: `a sunrise over the sea, take ${i}`, aspect_ratio: "16:9", duration: "auto" } }),
-    (i) => ({ model: "example/model-a", endpoint: "text-to-video", input: { prompt: `a sunrise, take ${i}`, aspect_ratio: "17:9", duration: 40 } }),
+    (i) => ({
+      model: "example/model-a",
+      endpoint: "text-to-video",
+      input: { prompt: `a sunrise over the sea, take ${i}`, aspect_ratio: "16:9", duration: "auto" },
+    }),
+    (i) => ({
+      model: "example/model-a",
+      endpoint: "text-to-video",
+      input: { prompt: `a sunrise, take ${i}`, aspect_ratio: "17:9", duration: 40 },
+    }),
   ],
   [
-    (i) => ({ model: "modelB", endpoint: "reference-to-video", input: { prompt: `image 1 dances, take ${i}`, reference_images: [url(i)], duration: 8, seed: i } }),
-    (i) => ({ model: "modelB", endpoint: "reference-to-video", input: { prompt: `image 1 dances, take ${i}`, file_url: url(i), duration: 31 } }),
+    (i) => ({
+      model: "modelB",
+      endpoint: "reference-to-video",
+      input: { prompt: `image 1 dances, take ${i}`, reference_images: [url(i)], duration: 8, seed: i },
+    }),
+    (i) => ({
+      model: "modelB",
+      endpoint: "reference-to-video",
+      input: { prompt: `image 1 dances, take ${i}`, file_url: url(i), duration: 31 },
+    }),
   ],
   [
-    (i) => ({ model: "modelC", endpoint: "text-to-video", input: { prompt: `a red kite in the wind, take ${i}`, ratio: "9:16", duration: -1, resolution: "4k" } }),
+    (i) => ({
+      model: "modelC",
+      endpoint: "text-to-video",
+      input: { prompt: `a red kite in the wind, take ${i}`, ratio: "9:16", duration: -1, resolution: "4k" },
+    }),
     (i) => ({ model: "modelC", endpoint: "text-to-video", input: { prompt: `a red kite, take ${i}`, duration: 2 } }),
   ],
 ];
@@ -108,7 +160,8 @@ function dataFile(n) {
 // ---------------------------------------------------------------------------------------------
 // Running the CLI
 
-const haveTime = !process.argv.includes("--no-time") && existsSync(TIME) && spawnSync(TIME, ["-v", "true"]).status === 0;
+const haveTime =
+  !process.argv.includes("--no-time") && existsSync(TIME) && spawnSync(TIME, ["-v", "true"]).status === 0;
 const DRIVER = join(WORK, "rss-driver.mjs");
 // Fallback when /usr/bin/time is missing: run main() in-process and print maxRSS to stderr.
 writeFileSync(
@@ -126,7 +179,9 @@ process.exitCode = code;
 function runCli(args) {
   return new Promise((resolve, reject) => {
     const out = openSync("/dev/null", "w");
-    const [cmd, argv] = haveTime ? [TIME, ["-v", process.execPath, CLI, ...args]] : [process.execPath, [DRIVER, ...args]];
+    const [cmd, argv] = haveTime
+      ? [TIME, ["-v", process.execPath, CLI, ...args]]
+      : [process.execPath, [DRIVER, ...args]];
     const started = performance.now();
     const child = spawn(cmd, argv, { stdio: ["ignore", out, "pipe"], cwd: WORK });
     let stderr = "";
@@ -135,7 +190,9 @@ function runCli(args) {
     child.on("close", (code) => {
       const ms = performance.now() - started;
       closeSync(out);
-      const kb = haveTime ? /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1] : /VSK_MAXRSS_KB (\d+)/.exec(stderr)?.[1];
+      const kb = haveTime
+        ? /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1]
+        : /VSK_MAXRSS_KB (\d+)/.exec(stderr)?.[1];
       const status = haveTime ? Number(/Exit status: (\d+)/.exec(stderr)?.[1] ?? code) : code;
       resolve({ ms, rssMb: kb === undefined ? NaN : Number(kb) / 1024, code: status, stderr });
     });
@@ -147,7 +204,8 @@ const median = (xs) => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const fmt = (n, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n, digits = 0) =>
+  n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const verdict = (ok) => (ok ? "ok" : "MISSED");
 
 const report = { throughput: [], coldStart: undefined };
@@ -156,13 +214,20 @@ let missed = 0;
 // ---------------------------------------------------------------------------------------------
 // (a) throughput and memory
 
-console.log(`(a) streaming NDJSON, mixed requests (4 endpoints, envelopes, ~10% invalid), ${haveTime ? "peak RSS from /usr/bin/time -v" : "peak RSS from process.resourceUsage() in a driver"}`);
-console.log(`    ${"requests".padStart(9)}  ${"format".padEnd(6)}  ${"wall s".padStart(7)}  ${"requests/s".padStart(10)}  ${"peak RSS MB".padStart(11)}  exit`);
+console.log(
+  `(a) streaming NDJSON, mixed requests (4 endpoints, envelopes, ~10% invalid), ${haveTime ? "peak RSS from /usr/bin/time -v" : "peak RSS from process.resourceUsage() in a driver"}`,
+);
+console.log(
+  `    ${"requests".padStart(9)}  ${"format".padEnd(6)}  ${"wall s".padStart(7)}  ${"requests/s".padStart(10)}  ${"peak RSS MB".padStart(11)}  exit`,
+);
 for (const n of SIZES) {
   const started = performance.now();
   const data = dataFile(n);
   const genMs = performance.now() - started;
-  if (genMs > 50) console.log(`    (generated ${data.file}: ${fmt(data.size / 1e6, 1)} MB, ${fmt(data.invalid)} invalid, in ${fmt(genMs / 1000, 1)} s)`);
+  if (genMs > 50)
+    console.log(
+      `    (generated ${data.file}: ${fmt(data.size / 1e6, 1)} MB, ${fmt(data.invalid)} invalid, in ${fmt(genMs / 1000, 1)} s)`,
+    );
   // a small file gets 3 runs (median), a large one 1
   const runs = n <= 200_000 ? 3 : 1;
   for (const format of ["json", "pretty"]) {
@@ -181,14 +246,21 @@ for (const n of SIZES) {
     const ok = (!rateApplies || rps >= TARGET_RPS) && rss <= TARGET_RSS_MB;
     if (!ok) missed++;
     report.throughput.push({ requests: n, format, wallMs: ms, requestsPerSecond: rps, peakRssMb: rss });
-    console.log(`    ${fmt(n).padStart(9)}  ${format.padEnd(6)}  ${fmt(ms / 1000, 2).padStart(7)}  ${fmt(rps).padStart(10)}  ${fmt(rss, 1).padStart(11)}  ${got[0].code}   ${verdict(ok)}${rateApplies ? "" : " (RSS only)"}`);
+    console.log(
+      `    ${fmt(n).padStart(9)}  ${format.padEnd(6)}  ${fmt(ms / 1000, 2).padStart(7)}  ${fmt(rps).padStart(10)}  ${fmt(rss, 1).padStart(11)}  ${got[0].code}   ${verdict(ok)}${rateApplies ? "" : " (RSS only)"}`,
+    );
   }
 }
 for (const format of ["json", "pretty"]) {
   const rows = report.throughput.filter((t) => t.format === format);
-  if (rows.length > 1) console.log(`    ${format}: peak RSS at ${fmt(rows.at(-1).requests)} / at ${fmt(rows[0].requests)} requests = ${fmt(rows.at(-1).peakRssMb / rows[0].peakRssMb, 2)} (input ${fmt(rows.at(-1).requests / rows[0].requests)}x larger)`);
+  if (rows.length > 1)
+    console.log(
+      `    ${format}: peak RSS at ${fmt(rows.at(-1).requests)} / at ${fmt(rows[0].requests)} requests = ${fmt(rows.at(-1).peakRssMb / rows[0].peakRssMb, 2)} (input ${fmt(rows.at(-1).requests / rows[0].requests)}x larger)`,
+    );
 }
-console.log(`    targets: >= ${fmt(TARGET_RPS)} requests/s at ${fmt(Math.max(...SIZES))} requests, peak RSS <= ${TARGET_RSS_MB} MB and flat as the input grows`);
+console.log(
+  `    targets: >= ${fmt(TARGET_RPS)} requests/s at ${fmt(Math.max(...SIZES))} requests, peak RSS <= ${TARGET_RSS_MB} MB and flat as the input grows`,
+);
 
 // ---------------------------------------------------------------------------------------------
 // (b) cold start
@@ -202,9 +274,26 @@ const cold = join(WORK, "cold");
 rmSync(cold, { recursive: true, force: true });
 mkdirSync(cold);
 const schemaFile = join(cold, "keyframes-to-video.input.schema.json");
-writeFileSync(schemaFile, JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", ...endpoint.input }, null, 2));
+writeFileSync(
+  schemaFile,
+  JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", ...endpoint.input }, null, 2),
+);
 const payloadFile = join(cold, "file.json");
-writeFileSync(payloadFile, JSON.stringify({ prompt: "a cat walks across the room", keyframes: [{ image_url: "https://cdn.example/a.png", frame_index: 0 }, { image_url: "https://cdn.example/b.png", frame_index: 96 }], duration: 5 }, null, 2) + "\n");
+writeFileSync(
+  payloadFile,
+  JSON.stringify(
+    {
+      prompt: "a cat walks across the room",
+      keyframes: [
+        { image_url: "https://cdn.example/a.png", frame_index: 0 },
+        { image_url: "https://cdn.example/b.png", frame_index: 96 },
+      ],
+      duration: 5,
+    },
+    null,
+    2,
+  ) + "\n",
+);
 
 const commands = {
   node: [process.execPath, ["-e", ""]],
@@ -237,9 +326,15 @@ if (ratio > TARGET_RATIO) missed++;
 report.coldStart = { runs: RUNS, medianMs: med, ratio, netRatio };
 console.log(`\n(b) cold start on one small file, ${RUNS} interleaved runs each, median wall ms`);
 console.log(`    node -e ""                 ${fmt(med.node, 1).padStart(7)}`);
-console.log(`    vsk lint file.json         ${fmt(med.vsk, 1).padStart(7)}   minus node: ${fmt(med.vsk - med.node, 1)}`);
-console.log(`    ajv validate (ajv-cli)     ${fmt(med.ajv, 1).padStart(7)}   minus node: ${fmt(med.ajv - med.node, 1)}`);
-console.log(`    vsk / ajv = ${fmt(ratio, 2)} (target <= ${TARGET_RATIO}) ${verdict(ratio <= TARGET_RATIO)}; minus the node start: ${fmt(netRatio, 2)}`);
+console.log(
+  `    vsk lint file.json         ${fmt(med.vsk, 1).padStart(7)}   minus node: ${fmt(med.vsk - med.node, 1)}`,
+);
+console.log(
+  `    ajv validate (ajv-cli)     ${fmt(med.ajv, 1).padStart(7)}   minus node: ${fmt(med.ajv - med.node, 1)}`,
+);
+console.log(
+  `    vsk / ajv = ${fmt(ratio, 2)} (target <= ${TARGET_RATIO}) ${verdict(ratio <= TARGET_RATIO)}; minus the node start: ${fmt(netRatio, 2)}`,
+);
 
 if (JSON_OUT) console.log(JSON.stringify(report));
 if (missed > 0) console.log(`\n${missed} target(s) missed`);

@@ -35,9 +35,15 @@ const ROUNDS = arg("--rounds", 7);
 const MS = arg("--ms", 120);
 const JSON_OUT = process.argv.includes("--json");
 // --generated DIR: measure another generated/ (e.g. a patched copy) against the same alternatives
-const GENERATED = process.argv.includes("--generated") ? process.argv[process.argv.indexOf("--generated") + 1] : `${ROOT}/generated`;
-const { validate: generatedKeyframes } = await import(pathToFileURL(`${GENERATED}/example/model-a/keyframes-to-video.validate.js`).href);
-const { validate: generatedReference } = await import(pathToFileURL(`${GENERATED}/example/model-b/reference-to-video.validate.js`).href);
+const GENERATED = process.argv.includes("--generated")
+  ? process.argv[process.argv.indexOf("--generated") + 1]
+  : `${ROOT}/generated`;
+const { validate: generatedKeyframes } = await import(
+  pathToFileURL(`${GENERATED}/example/model-a/keyframes-to-video.validate.js`).href
+);
+const { validate: generatedReference } = await import(
+  pathToFileURL(`${GENERATED}/example/model-b/reference-to-video.validate.js`).href
+);
 
 // ---------------------------------------------------------------------------------------------
 // Payloads
@@ -99,7 +105,11 @@ const endpointOf = (name) => (name.startsWith("keyframes") ? "keyframes" : "refe
 function publishedInput(model, component) {
   const doc = JSON.parse(readFileSync(`${ROOT}/schemas-cache/example/${model}/latest.json`, "utf8"));
   const text = JSON.stringify(doc.components.schemas).replaceAll('"#/components/schemas/', '"#/$defs/');
-  return { $schema: "https://json-schema.org/draft/2020-12/schema", $ref: `#/$defs/${component}`, $defs: JSON.parse(text) };
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $ref: `#/$defs/${component}`,
+    $defs: JSON.parse(text),
+  };
 }
 function ajvValidator(schema, options) {
   const ajv = new Ajv2020({ strict: false, ...options });
@@ -177,13 +187,35 @@ const typeboxSchemas = {
 // The contenders, each `(payload) => isValid`
 
 const contenders = {
-  generated: { keyframes: generatedKeyframes, reference: generatedReference, ok: (r) => !r.some((d) => d.severity === "error") },
-  ajv: { keyframes: ajvValidator(published.keyframes, { allErrors: true }), reference: ajvValidator(published.reference, { allErrors: true }), ok: (r) => r },
-  "ajv-first": { keyframes: ajvValidator(published.keyframes, {}), reference: ajvValidator(published.reference, {}), ok: (r) => r },
-  zod: { keyframes: (p) => zodSchemas.keyframes.safeParse(p), reference: (p) => zodSchemas.reference.safeParse(p), ok: (r) => r.success },
+  generated: {
+    keyframes: generatedKeyframes,
+    reference: generatedReference,
+    ok: (r) => !r.some((d) => d.severity === "error"),
+  },
+  ajv: {
+    keyframes: ajvValidator(published.keyframes, { allErrors: true }),
+    reference: ajvValidator(published.reference, { allErrors: true }),
+    ok: (r) => r,
+  },
+  "ajv-first": {
+    keyframes: ajvValidator(published.keyframes, {}),
+    reference: ajvValidator(published.reference, {}),
+    ok: (r) => r,
+  },
+  zod: {
+    keyframes: (p) => zodSchemas.keyframes.safeParse(p),
+    reference: (p) => zodSchemas.reference.safeParse(p),
+    ok: (r) => r.success,
+  },
   typebox: {
-    keyframes: ((c) => (p) => c.Check(p))(TypeCompiler.Compile(typeboxSchemas.keyframes)),
-    reference: ((c) => (p) => c.Check(p))(TypeCompiler.Compile(typeboxSchemas.reference)),
+    keyframes: (
+      (c) => (p) =>
+        c.Check(p)
+    )(TypeCompiler.Compile(typeboxSchemas.keyframes)),
+    reference: (
+      (c) => (p) =>
+        c.Check(p)
+    )(TypeCompiler.Compile(typeboxSchemas.reference)),
     ok: (r) => r,
   },
 };
@@ -255,13 +287,24 @@ const names = Object.keys(contenders);
 const pad = (s, n) => String(s).padEnd(n);
 const padL = (s, n) => String(s).padStart(n);
 
-console.log(`validators (${GENERATED === `${ROOT}/generated` ? "generated/" : GENERATED}): median of ${ROUNDS} rounds of ~${MS} ms each, after warm-up (node ${process.version})\n`);
+console.log(
+  `validators (${GENERATED === `${ROOT}/generated` ? "generated/" : GENERATED}): median of ${ROUNDS} rounds of ~${MS} ms each, after warm-up (node ${process.version})\n`,
+);
 console.log(pad("payload", 20) + names.map((n) => padL(n, 12)).join(""));
-for (const [payload, row] of Object.entries(results)) console.log(pad(payload, 20) + names.map((n) => padL(fmt(row[n]), 12)).join(""));
+for (const [payload, row] of Object.entries(results))
+  console.log(pad(payload, 20) + names.map((n) => padL(fmt(row[n]), 12)).join(""));
 
 const TARGETS = { ajv: 5, zod: 10, typebox: 2 };
-console.log(`\nratio generated / alternative (targets on VALID: ≥${TARGETS.ajv}× ajv, ≥${TARGETS.zod}× zod, ≥${TARGETS.typebox}× typebox)\n`);
-console.log(pad("payload", 20) + names.filter((n) => n !== "generated").map((n) => padL(n, 12)).join(""));
+console.log(
+  `\nratio generated / alternative (targets on VALID: ≥${TARGETS.ajv}× ajv, ≥${TARGETS.zod}× zod, ≥${TARGETS.typebox}× typebox)\n`,
+);
+console.log(
+  pad("payload", 20) +
+    names
+      .filter((n) => n !== "generated")
+      .map((n) => padL(n, 12))
+      .join(""),
+);
 const misses = [];
 for (const [payload, row] of Object.entries(results)) {
   const cells = names

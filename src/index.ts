@@ -4,7 +4,14 @@
  * reader for clients is `video-schema-kit/runtime`.
  */
 export { loadConfig, parseConfig, findModel, DEFAULT_MODELS, type VskConfig, type ModelRef } from "./config/index.js";
-export { loadModelDocument, parseModelText, SchemaLoadError, type EndpointModel, type ModelSchema, type JsonSchemaObject } from "./schema/index.js";
+export {
+  loadModelDocument,
+  parseModelText,
+  SchemaLoadError,
+  type EndpointModel,
+  type ModelSchema,
+  type JsonSchemaObject,
+} from "./schema/index.js";
 export { readSnapshot, writeSnapshot, readManifest, type Manifest } from "./snapshot/index.js";
 export { rulesFor, SPEC_RULES, checkRules, runValidation, type RuleSpec, type Diagnostic } from "./rules/index.js";
 export { generateFiles, compareWithDisk, writeGenerated, simplifySchema, type GeneratedFile } from "./emit/index.js";

@@ -37,7 +37,9 @@ export class RequestValidationError extends Error {
     readonly diagnostics: readonly Diagnostic[],
   ) {
     const errors = diagnostics.filter((d) => d.severity === "error");
-    super(`${endpoint}: ${errors.length} invalid field${errors.length === 1 ? "" : "s"}: ${errors.map((d) => d.message).join("; ")}`);
+    super(
+      `${endpoint}: ${errors.length} invalid field${errors.length === 1 ? "" : "s"}: ${errors.map((d) => d.message).join("; ")}`,
+    );
     this.name = "RequestValidationError";
   }
 }
@@ -47,7 +49,15 @@ export type BuildResult<TBody> =
   | { ok: false; error: RequestValidationError };
 
 function diagnostic(severity: Severity, pointer: string, rule: string, message: string): Diagnostic {
-  return { severity, pointer, rule, code: "invalid_input", reason: "input_validation_failed", retryable: false, message: redactUrlsInText(message) };
+  return {
+    severity,
+    pointer,
+    rule,
+    code: "invalid_input",
+    reason: "input_validation_failed",
+    retryable: false,
+    message: redactUrlsInText(message),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -111,7 +121,9 @@ export function redactUrl(url: string): string {
 /** Every URL in a text redacted as `redactUrl` does, and any `?name=value` left on a word removed. */
 export function redactUrlsInText(text: string): string {
   if (typeof text !== "string") return "";
-  return text.replace(URL_IN_TEXT, (match) => keepTrailing(match, redactUrl)).replace(QUERY_IN_WORD, (match) => keepTrailing(match, () => ""));
+  return text
+    .replace(URL_IN_TEXT, (match) => keepTrailing(match, redactUrl))
+    .replace(QUERY_IN_WORD, (match) => keepTrailing(match, () => ""));
 }
 
 function keepTrailing(match: string, redact: (text: string) => string): string {
@@ -146,7 +158,8 @@ function typeName(value: unknown): string {
 
 /** `string "auto"`, `integer 5`, `null`, `an array`: the received value with its JSON type. */
 function received(value: unknown): string {
-  if (value === null || Array.isArray(value) || typeof value === "object") return value === null ? "null" : describeValue(value).replace(/ of \d+ items?$/, "");
+  if (value === null || Array.isArray(value) || typeof value === "object")
+    return value === null ? "null" : describeValue(value).replace(/ of \d+ items?$/, "");
   return `${typeName(value)} ${describeValue(value)}`;
 }
 
@@ -212,7 +225,13 @@ const SCHEMA_MESSAGES: Record<string, (p: Record<string, unknown>, v: unknown) =
   type: (p, v) => `expected ${String(p.type).replace(/,/g, " or ")}, received ${received(v)}`,
   enum: (p, v) => {
     const allowed = (p.allowedValues as unknown[]) ?? [];
-    const hint = typeof v === "string" ? closest(v, allowed.filter((a): a is string => typeof a === "string")) : undefined;
+    const hint =
+      typeof v === "string"
+        ? closest(
+            v,
+            allowed.filter((a): a is string => typeof a === "string"),
+          )
+        : undefined;
     return `${describeValue(v)} is not one of ${listValues(allowed)}${hint !== undefined ? `; did you mean "${hint}"?` : ""}`;
   },
   const: (p, v) => `expected ${JSON.stringify(p.allowedValue)}, received ${describeValue(v)}`,
@@ -221,8 +240,10 @@ const SCHEMA_MESSAGES: Record<string, (p: Record<string, unknown>, v: unknown) =
   exclusiveMinimum: (p, v) => `${describeValue(v)} must be greater than ${String(p.limit)}`,
   exclusiveMaximum: (p, v) => `${describeValue(v)} must be less than ${String(p.limit)}`,
   multipleOf: (p, v) => `${describeValue(v)} is not a multiple of ${String(p.multipleOf)}`,
-  minLength: (p, v) => `expected at least ${plural(p.limit, "character")}, received ${typeof v === "string" ? v.length : 0}`,
-  maxLength: (p, v) => `expected at most ${plural(p.limit, "character")}, received ${typeof v === "string" ? v.length : 0}`,
+  minLength: (p, v) =>
+    `expected at least ${plural(p.limit, "character")}, received ${typeof v === "string" ? v.length : 0}`,
+  maxLength: (p, v) =>
+    `expected at most ${plural(p.limit, "character")}, received ${typeof v === "string" ? v.length : 0}`,
   pattern: (p, v) => `${describeValue(v)} does not match the pattern ${String(p.pattern)}`,
   format: (p, v) => `${describeValue(v)} is not a valid ${String(p.format)}`,
   minItems: (p, v) => `expected at least ${plural(p.limit, "item")}, received ${Array.isArray(v) ? v.length : 0}`,
@@ -245,9 +266,15 @@ const SCHEMA_MESSAGES: Record<string, (p: Record<string, unknown>, v: unknown) =
 function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   let pointer = error.instancePath;
   const p = error.params;
-  if (error.keyword === "required" || error.keyword === "dependentRequired") pointer += "/" + escapeToken(String(p.missingProperty));
-  else if ((error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties") && typeof p.additionalProperty === "string") pointer += "/" + escapeToken(p.additionalProperty);
-  else if (error.keyword === "unevaluatedProperties" && typeof p.unevaluatedProperty === "string") pointer += "/" + escapeToken(p.unevaluatedProperty);
+  if (error.keyword === "required" || error.keyword === "dependentRequired")
+    pointer += "/" + escapeToken(String(p.missingProperty));
+  else if (
+    (error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties") &&
+    typeof p.additionalProperty === "string"
+  )
+    pointer += "/" + escapeToken(p.additionalProperty);
+  else if (error.keyword === "unevaluatedProperties" && typeof p.unevaluatedProperty === "string")
+    pointer += "/" + escapeToken(p.unevaluatedProperty);
   const value = valueAt(input, pointer);
   const wording = SCHEMA_MESSAGES[error.keyword];
   let text = wording ? wording(p, value) : `fails the "${error.keyword}" constraint`;
@@ -275,24 +302,40 @@ function collapseAnyOf(errors: readonly AjvError[]): AjvError[] {
       }
     }
     if (branches.size === 0) continue;
-    const typeOnly = (list: AjvError[]) => list.some((s) => s.keyword === "type" && s.instancePath === e.instancePath && s.schemaPath === `${prefix}${s.schemaPath.slice(prefix.length).split("/")[0]}/type`);
+    const typeOnly = (list: AjvError[]) =>
+      list.some(
+        (s) =>
+          s.keyword === "type" &&
+          s.instancePath === e.instancePath &&
+          s.schemaPath === `${prefix}${s.schemaPath.slice(prefix.length).split("/")[0]}/type`,
+      );
     const matched = [...branches.values()].filter((list) => !typeOnly(list));
     for (const list of branches.values()) for (const s of list) drop.add(s);
     drop.add(e);
     if (matched.length > 0) {
       const best = matched.reduce((a, b) => (b.length < a.length ? b : a));
       // the forms whose type did not match are still allowed: say so on the field's own errors
-      const others = [...branches.values()].filter(typeOnly).flatMap((list) => list.filter((s) => s.keyword === "type").map((s) => String(s.params.type)));
+      const others = [...branches.values()]
+        .filter(typeOnly)
+        .flatMap((list) => list.filter((s) => s.keyword === "type").map((s) => String(s.params.type)));
       for (const s of best) {
         drop.delete(s);
         // (a branch that failed on its type may still restrict values, e.g. only "auto": name
         // such a form only after an enum/const miss, where "or an integer" is the useful hint)
         const named = [...new Set(others)].filter((t) => t === "null" || s.keyword === "enum" || s.keyword === "const");
-        if (named.length > 0 && s.instancePath === e.instancePath) replaced.set(s, { ...s, params: { ...s.params, otherForms: named } });
+        if (named.length > 0 && s.instancePath === e.instancePath)
+          replaced.set(s, { ...s, params: { ...s.params, otherForms: named } });
       }
     } else {
-      const types = [...branches.values()].flatMap((list) => list.filter((s) => s.keyword === "type").map((s) => String(s.params.type)));
-      added.push({ instancePath: e.instancePath, schemaPath: e.schemaPath, keyword: "type", params: { type: [...new Set(types)].join(",") } });
+      const types = [...branches.values()].flatMap((list) =>
+        list.filter((s) => s.keyword === "type").map((s) => String(s.params.type)),
+      );
+      added.push({
+        instancePath: e.instancePath,
+        schemaPath: e.schemaPath,
+        keyword: "type",
+        params: { type: [...new Set(types)].join(",") },
+      });
     }
   }
   return [...errors.filter((e) => !drop.has(e)).map((e) => replaced.get(e) ?? e), ...added];
@@ -320,13 +363,42 @@ export function diagnosticsFromAjv(errors: readonly AjvError[] | null | undefine
 
 export type RuleSpec =
   | { id: string; kind: "uniqueItemField"; array: string; field: string; spec: string }
-  | { id: string; kind: "itemFieldWithinDuration"; array: string; field: string; duration: string; defaultDuration: number; framesPerSecond: number; spec: string }
+  | {
+      id: string;
+      kind: "itemFieldWithinDuration";
+      array: string;
+      field: string;
+      duration: string;
+      defaultDuration: number;
+      framesPerSecond: number;
+      spec: string;
+    }
   | { id: string; kind: "requiresFlag"; field: string; flag: string; spec: string }
-  | { id: string; kind: "integerInSetOrRange"; field: string; values: number[]; valueMeaning: string; min: number; max: number; spec: string }
-  | { id: string; kind: "promptLengthRecommendation"; field: string; maxCjkCharacters: number; maxWords: number; spec: string }
+  | {
+      id: string;
+      kind: "integerInSetOrRange";
+      field: string;
+      values: number[];
+      valueMeaning: string;
+      min: number;
+      max: number;
+      spec: string;
+    }
+  | {
+      id: string;
+      kind: "promptLengthRecommendation";
+      field: string;
+      maxCjkCharacters: number;
+      maxWords: number;
+      spec: string;
+    }
   | { id: string; kind: "unknownFields"; known: string[] };
 
-type Check<K extends RuleSpec["kind"]> = (rule: Extract<RuleSpec, { kind: K }>, input: Record<string, unknown>, invalid: ReadonlySet<string>) => Diagnostic[];
+type Check<K extends RuleSpec["kind"]> = (
+  rule: Extract<RuleSpec, { kind: K }>,
+  input: Record<string, unknown>,
+  invalid: ReadonlySet<string>,
+) => Diagnostic[];
 
 const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g;
 const WORD = /[A-Za-z0-9'’-]+/g;
@@ -350,7 +422,8 @@ const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {
     const byValue = new Map<unknown, number[]>();
     itemsOf(input, rule.array).forEach((item, i) => {
       const v = valueAt(item, "/" + rule.field);
-      if (typeof v === "number" && !invalid.has(`${rule.array}/${i}/${rule.field}`)) byValue.set(v, [...(byValue.get(v) ?? []), i]);
+      if (typeof v === "number" && !invalid.has(`${rule.array}/${i}/${rule.field}`))
+        byValue.set(v, [...(byValue.get(v) ?? []), i]);
     });
     const out: Diagnostic[] = [];
     for (const [value, indexes] of byValue) {
@@ -358,7 +431,14 @@ const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {
       for (const i of indexes) {
         const pointer = `${rule.array}/${i}/${rule.field}`;
         const others = indexes.filter((j) => j !== i).map((j) => fieldLabel(`${rule.array}/${j}`));
-        out.push(diagnostic("error", pointer, rule.id, `${fieldLabel(pointer)}: ${String(value)} is also used by ${others.join(", ")}; each ${rule.field} must be unique (spec ${rule.spec})`));
+        out.push(
+          diagnostic(
+            "error",
+            pointer,
+            rule.id,
+            `${fieldLabel(pointer)}: ${String(value)} is also used by ${others.join(", ")}; each ${rule.field} must be unique (spec ${rule.spec})`,
+          ),
+        );
       }
     }
     return out;
@@ -376,7 +456,14 @@ const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {
       if (typeof v === "number" && v > last && !invalid.has(`${rule.array}/${i}/${rule.field}`)) {
         const pointer = `${rule.array}/${i}/${rule.field}`;
         const whose = given === undefined ? `the default ${seconds} s` : `a ${seconds} s`;
-        out.push(diagnostic("error", pointer, rule.id, `${fieldLabel(pointer)}: ${v} is past the last frame (${last}) of ${whose} video (duration × ${rule.framesPerSecond}, spec ${rule.spec})`));
+        out.push(
+          diagnostic(
+            "error",
+            pointer,
+            rule.id,
+            `${fieldLabel(pointer)}: ${v} is past the last frame (${last}) of ${whose} video (duration × ${rule.framesPerSecond}, spec ${rule.spec})`,
+          ),
+        );
       }
     });
     return out;
@@ -387,15 +474,32 @@ const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {
     if (value === undefined || value === null) return [];
     const flag = valueAt(input, rule.flag);
     if (flag === true) return [];
-    const received = flag === undefined ? `${fieldLabel(rule.flag)} is not set (default false)` : `${fieldLabel(rule.flag)} is ${describeValue(flag)}`;
-    return [diagnostic("error", rule.field, rule.id, `${fieldLabel(rule.field)}: requires ${fieldLabel(rule.flag)}: true, but ${received} (spec ${rule.spec})`)];
+    const received =
+      flag === undefined
+        ? `${fieldLabel(rule.flag)} is not set (default false)`
+        : `${fieldLabel(rule.flag)} is ${describeValue(flag)}`;
+    return [
+      diagnostic(
+        "error",
+        rule.field,
+        rule.id,
+        `${fieldLabel(rule.field)}: requires ${fieldLabel(rule.flag)}: true, but ${received} (spec ${rule.spec})`,
+      ),
+    ];
   },
   /** spec 4.5: duration is -1 (automatic) or 4 to 15 */
   integerInSetOrRange(rule, input, invalid) {
     if (invalid.has(rule.field)) return [];
     const v = valueAt(input, rule.field);
     if (typeof v !== "number" || rule.values.includes(v) || (v >= rule.min && v <= rule.max)) return [];
-    return [diagnostic("error", rule.field, rule.id, `${fieldLabel(rule.field)}: ${v} is not allowed; expected ${rule.values.join(" or ")} (${rule.valueMeaning}) or ${rule.min} to ${rule.max} (spec ${rule.spec})`)];
+    return [
+      diagnostic(
+        "error",
+        rule.field,
+        rule.id,
+        `${fieldLabel(rule.field)}: ${v} is not allowed; expected ${rule.values.join(" or ")} (${rule.valueMeaning}) or ${rule.min} to ${rule.max} (spec ${rule.spec})`,
+      ),
+    ];
   },
   /** spec 4.5, 8: recommended at most 500 Chinese characters or 1000 English words; not a hard limit */
   promptLengthRecommendation(rule, input) {
@@ -404,8 +508,24 @@ const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {
     const cjk = countMatches(CJK, text);
     const words = countMatches(WORD, text);
     const out: Diagnostic[] = [];
-    if (cjk > rule.maxCjkCharacters) out.push(diagnostic("warning", rule.field, rule.id, `${fieldLabel(rule.field)}: ${cjk} Chinese characters, more than the recommended ${rule.maxCjkCharacters} (spec ${rule.spec}); the service accepts it`));
-    if (words > rule.maxWords) out.push(diagnostic("warning", rule.field, rule.id, `${fieldLabel(rule.field)}: ${words} English words, more than the recommended ${rule.maxWords} (spec ${rule.spec}); the service accepts it`));
+    if (cjk > rule.maxCjkCharacters)
+      out.push(
+        diagnostic(
+          "warning",
+          rule.field,
+          rule.id,
+          `${fieldLabel(rule.field)}: ${cjk} Chinese characters, more than the recommended ${rule.maxCjkCharacters} (spec ${rule.spec}); the service accepts it`,
+        ),
+      );
+    if (words > rule.maxWords)
+      out.push(
+        diagnostic(
+          "warning",
+          rule.field,
+          rule.id,
+          `${fieldLabel(rule.field)}: ${words} English words, more than the recommended ${rule.maxWords} (spec ${rule.spec}); the service accepts it`,
+        ),
+      );
     return out;
   },
   /** spec 4.1: "Unlisted fields are not described": a warning, with the nearest known field */
@@ -415,18 +535,32 @@ const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {
       if (rule.known.includes(key)) continue;
       const hint = closest(key, rule.known);
       const pointer = "/" + escapeToken(key);
-      out.push(diagnostic("warning", pointer, rule.id, `${fieldLabel(pointer)}: is not a field of this endpoint${hint !== undefined ? `; did you mean "${hint}"?` : ""} (known: ${rule.known.join(", ")})`));
+      out.push(
+        diagnostic(
+          "warning",
+          pointer,
+          rule.id,
+          `${fieldLabel(pointer)}: is not a field of this endpoint${hint !== undefined ? `; did you mean "${hint}"?` : ""} (known: ${rule.known.join(", ")})`,
+        ),
+      );
     }
     return out;
   },
 };
 
 /** Runs the cross-field rules; rules about a field that already failed its schema are skipped. */
-export function checkRules(rules: readonly RuleSpec[], input: unknown, schemaErrors: readonly Diagnostic[]): Diagnostic[] {
+export function checkRules(
+  rules: readonly RuleSpec[],
+  input: unknown,
+  schemaErrors: readonly Diagnostic[],
+): Diagnostic[] {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return [];
   const invalid = new Set(schemaErrors.map((d) => d.pointer));
   const out: Diagnostic[] = [];
-  for (const rule of rules) out.push(...(CHECKS[rule.kind] as Check<RuleSpec["kind"]>)(rule as never, input as Record<string, unknown>, invalid));
+  for (const rule of rules)
+    out.push(
+      ...(CHECKS[rule.kind] as Check<RuleSpec["kind"]>)(rule as never, input as Record<string, unknown>, invalid),
+    );
   return out;
 }
 
@@ -442,7 +576,11 @@ export function runValidation(schema: CompiledSchema, rules: readonly RuleSpec[]
 }
 
 /** Every diagnostic of a payload, given Ajv's errors for it (`null` when the schema passed). */
-export function diagnose(ajvErrors: readonly AjvError[] | null | undefined, rules: readonly RuleSpec[], input: unknown): Diagnostic[] {
+export function diagnose(
+  ajvErrors: readonly AjvError[] | null | undefined,
+  rules: readonly RuleSpec[],
+  input: unknown,
+): Diagnostic[] {
   const schemaErrors = diagnosticsFromAjv(ajvErrors, input);
   const ruleFindings = checkRules(rules, input, schemaErrors);
   if (ruleFindings.length === 0) return schemaErrors;
@@ -482,7 +620,11 @@ export function equal(a: unknown, b: unknown): boolean {
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.every(
+    (k) =>
+      Object.prototype.hasOwnProperty.call(b, k) &&
+      equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+  );
 }
 
 /*
@@ -571,10 +713,13 @@ const FORMAT_BYTE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3
 const Z_ANCHOR = /[^\\]\\Z/;
 
 /** A format check as Ajv's standalone code calls it: a function, or an object with `validate`. */
-export type AjvFormat = ((str: string) => boolean) | { type?: "number"; validate: (value: never) => boolean; compare?: (a: string, b: string) => number | undefined };
+export type AjvFormat =
+  | ((str: string) => boolean)
+  | { type?: "number"; validate: (value: never) => boolean; compare?: (a: string, b: string) => number | undefined };
 
 /** ajv-formats' full-mode URI regex (RFC 3986), unchanged. */
-const URI = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
+const URI =
+  /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
 /** ajv-formats: a URI must also contain "/" or ":". */
 const NOT_URI_FRAGMENT = /\/|:/;
 /**
@@ -610,7 +755,10 @@ export const ajvFormats: Readonly<Record<string, AjvFormat>> = {
     FORMAT_BYTE.lastIndex = 0;
     return FORMAT_BYTE.test(str);
   },
-  int32: { type: "number", validate: (value: number) => Number.isInteger(value) && value <= 2 ** 31 - 1 && value >= -(2 ** 31) },
+  int32: {
+    type: "number",
+    validate: (value: number) => Number.isInteger(value) && value <= 2 ** 31 - 1 && value >= -(2 ** 31),
+  },
   int64: { type: "number", validate: (value: number) => Number.isInteger(value) },
   float: { type: "number", validate: () => true },
   double: { type: "number", validate: () => true },

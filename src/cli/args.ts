@@ -13,7 +13,10 @@ export function commandParser(argv: string[], command: string, usage: string): A
     .version(false)
     .wrap(Math.min(100, process.stdout.columns ?? 100))
     .fail((message, error) => {
-      throw new CliError(`${message ?? error?.message ?? "invalid arguments"}\nRun \`vsk ${command} --help\` for the options.`, ExitCode.usage);
+      throw new CliError(
+        `${message ?? error?.message ?? "invalid arguments"}\nRun \`vsk ${command} --help\` for the options.`,
+        ExitCode.usage,
+      );
     });
 }
 

@@ -24,7 +24,15 @@ import {
   type FailOn,
   type RequestImpact,
 } from "../drift/index.js";
-import { chooseSchemaSource, describeSource, FetchUsageError, mapLimit, redactUrlsInText, resolveFetchOptions, type SchemaSource } from "../fetch/index.js";
+import {
+  chooseSchemaSource,
+  describeSource,
+  FetchUsageError,
+  mapLimit,
+  redactUrlsInText,
+  resolveFetchOptions,
+  type SchemaSource,
+} from "../fetch/index.js";
 import { sha256, readManifest, writeSnapshot } from "../snapshot/index.js";
 import { commandParser, helpShown } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
@@ -45,35 +53,68 @@ interface DriftArgs {
 }
 
 async function parseArgs(argv: string[]): Promise<DriftArgs | "help"> {
-  const parsed = await commandParser(argv, "drift", "[--schema-url URL] [--format text|markdown|json|github] [--fail-on breaking|behavior|any|never] [--requests FILES…] [--update]")
+  const parsed = await commandParser(
+    argv,
+    "drift",
+    "[--schema-url URL] [--format text|markdown|json|github] [--fail-on breaking|behavior|any|never] [--requests FILES…] [--update]",
+  )
     .epilogue(
       "Compares each configured model's {schema_url}/main/<owner>/<name>/latest.json with the snapshot (schemas-cache/).\n" +
         "Exit codes: 0 nothing at or above --fail-on, 1 drift at or above it, 2 usage, 3 a model could not be fetched or parsed.\n" +
         `Accepted changes: ${ACCEPT_FILE} (beside vsk.config.json, else in the current directory). See docs/drift.md.`,
     )
-    .option("schema-url", { type: "string", describe: "where the schemas are published: https://…, http://…, file://… or a mirror directory (default: config schemaUrl, then $VSK_SCHEMA_URL)" })
+    .option("schema-url", {
+      type: "string",
+      describe:
+        "where the schemas are published: https://…, http://…, file://… or a mirror directory (default: config schemaUrl, then $VSK_SCHEMA_URL)",
+    })
     .option("format", { choices: FORMATS, default: "text" as Format, describe: "report format" })
-    .option("fail-on", { choices: FAIL_ON, default: "breaking" as FailOn, describe: "lowest severity that exits 1 (behavior includes unclassified)" })
-    .option("requests", { type: "string", array: true, describe: "payload files (JSON, NDJSON/JSONL, envelopes) to check against snapshot and source" })
+    .option("fail-on", {
+      choices: FAIL_ON,
+      default: "breaking" as FailOn,
+      describe: "lowest severity that exits 1 (behavior includes unclassified)",
+    })
+    .option("requests", {
+      type: "string",
+      array: true,
+      describe: "payload files (JSON, NDJSON/JSONL, envelopes) to check against snapshot and source",
+    })
     .option("model", { type: "string", describe: "with --requests: the model of payloads that are not envelopes" })
-    .option("endpoint", { type: "string", describe: "with --requests: the endpoint of payloads that are not envelopes" })
-    .option("update", { type: "boolean", default: false, describe: "accept the source as the new snapshot (atomically, like pull) and exit 0" })
+    .option("endpoint", {
+      type: "string",
+      describe: "with --requests: the endpoint of payloads that are not envelopes",
+    })
+    .option("update", {
+      type: "boolean",
+      default: false,
+      describe: "accept the source as the new snapshot (atomically, like pull) and exit 0",
+    })
     .option("config", { type: "string", describe: "config file (default: ./vsk.config.json if present)" })
     .parseAsync();
   if (helpShown(argv) || parsed.help === true) return "help";
   const single = (flag: string, value: unknown): string | undefined => {
     if (value === undefined) return undefined;
-    if (typeof value !== "string" || value === "") throw new CliError(`drift: --${flag} takes one value\nRun \`vsk drift --help\` for the options.`, ExitCode.usage);
+    if (typeof value !== "string" || value === "")
+      throw new CliError(`drift: --${flag} takes one value\nRun \`vsk drift --help\` for the options.`, ExitCode.usage);
     return value;
   };
   const requests = parsed.requests?.map(String);
-  if (requests !== undefined && requests.length === 0) throw new CliError("drift: --requests needs at least one file\nRun `vsk drift --help` for the options.", ExitCode.usage);
-  const args: DriftArgs = { format: parsed.format as Format, failOn: parsed["fail-on"] as FailOn, update: parsed.update === true };
+  if (requests !== undefined && requests.length === 0)
+    throw new CliError(
+      "drift: --requests needs at least one file\nRun `vsk drift --help` for the options.",
+      ExitCode.usage,
+    );
+  const args: DriftArgs = {
+    format: parsed.format as Format,
+    failOn: parsed["fail-on"] as FailOn,
+    update: parsed.update === true,
+  };
   const schemaUrl = single("schema-url", parsed["schema-url"]);
   const config = single("config", parsed.config);
   const model = single("model", parsed.model);
   const endpoint = single("endpoint", parsed.endpoint);
-  if ((model !== undefined || endpoint !== undefined) && requests === undefined) throw new CliError("drift: --model and --endpoint only apply with --requests", ExitCode.usage);
+  if ((model !== undefined || endpoint !== undefined) && requests === undefined)
+    throw new CliError("drift: --model and --endpoint only apply with --requests", ExitCode.usage);
   return {
     ...args,
     ...(schemaUrl === undefined ? {} : { schemaUrl }),
@@ -95,7 +136,8 @@ export async function runDrift(argv: string[]): Promise<number> {
   const cwd = process.cwd();
   const apiKey = process.env.VSK_API_KEY?.trim();
   // Whatever a message holds, no URL keeps its query string and the key is never printed (spec 5, 7.2).
-  const scrub = (text: string): string => (apiKey ? redactUrlsInText(text).split(apiKey).join("[redacted]") : redactUrlsInText(text));
+  const scrub = (text: string): string =>
+    apiKey ? redactUrlsInText(text).split(apiKey).join("[redacted]") : redactUrlsInText(text);
   const err = (line: string): void => void process.stderr.write(scrub(line) + "\n");
 
   const args = await parseArgs(argv);
@@ -106,17 +148,23 @@ export async function runDrift(argv: string[]): Promise<number> {
   let entries;
   try {
     config = loadConfig(cwd, args.config);
-    source = chooseSchemaSource({ flag: args.schemaUrl, configUrl: config.schemaUrl, configFile: config.file, env: process.env.VSK_SCHEMA_URL }, cwd);
+    source = chooseSchemaSource(
+      { flag: args.schemaUrl, configUrl: config.schemaUrl, configFile: config.file, env: process.env.VSK_SCHEMA_URL },
+      cwd,
+    );
     resolveFetchOptions();
     acceptFile = join(config.file === undefined ? cwd : dirname(config.file), ACCEPT_FILE);
     entries = readAcceptFile(acceptFile);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof FetchUsageError || error instanceof AcceptFileError) throw new CliError(`drift: ${error.message}`, ExitCode.usage);
+    if (error instanceof ConfigError || error instanceof FetchUsageError || error instanceof AcceptFileError)
+      throw new CliError(`drift: ${error.message}`, ExitCode.usage);
     throw error;
   }
 
   const comparisons = await mapLimit(config.models, CONCURRENCY, (ref) =>
-    compareModel(ref, config.snapshotDir, source, (e) => err(`vsk: ${e.model}: ${e.problem}; retrying in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt + 1})`)),
+    compareModel(ref, config.snapshotDir, source, (e) =>
+      err(`vsk: ${e.model}: ${e.problem}; retrying in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt + 1})`),
+    ),
   );
   const all = sortChanges(
     comparisons.flatMap((c) => c.changes),
@@ -128,16 +176,29 @@ export async function runDrift(argv: string[]): Promise<number> {
 
   let requests: RequestImpact | undefined;
   if (args.requests !== undefined) {
-    const checked = await checkRequests(args.requests, cwd, config, comparisons, all, { ...(args.model === undefined ? {} : { model: args.model }), ...(args.endpoint === undefined ? {} : { endpoint: args.endpoint }) });
+    const checked = await checkRequests(args.requests, cwd, config, comparisons, all, {
+      ...(args.model === undefined ? {} : { model: args.model }),
+      ...(args.endpoint === undefined ? {} : { endpoint: args.endpoint }),
+    });
     if (checked.inputErrors.length > 0) throw new CliError(`drift: ${checked.inputErrors.join("; ")}`, ExitCode.usage);
     requests = checked.impact;
   }
 
-  const report = buildReport({ source: describeSource(source), models: comparisons.map((c) => c.report), changes, accepted, warnings, failOn: args.failOn, ...(requests === undefined ? {} : { requests }) });
+  const report = buildReport({
+    source: describeSource(source),
+    models: comparisons.map((c) => c.report),
+    changes,
+    accepted,
+    warnings,
+    failOn: args.failOn,
+    ...(requests === undefined ? {} : { requests }),
+  });
 
   if (args.update) {
     if (report.summary.exitCode === ExitCode.source) {
-      err(`vsk: drift --update: nothing written; ${config.snapshotDir} left unchanged because a model could not be compared`);
+      err(
+        `vsk: drift --update: nothing written; ${config.snapshotDir} left unchanged because a model could not be compared`,
+      );
     } else {
       // With no config file the snapshot written is the project's own ./schemas-cache, never the installed package's.
       const dir = config.file === undefined ? join(cwd, "schemas-cache") : config.snapshotDir;
@@ -146,12 +207,19 @@ export async function runDrift(argv: string[]): Promise<number> {
         .map((c) => c.fetched!)
         .filter((f) => {
           const entry = manifest.models[f.model];
-          return entry === undefined || entry.sha256 !== sha256(f.text) || entry.source !== f.source || dir !== config.snapshotDir;
+          return (
+            entry === undefined ||
+            entry.sha256 !== sha256(f.text) ||
+            entry.source !== f.source ||
+            dir !== config.snapshotDir
+          );
         });
       if (toWrite.length > 0) writeSnapshot(dir, toWrite);
       report.summary.exitCode = 0;
       report.summary.updated = toWrite.map((f) => f.model);
-      err(`vsk: drift --update: ${toWrite.length} model(s) written to ${dir}${toWrite.length > 0 ? ` (${toWrite.map((f) => f.model).join(", ")})` : ""}`);
+      err(
+        `vsk: drift --update: ${toWrite.length} model(s) written to ${dir}${toWrite.length > 0 ? ` (${toWrite.map((f) => f.model).join(", ")})` : ""}`,
+      );
     }
   }
 

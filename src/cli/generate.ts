@@ -9,8 +9,15 @@ import { CliError, ExitCode } from "./errors.js";
 
 export async function runGenerate(argv: string[]): Promise<number> {
   const args = await commandParser(argv, "generate", "[--check] [--config FILE]")
-    .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 if generated/ is not what the snapshot gives" })
-    .option("config", { type: "string", describe: "config file (default: ./vsk.config.json if present, else the embedded three models)" })
+    .option("check", {
+      type: "boolean",
+      default: false,
+      describe: "write nothing; exit 1 if generated/ is not what the snapshot gives",
+    })
+    .option("config", {
+      type: "string",
+      describe: "config file (default: ./vsk.config.json if present, else the embedded three models)",
+    })
     .parseAsync();
   if (helpShown(argv)) return ExitCode.ok;
   const started = performance.now();
@@ -27,8 +34,10 @@ export async function runGenerate(argv: string[]): Promise<number> {
       endpoints: m.schema.endpoints,
     }));
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof SnapshotError) throw new CliError(error.message, ExitCode.usage);
-    if (error instanceof SchemaLoadError) throw new CliError(`${error.message}\nFix the snapshot file or run \`vsk pull\` again.`, ExitCode.source);
+    if (error instanceof ConfigError || error instanceof SnapshotError)
+      throw new CliError(error.message, ExitCode.usage);
+    if (error instanceof SchemaLoadError)
+      throw new CliError(`${error.message}\nFix the snapshot file or run \`vsk pull\` again.`, ExitCode.source);
     throw error;
   }
   let files;
@@ -41,12 +50,20 @@ export async function runGenerate(argv: string[]): Promise<number> {
   const shown = relative(cwd, outDir) || ".";
   if (args.check) {
     const stale = compareWithDisk(outDir, files);
-    const names = [...stale.changed, ...stale.missing.map((f) => `${f} (missing)`), ...stale.extra.map((f) => `${f} (not generated)`)];
+    const names = [
+      ...stale.changed,
+      ...stale.missing.map((f) => `${f} (missing)`),
+      ...stale.extra.map((f) => `${f} (not generated)`),
+    ];
     if (names.length > 0) {
-      process.stderr.write(`vsk: ${shown}/ is stale: ${names.length === 1 ? "1 file differs" : `${names.length} files differ`} from what the snapshot gives (${names.join(", ")}); run \`vsk generate\` and commit the result.\n`);
+      process.stderr.write(
+        `vsk: ${shown}/ is stale: ${names.length === 1 ? "1 file differs" : `${names.length} files differ`} from what the snapshot gives (${names.join(", ")}); run \`vsk generate\` and commit the result.\n`,
+      );
       return ExitCode.findings;
     }
-    process.stdout.write(`${shown}/ is up to date (${files.length} files, ${inputs.reduce((n, m) => n + m.endpoints.length, 0)} endpoints).\n`);
+    process.stdout.write(
+      `${shown}/ is up to date (${files.length} files, ${inputs.reduce((n, m) => n + m.endpoints.length, 0)} endpoints).\n`,
+    );
     return ExitCode.ok;
   }
   try {
@@ -57,6 +74,8 @@ export async function runGenerate(argv: string[]): Promise<number> {
   }
   const endpoints = inputs.reduce((n, m) => n + m.endpoints.length, 0);
   const ms = Math.round(performance.now() - started);
-  process.stdout.write(`Generated ${files.length} files for ${endpoints} endpoints of ${inputs.length} models into ${shown}/ in ${ms} ms.\n`);
+  process.stdout.write(
+    `Generated ${files.length} files for ${endpoints} endpoints of ${inputs.length} models into ${shown}/ in ${ms} ms.\n`,
+  );
   return ExitCode.ok;
 }

@@ -7,7 +7,18 @@
  */
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config/index.js";
-import { expandInputs, githubReporter, jsonReporter, Linter, openRegistry, prettyReporter, RegistryError, Sink, type LintTarget, type ValidatorRegistry } from "../lint/index.js";
+import {
+  expandInputs,
+  githubReporter,
+  jsonReporter,
+  Linter,
+  openRegistry,
+  prettyReporter,
+  RegistryError,
+  Sink,
+  type LintTarget,
+  type ValidatorRegistry,
+} from "../lint/index.js";
 import { CliError, ExitCode } from "./errors.js";
 
 const HELP = `Usage: vsk lint [FILES… | -] [options]
@@ -37,19 +48,28 @@ function usage(message: string): never {
 }
 
 /** Resolves --model/--endpoint against the generated registry; unknown ones list the known. */
-function resolveTarget(registry: ValidatorRegistry, model: string | undefined, endpoint: string | undefined): LintTarget {
+function resolveTarget(
+  registry: ValidatorRegistry,
+  model: string | undefined,
+  endpoint: string | undefined,
+): LintTarget {
   const keys = [...registry.entries.values()];
   if (model === undefined) {
     if (endpoint === undefined) return {};
     const matches = keys.filter((e) => e.endpoint === endpoint);
     if (matches.length === 1) return { model: matches[0]!.model, endpoint };
-    usage(matches.length === 0 ? `unknown endpoint "${endpoint}"; known: ${registry.describe()}` : `endpoint "${endpoint}" exists for ${matches.map((m) => m.model).join(" and ")}; add --model`);
+    usage(
+      matches.length === 0
+        ? `unknown endpoint "${endpoint}"; known: ${registry.describe()}`
+        : `endpoint "${endpoint}" exists for ${matches.map((m) => m.model).join(" and ")}; add --model`,
+    );
   }
   const id = registry.resolveModel(model);
   if (id === undefined) usage(`unknown model "${model}"; known: ${registry.describe()}`);
   const own = keys.filter((e) => e.model === id);
   if (endpoint === undefined) return own.length === 1 ? { model: id, endpoint: own[0]!.endpoint } : { model: id };
-  if (!own.some((e) => e.endpoint === endpoint)) usage(`unknown endpoint "${endpoint}" for ${id}; known: ${own.map((e) => e.endpoint).join(", ")}`);
+  if (!own.some((e) => e.endpoint === endpoint))
+    usage(`unknown endpoint "${endpoint}" for ${id}; known: ${own.map((e) => e.endpoint).join(", ")}`);
   return { model: id, endpoint };
 }
 
@@ -80,11 +100,13 @@ export async function runLint(argv: string[]): Promise<number> {
     return ExitCode.ok;
   }
   const format = values.format ?? "pretty";
-  if (!(FORMATS as readonly string[]).includes(format)) usage(`--format must be one of ${FORMATS.join(", ")}, not "${format}"`);
+  if (!(FORMATS as readonly string[]).includes(format))
+    usage(`--format must be one of ${FORMATS.join(", ")}, not "${format}"`);
   let maxWarnings = Infinity;
   if (values["max-warnings"] !== undefined) {
     maxWarnings = Number(values["max-warnings"]);
-    if (!Number.isInteger(maxWarnings) || maxWarnings < -1) usage(`--max-warnings must be a whole number, not "${values["max-warnings"]}"`);
+    if (!Number.isInteger(maxWarnings) || maxWarnings < -1)
+      usage(`--max-warnings must be a whole number, not "${values["max-warnings"]}"`);
     if (maxWarnings === -1) maxWarnings = Infinity;
   }
   const cwd = process.cwd();
@@ -95,7 +117,8 @@ export async function runLint(argv: string[]): Promise<number> {
     snapshotDir = config.snapshotDir;
     registry = openRegistry(config);
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof RegistryError) throw new CliError(error.message, ExitCode.usage);
+    if (error instanceof ConfigError || error instanceof RegistryError)
+      throw new CliError(error.message, ExitCode.usage);
     throw error;
   }
   const target = resolveTarget(registry, values.model, values.endpoint);
@@ -112,7 +135,11 @@ export async function runLint(argv: string[]): Promise<number> {
   const sink = new Sink(process.stdout);
   const color = format === "pretty" && process.stdout.isTTY === true && !("NO_COLOR" in process.env);
   const reporter =
-    format === "json" ? jsonReporter(sink) : format === "github" ? githubReporter(sink, process.env.GITHUB_STEP_SUMMARY) : prettyReporter(sink, color, values["show-valid"] === true);
+    format === "json"
+      ? jsonReporter(sink)
+      : format === "github"
+        ? githubReporter(sink, process.env.GITHUB_STEP_SUMMARY)
+        : prettyReporter(sink, color, values["show-valid"] === true);
   const linter = new Linter(registry, target, reporter);
   const { files, errors } = await expandInputs(inputs, cwd);
   for (const file of files) {

@@ -11,17 +11,39 @@ type CommandRunner = (argv: string[]) => Promise<number>;
 
 /** name -> loader of the module that runs it; one line per command. */
 const commands: Record<string, { describe: string; load: () => Promise<CommandRunner> }> = {
-  pull: { describe: "fetch each model's published schema into schemas-cache/", load: async () => (await import("./pull.js")).runPull },
-  generate: { describe: "emit types, builders and validators into generated/", load: async () => (await import("./generate.js")).runGenerate },
-  lint: { describe: "check request payloads the way the service would", load: async () => (await import("./lint.js")).runLint },
-  drift: { describe: "report what changed in the published schemas and what it breaks", load: async () => (await import("./drift.js")).runDrift },
-  explain: { describe: "say what a prediction record, webhook or result response means", load: async () => (await import("./explain.js")).runExplain },
+  pull: {
+    describe: "fetch each model's published schema into schemas-cache/",
+    load: async () => (await import("./pull.js")).runPull,
+  },
+  generate: {
+    describe: "emit types, builders and validators into generated/",
+    load: async () => (await import("./generate.js")).runGenerate,
+  },
+  lint: {
+    describe: "check request payloads the way the service would",
+    load: async () => (await import("./lint.js")).runLint,
+  },
+  drift: {
+    describe: "report what changed in the published schemas and what it breaks",
+    load: async () => (await import("./drift.js")).runDrift,
+  },
+  explain: {
+    describe: "say what a prediction record, webhook or result response means",
+    load: async () => (await import("./explain.js")).runExplain,
+  },
 };
 
 function usage(): string {
   const width = Math.max(...Object.keys(commands).map((c) => c.length));
   const lines = Object.entries(commands).map(([name, c]) => `  vsk ${name.padEnd(width)}  ${c.describe}`);
-  return ["Usage: vsk <command> [options]", "", "Commands:", ...lines, "", "Run `vsk <command> --help` for a command's options."].join("\n");
+  return [
+    "Usage: vsk <command> [options]",
+    "",
+    "Commands:",
+    ...lines,
+    "",
+    "Run `vsk <command> --help` for a command's options.",
+  ].join("\n");
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -32,7 +54,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (name === "--version" || name === "-v") {
     const { readFileSync } = await import("node:fs");
-    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string };
+    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
+      version: string;
+    };
     process.stdout.write(pkg.version + "\n");
     return ExitCode.ok;
   }

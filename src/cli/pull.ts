@@ -45,23 +45,36 @@ async function parseArgs(argv: string[]): Promise<PullArgs | "help"> {
         "URL is https://…, http://…, file://… or a mirror directory. All-or-nothing: on any failure nothing is written.\n" +
         "Exit codes: 0 ok, 2 usage, 3 fetch or parse failure.",
     )
-    .option("schema-url", { type: "string", describe: "where the schemas are published (default: config schemaUrl, then $VSK_SCHEMA_URL)" })
-    .option("model", { type: "string", array: true, describe: "a model id or alias to pull (repeatable; default: every configured model)" })
+    .option("schema-url", {
+      type: "string",
+      describe: "where the schemas are published (default: config schemaUrl, then $VSK_SCHEMA_URL)",
+    })
+    .option("model", {
+      type: "string",
+      array: true,
+      describe: "a model id or alias to pull (repeatable; default: every configured model)",
+    })
     .option("config", { type: "string", describe: "config file (default: ./vsk.config.json if present)" })
-    .epilogue("Environment: VSK_API_KEY sends 'Authorization: Key <key>' (never printed); VSK_FETCH_TIMEOUT_MS, VSK_FETCH_RETRIES, VSK_RETRY_BASE_MS, VSK_RETRY_MAX_DELAY_MS, VSK_FETCH_MAX_BYTES tune the fetch.")
+    .epilogue(
+      "Environment: VSK_API_KEY sends 'Authorization: Key <key>' (never printed); VSK_FETCH_TIMEOUT_MS, VSK_FETCH_RETRIES, VSK_RETRY_BASE_MS, VSK_RETRY_MAX_DELAY_MS, VSK_FETCH_MAX_BYTES tune the fetch.",
+    )
     .strict()
     .version(false)
     .help()
     .wrap(null)
     .exitProcess(false)
     .fail((message: string | undefined, error: Error | undefined) => {
-      throw new CliError(`pull: ${message ?? error?.message ?? "invalid arguments"} (see \`vsk pull --help\`)`, ExitCode.usage);
+      throw new CliError(
+        `pull: ${message ?? error?.message ?? "invalid arguments"} (see \`vsk pull --help\`)`,
+        ExitCode.usage,
+      );
     })
     .parseAsync();
   if (parsed.help === true) return "help";
   const single = (flag: string, value: unknown): string | undefined => {
     if (value === undefined) return undefined;
-    if (typeof value !== "string" || value === "") throw new CliError(`pull: --${flag} takes one value (see \`vsk pull --help\`)`, ExitCode.usage);
+    if (typeof value !== "string" || value === "")
+      throw new CliError(`pull: --${flag} takes one value (see \`vsk pull --help\`)`, ExitCode.usage);
     return value;
   };
   const models = (parsed.model ?? []).map(String);
@@ -75,7 +88,10 @@ async function parseArgs(argv: string[]): Promise<PullArgs | "help"> {
 
 /** Flag, then config `schemaUrl` (a relative directory is relative to the config file), then `VSK_SCHEMA_URL`. */
 function chooseSource(args: PullArgs, config: VskConfig, cwd: string): SchemaSource {
-  return chooseSchemaSource({ flag: args.schemaUrl, configUrl: config.schemaUrl, configFile: config.file, env: process.env.VSK_SCHEMA_URL }, cwd);
+  return chooseSchemaSource(
+    { flag: args.schemaUrl, configUrl: config.schemaUrl, configFile: config.file, env: process.env.VSK_SCHEMA_URL },
+    cwd,
+  );
 }
 
 function selectModels(config: VskConfig, wanted: readonly string[]): ModelRef[] {
@@ -83,7 +99,8 @@ function selectModels(config: VskConfig, wanted: readonly string[]): ModelRef[] 
   const picked = new Map<string, ModelRef>();
   for (const name of wanted) {
     const ref = findModel(config, name);
-    if (ref === undefined) throw new CliError(`pull: unknown model "${name}"; known: ${describeModels(config)}`, ExitCode.usage);
+    if (ref === undefined)
+      throw new CliError(`pull: unknown model "${name}"; known: ${describeModels(config)}`, ExitCode.usage);
     picked.set(ref.id, ref);
   }
   return [...picked.values()];
@@ -111,7 +128,8 @@ export async function runPull(argv: string[]): Promise<number> {
   const cwd = process.cwd();
   const apiKey = process.env.VSK_API_KEY?.trim();
   // Belt and braces: whatever a message holds, the key is never printed (spec 5).
-  const scrub = (text: string): string => (apiKey ? redactUrlsInText(text).split(apiKey).join("[redacted]") : redactUrlsInText(text));
+  const scrub = (text: string): string =>
+    apiKey ? redactUrlsInText(text).split(apiKey).join("[redacted]") : redactUrlsInText(text);
   const out = (line: string): void => void process.stdout.write(scrub(line) + "\n");
   const err = (line: string): void => void process.stderr.write(scrub(line) + "\n");
 
@@ -126,7 +144,8 @@ export async function runPull(argv: string[]): Promise<number> {
     source = chooseSource(args, config, cwd);
     resolveFetchOptions(); // a bad VSK_FETCH_* / VSK_API_KEY is a usage error, reported before any request
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof FetchUsageError) throw new CliError(`pull: ${error.message}`, ExitCode.usage);
+    if (error instanceof ConfigError || error instanceof FetchUsageError)
+      throw new CliError(`pull: ${error.message}`, ExitCode.usage);
     throw error;
   }
   const models = selectModels(config, args.models);
@@ -134,7 +153,10 @@ export async function runPull(argv: string[]): Promise<number> {
   const progress = process.stderr.isTTY === true;
   let done = 0;
   const showProgress = (note = ""): void => {
-    if (progress) process.stderr.write(scrub(`\r\x1b[2Kvsk pull: ${done}/${models.length} fetched from ${describeSource(source)}${note}`));
+    if (progress)
+      process.stderr.write(
+        scrub(`\r\x1b[2Kvsk pull: ${done}/${models.length} fetched from ${describeSource(source)}${note}`),
+      );
   };
   const onRetry = (e: RetryEvent): void => {
     const note = `${e.model}: ${e.problem}; retrying in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt + 1})`;
@@ -163,13 +185,19 @@ export async function runPull(argv: string[]): Promise<number> {
   // Unchanged files whose manifest entry already says so are left alone: a no-op pull leaves the tree clean.
   const toWrite = fetched.filter((f, i) => {
     const entry = manifest.models[f.model];
-    return changes[i] !== "unchanged" || entry === undefined || entry.sha256 !== sha256(f.text) || entry.source !== f.source;
+    return (
+      changes[i] !== "unchanged" || entry === undefined || entry.sha256 !== sha256(f.text) || entry.source !== f.source
+    );
   });
   if (toWrite.length > 0) writeSnapshot(config.snapshotDir, toWrite);
 
   const width = Math.max(...fetched.map((f) => f.model.length));
-  fetched.forEach((f, i) => out(`${f.model.padEnd(width)}  ${changes[i]!.padEnd(9)}  sha256:${sha256(f.text).slice(0, 8)}…  ${f.source}`));
+  fetched.forEach((f, i) =>
+    out(`${f.model.padEnd(width)}  ${changes[i]!.padEnd(9)}  sha256:${sha256(f.text).slice(0, 8)}…  ${f.source}`),
+  );
   const count = (c: Change): number => changes.filter((x) => x === c).length;
-  out(`${fetched.length} model(s) in ${config.snapshotDir}: ${count("new")} new, ${count("updated")} updated, ${count("unchanged")} unchanged`);
+  out(
+    `${fetched.length} model(s) in ${config.snapshotDir}: ${count("new")} new, ${count("updated")} updated, ${count("unchanged")} unchanged`,
+  );
   return ExitCode.ok;
 }

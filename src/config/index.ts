@@ -83,19 +83,29 @@ export function parseConfig(raw: unknown, file: string): VskConfig {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) fail("", "expected a JSON object");
   const obj = raw as Record<string, unknown>;
   const known = new Set(["$schema", "schemaUrl", "models", "snapshotDir", "outDir"]);
-  for (const key of Object.keys(obj)) if (!known.has(key)) fail(`/${key}`, `unknown setting; known: ${[...known].join(", ")}`);
+  for (const key of Object.keys(obj))
+    if (!known.has(key)) fail(`/${key}`, `unknown setting; known: ${[...known].join(", ")}`);
   if (obj.schemaUrl !== undefined && typeof obj.schemaUrl !== "string") fail("/schemaUrl", "expected a string");
   let models: ModelRef[] = DEFAULT_MODELS.map((m) => ({ ...m }));
   if (obj.models !== undefined) {
-    if (!Array.isArray(obj.models) || obj.models.length === 0) fail("/models", "expected a non-empty array of {id, alias?}");
+    if (!Array.isArray(obj.models) || obj.models.length === 0)
+      fail("/models", "expected a non-empty array of {id, alias?}");
     models = (obj.models as unknown[]).map((m, i) => {
       const entry = typeof m === "string" ? { id: m } : m;
-      if (typeof entry !== "object" || entry === null) return fail(`/models/${i}`, "expected {id, alias?} or an id string");
+      if (typeof entry !== "object" || entry === null)
+        return fail(`/models/${i}`, "expected {id, alias?} or an id string");
       const { id, alias, rules } = entry as Record<string, unknown>;
-      if (typeof id !== "string" || !MODEL_ID.test(id)) return fail(`/models/${i}/id`, `expected "<owner>/<name>", got ${JSON.stringify(id)}`);
-      if (alias !== undefined && (typeof alias !== "string" || alias === "")) return fail(`/models/${i}/alias`, "expected a non-empty string");
-      if (rules !== undefined && !["modelA", "modelB", "modelC"].includes(rules as string)) return fail(`/models/${i}/rules`, 'expected "modelA", "modelB" or "modelC"');
-      return { id, ...(alias === undefined ? {} : { alias: alias as string }), ...(rules === undefined ? {} : { rules: rules as string }) };
+      if (typeof id !== "string" || !MODEL_ID.test(id))
+        return fail(`/models/${i}/id`, `expected "<owner>/<name>", got ${JSON.stringify(id)}`);
+      if (alias !== undefined && (typeof alias !== "string" || alias === ""))
+        return fail(`/models/${i}/alias`, "expected a non-empty string");
+      if (rules !== undefined && !["modelA", "modelB", "modelC"].includes(rules as string))
+        return fail(`/models/${i}/rules`, 'expected "modelA", "modelB" or "modelC"');
+      return {
+        id,
+        ...(alias === undefined ? {} : { alias: alias as string }),
+        ...(rules === undefined ? {} : { rules: rules as string }),
+      };
     });
   }
   const dir = (key: "snapshotDir" | "outDir", fallback: string): string => {
@@ -115,7 +125,10 @@ export function parseConfig(raw: unknown, file: string): VskConfig {
 
 /** Finds a model by id or alias (case-sensitive id, case-insensitive alias). */
 export function findModel(config: Pick<VskConfig, "models">, idOrAlias: string): ModelRef | undefined {
-  return config.models.find((m) => m.id === idOrAlias) ?? config.models.find((m) => m.alias !== undefined && m.alias.toLowerCase() === idOrAlias.toLowerCase());
+  return (
+    config.models.find((m) => m.id === idOrAlias) ??
+    config.models.find((m) => m.alias !== undefined && m.alias.toLowerCase() === idOrAlias.toLowerCase())
+  );
 }
 
 export function describeModels(config: Pick<VskConfig, "models">): string {

@@ -49,19 +49,26 @@ export function parseAcceptEntries(raw: unknown, file: string): AcceptEntry[] {
   const fail = (pointer: string, problem: string): never => {
     throw new AcceptFileError(`${file} at ${pointer === "" ? "/" : pointer}: ${problem}`);
   };
-  if (!isSchemaObject(raw) || !Array.isArray(raw.accept)) return fail("", 'expected {"accept": [{"model", "id", "pointer", "reason", "expires"?}, …]}');
+  if (!isSchemaObject(raw) || !Array.isArray(raw.accept))
+    return fail("", 'expected {"accept": [{"model", "id", "pointer", "reason", "expires"?}, …]}');
   return (raw.accept as unknown[]).map((entry, i) => {
     const at = `/accept/${i}`;
     if (!isSchemaObject(entry)) return fail(at, "expected an object");
     for (const key of Object.keys(entry)) {
-      if (!["model", "id", "pointer", "endpoint", "reason", "expires"].includes(key)) fail(`${at}/${key}`, "unknown key; known: model, id, pointer, endpoint, reason, expires");
+      if (!["model", "id", "pointer", "endpoint", "reason", "expires"].includes(key))
+        fail(`${at}/${key}`, "unknown key; known: model, id, pointer, endpoint, reason, expires");
     }
     for (const key of ["model", "id", "reason"] as const) {
       if (typeof entry[key] !== "string" || entry[key] === "") fail(`${at}/${key}`, "expected a non-empty string");
     }
-    if (typeof entry.pointer !== "string" || (entry.pointer !== "" && !entry.pointer.startsWith("/"))) fail(`${at}/pointer`, 'expected a JSON Pointer ("" or starting with "/")');
-    if (entry.endpoint !== undefined && (typeof entry.endpoint !== "string" || entry.endpoint === "")) fail(`${at}/endpoint`, "expected a non-empty string");
-    if (entry.expires !== undefined && (typeof entry.expires !== "string" || !DATE.test(entry.expires) || Number.isNaN(Date.parse(entry.expires)))) {
+    if (typeof entry.pointer !== "string" || (entry.pointer !== "" && !entry.pointer.startsWith("/")))
+      fail(`${at}/pointer`, 'expected a JSON Pointer ("" or starting with "/")');
+    if (entry.endpoint !== undefined && (typeof entry.endpoint !== "string" || entry.endpoint === ""))
+      fail(`${at}/endpoint`, "expected a non-empty string");
+    if (
+      entry.expires !== undefined &&
+      (typeof entry.expires !== "string" || !DATE.test(entry.expires) || Number.isNaN(Date.parse(entry.expires)))
+    ) {
       fail(`${at}/expires`, 'expected a date "YYYY-MM-DD"');
     }
     return entry as unknown as AcceptEntry;
@@ -87,7 +94,9 @@ export function applyAccepted(
   const warnings: string[] = [];
   const live = entries.filter((entry, i) => {
     if (entry.expires !== undefined && entry.expires < today) {
-      warnings.push(`${file} at /accept/${i}: expired on ${entry.expires} (${entry.model} ${entry.id} ${entry.pointer}); the change is reported again: renew or remove the entry`);
+      warnings.push(
+        `${file} at /accept/${i}: expired on ${entry.expires} (${entry.model} ${entry.id} ${entry.pointer}); the change is reported again: renew or remove the entry`,
+      );
       return false;
     }
     return true;
@@ -102,11 +111,16 @@ export function applyAccepted(
       continue;
     }
     used.add(entry);
-    accepted.push({ ...change, accepted: { reason: entry.reason, ...(entry.expires === undefined ? {} : { expires: entry.expires }) } });
+    accepted.push({
+      ...change,
+      accepted: { reason: entry.reason, ...(entry.expires === undefined ? {} : { expires: entry.expires }) },
+    });
   }
   live.forEach((entry) => {
     if (!used.has(entry)) {
-      warnings.push(`${file} at /accept/${entries.indexOf(entry)}: matches no change (${entry.model} ${entry.id} ${entry.pointer}); remove it if the change is in the snapshot now`);
+      warnings.push(
+        `${file} at /accept/${entries.indexOf(entry)}: matches no change (${entry.model} ${entry.id} ${entry.pointer}); remove it if the change is in the snapshot now`,
+      );
     }
   });
   return { changes: kept, accepted, warnings };

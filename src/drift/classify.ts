@@ -24,7 +24,8 @@ export function fieldLabel(field: readonly string[], direction: Change["directio
 /** A value as a sentence shows it: strings quoted, lists comma-separated, long JSON cut short. */
 export function showValue(value: unknown): string {
   if (value === undefined) return "(none)";
-  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== "object")) return value.map((v) => JSON.stringify(v)).join(", ");
+  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== "object"))
+    return value.map((v) => JSON.stringify(v)).join(", ");
   const text = JSON.stringify(value);
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }
@@ -53,7 +54,9 @@ export function classify(finding: Finding, examples?: ExampleMaker): Change {
     endpoint: finding.endpoint,
     direction: finding.direction,
     pointer: { before: finding.before, after: finding.after },
-    ...(finding.direction === "endpoint" ? {} : { field: finding.field.map((t) => "/" + (t === "*" ? "*" : escapePointerToken(t))).join("") }),
+    ...(finding.direction === "endpoint"
+      ? {}
+      : { field: finding.field.map((t) => "/" + (t === "*" ? "*" : escapePointerToken(t))).join("") }),
     text,
   };
   if (row.example !== undefined && examples !== undefined) {

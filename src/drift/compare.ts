@@ -34,13 +34,28 @@ function isMissing(error: FetchError, source: SchemaSource, model: string): bool
 }
 
 /** Fetches and loads the source side, reads the snapshot side, and diffs them. Never throws for a bad model. */
-export async function compareModel(ref: ModelRef, snapshotDir: string, source: SchemaSource, onRetry?: (event: RetryEvent) => void): Promise<ModelComparison> {
+export async function compareModel(
+  ref: ModelRef,
+  snapshotDir: string,
+  source: SchemaSource,
+  onRetry?: (event: RetryEvent) => void,
+): Promise<ModelComparison> {
   const file = join(snapshotDir, snapshotFile(ref.id));
-  const result = (status: ModelReport["status"], snapshotSha: string | null, sourceSha: string | null, message?: string): ModelComparison => ({
+  const result = (
+    status: ModelReport["status"],
+    snapshotSha: string | null,
+    sourceSha: string | null,
+    message?: string,
+  ): ModelComparison => ({
     ref,
     snapshotFile: file,
     changes: [],
-    report: { model: ref.id, status, sha256: { snapshot: snapshotSha, source: sourceSha }, ...(message === undefined ? {} : { message }) },
+    report: {
+      model: ref.id,
+      status,
+      sha256: { snapshot: snapshotSha, source: sourceSha },
+      ...(message === undefined ? {} : { message }),
+    },
   });
 
   let before: ModelSchema | undefined;
@@ -70,7 +85,8 @@ export async function compareModel(ref: ModelRef, snapshotDir: string, source: S
       const missing = isMissing(error, source, ref.id);
       return result(missing ? "missing" : "error", beforeSha, null, error.message);
     }
-    if (error instanceof SchemaLoadError) return result("error", beforeSha, null, `not a model document at the source: ${error.message}`);
+    if (error instanceof SchemaLoadError)
+      return result("error", beforeSha, null, `not a model document at the source: ${error.message}`);
     throw error;
   }
   const afterSha = sha256(fetched.text);

@@ -7,7 +7,16 @@ import type { EndpointModel, JsonSchemaObject, ModelSchema } from "../schema/ind
 import { escapePointerToken, isSchemaObject } from "../schema/index.js";
 import { BOUNDS, DOCS_KEYWORDS, type ChangeKindName } from "./table.js";
 import type { Direction } from "./types.js";
-import { acceptsType, canonical, child, typesOf, viewSchema, type Alternative, type SchemaRoot, type SchemaView } from "./view.js";
+import {
+  acceptsType,
+  canonical,
+  child,
+  typesOf,
+  viewSchema,
+  type Alternative,
+  type SchemaRoot,
+  type SchemaView,
+} from "./view.js";
 
 /** One difference, before classification. */
 export interface Finding {
@@ -41,7 +50,13 @@ interface Walk {
   direction: "request" | "response";
   before: SchemaRoot;
   after: SchemaRoot;
-  emit: (kind: ChangeKindName, field: string[], before: string | null, after: string | null, params?: FindingParams) => void;
+  emit: (
+    kind: ChangeKindName,
+    field: string[],
+    before: string | null,
+    after: string | null,
+    params?: FindingParams,
+  ) => void;
   /** pairs of schema locations being compared on the current path: a recursive schema stops here */
   active: Set<string>;
 }
@@ -55,14 +70,32 @@ export function diffModels(before: ModelSchema, after: ModelSchema): Finding[] {
   for (const b of before.endpoints) {
     const a = afterByName.get(b.endpoint);
     if (a === undefined) {
-      out.push({ kind: "endpoint/removed", model: before.model, endpoint: b.endpoint, direction: "endpoint", field: [], before: pathPointer(b), after: null, params: { value: `POST ${b.queuePath}` } });
+      out.push({
+        kind: "endpoint/removed",
+        model: before.model,
+        endpoint: b.endpoint,
+        direction: "endpoint",
+        field: [],
+        before: pathPointer(b),
+        after: null,
+        params: { value: `POST ${b.queuePath}` },
+      });
       continue;
     }
     out.push(...diffEndpoint(b, a));
   }
   for (const a of after.endpoints) {
     if (!beforeByName.has(a.endpoint)) {
-      out.push({ kind: "endpoint/added", model: after.model, endpoint: a.endpoint, direction: "endpoint", field: [], before: null, after: pathPointer(a), params: { value: `POST ${a.queuePath}` } });
+      out.push({
+        kind: "endpoint/added",
+        model: after.model,
+        endpoint: a.endpoint,
+        direction: "endpoint",
+        field: [],
+        before: null,
+        after: pathPointer(a),
+        params: { value: `POST ${a.queuePath}` },
+      });
     }
   }
   return out;
@@ -79,7 +112,17 @@ export function diffEndpoint(before: EndpointModel, after: EndpointModel): Findi
       before: { schema: b },
       after: { schema: a },
       active: new Set(),
-      emit: (kind, field, pb, pa, params = {}) => out.push({ kind, model: before.model, endpoint: before.endpoint, direction, field, before: pb, after: pa, params }),
+      emit: (kind, field, pb, pa, params = {}) =>
+        out.push({
+          kind,
+          model: before.model,
+          endpoint: before.endpoint,
+          direction,
+          field,
+          before: pb,
+          after: pa,
+          params,
+        }),
     };
     compareViews(viewSchema(b, "", walk.before), viewSchema(a, "", walk.after), [], walk);
   }
@@ -92,7 +135,12 @@ function kind(walk: Walk, what: string): ChangeKindName {
 
 function compareViews(b: SchemaView, a: SchemaView, field: string[], walk: Walk): void {
   if (b.nullable !== a.nullable) {
-    walk.emit(kind(walk, b.nullable ? "became-not-nullable" : "became-nullable"), field, b.nullAt ?? b.at, a.nullAt ?? a.at);
+    walk.emit(
+      kind(walk, b.nullable ? "became-not-nullable" : "became-nullable"),
+      field,
+      b.nullAt ?? b.at,
+      a.nullAt ?? a.at,
+    );
   }
   compareAnnotations(b, a, field, walk);
   compareAlternativeLists(b, a, field, walk);
@@ -137,10 +185,16 @@ function compareAlternativeLists(b: SchemaView, a: SchemaView, field: string[], 
   take((x, y) => canonical(typesOf(x.schema)) === canonical(typesOf(y.schema)));
   if (left.length === 1 && right.length === 1) pairs.push([left.pop()!, right.pop()!]);
   for (const x of left) {
-    walk.emit(kind(walk, "any-of-removed"), field, x.at, a.at, { value: x.schema, sample: { schema: x.schema, side: "before" } });
+    walk.emit(kind(walk, "any-of-removed"), field, x.at, a.at, {
+      value: x.schema,
+      sample: { schema: x.schema, side: "before" },
+    });
   }
   for (const y of right) {
-    walk.emit(kind(walk, "any-of-added"), field, b.at, y.at, { value: y.schema, sample: { schema: y.schema, side: "after" } });
+    walk.emit(kind(walk, "any-of-added"), field, b.at, y.at, {
+      value: y.schema,
+      sample: { schema: y.schema, side: "after" },
+    });
   }
   for (const [x, y] of pairs) compareAlternatives(x, y, field, walk);
 }
@@ -171,13 +225,27 @@ function compareTypes(b: Alternative, a: Alternative, field: string[], walk: Wal
   const removed = (tb ?? ALL_TYPES).filter((t) => !acceptsType(ta, t));
   const added = (ta ?? ALL_TYPES).filter((t) => !acceptsType(tb, t));
   if (removed.length === 0 && added.length === 0) return;
-  const params = (type: string, side: "before" | "after", schema: JsonSchemaObject): FindingParams => ({ from: showTypes(tb), to: showTypes(ta), value: type, sample: { schema, side, type } });
+  const params = (type: string, side: "before" | "after", schema: JsonSchemaObject): FindingParams => ({
+    from: showTypes(tb),
+    to: showTypes(ta),
+    value: type,
+    sample: { schema, side, type },
+  });
   const [pb, pa] = [at(b, "type"), at(a, "type")];
   if (walk.direction === "request") {
-    if (removed.length === 0) walk.emit("request/type-widened", field, pb, pa, { from: showTypes(tb), to: showTypes(ta) });
-    else walk.emit(added.length === 0 ? "request/type-narrowed" : "request/type-changed", field, pb, pa, params(removed[0]!, "before", b.schema));
+    if (removed.length === 0)
+      walk.emit("request/type-widened", field, pb, pa, { from: showTypes(tb), to: showTypes(ta) });
+    else
+      walk.emit(
+        added.length === 0 ? "request/type-narrowed" : "request/type-changed",
+        field,
+        pb,
+        pa,
+        params(removed[0]!, "before", b.schema),
+      );
   } else {
-    if (added.length === 0) walk.emit("response/type-narrowed", field, pb, pa, { from: showTypes(tb), to: showTypes(ta) });
+    if (added.length === 0)
+      walk.emit("response/type-narrowed", field, pb, pa, { from: showTypes(tb), to: showTypes(ta) });
     else walk.emit("response/type-changed", field, pb, pa, params(added[0]!, "after", a.schema));
   }
 }
@@ -193,21 +261,30 @@ function compareEnums(b: Alternative, a: Alternative, field: string[], walk: Wal
   const ea = enumOf(a);
   if (eb === undefined && ea === undefined) return;
   if (eb === undefined || ea === undefined) {
-    walk.emit(kind(walk, eb === undefined ? "enum-set" : "enum-unset"), field, eb ? child(b.at, eb.keyword) : b.at, ea ? child(a.at, ea.keyword) : a.at, {
-      from: eb?.values,
-      to: ea?.values,
-      sample: { schema: b.schema, side: "before" },
-    });
+    walk.emit(
+      kind(walk, eb === undefined ? "enum-set" : "enum-unset"),
+      field,
+      eb ? child(b.at, eb.keyword) : b.at,
+      ea ? child(a.at, ea.keyword) : a.at,
+      {
+        from: eb?.values,
+        to: ea?.values,
+        sample: { schema: b.schema, side: "before" },
+      },
+    );
     return;
   }
   const inB = new Set(eb.values.map(canonical));
   const inA = new Set(ea.values.map(canonical));
-  const pointer = (alt: Alternative, e: { keyword: string }, i: number): string => (e.keyword === "enum" ? child(alt.at, "enum", String(i)) : child(alt.at, "const"));
+  const pointer = (alt: Alternative, e: { keyword: string }, i: number): string =>
+    e.keyword === "enum" ? child(alt.at, "enum", String(i)) : child(alt.at, "const");
   eb.values.forEach((v, i) => {
-    if (!inA.has(canonical(v))) walk.emit(kind(walk, "enum-value-removed"), field, pointer(b, eb, i), child(a.at, ea.keyword), { value: v });
+    if (!inA.has(canonical(v)))
+      walk.emit(kind(walk, "enum-value-removed"), field, pointer(b, eb, i), child(a.at, ea.keyword), { value: v });
   });
   ea.values.forEach((v, i) => {
-    if (!inB.has(canonical(v))) walk.emit(kind(walk, "enum-value-added"), field, child(b.at, eb.keyword), pointer(a, ea, i), { value: v });
+    if (!inB.has(canonical(v)))
+      walk.emit(kind(walk, "enum-value-added"), field, child(b.at, eb.keyword), pointer(a, ea, i), { value: v });
   });
 }
 
@@ -216,14 +293,22 @@ function compareBounds(b: Alternative, a: Alternative, field: string[], walk: Wa
     const number = (alt: Alternative): number | undefined => {
       const v = alt.schema[bound.keyword];
       // minLength 0 and minItems 0 bound nothing
-      return typeof v === "number" && !(v === 0 && (bound.keyword === "minLength" || bound.keyword === "minItems")) ? v : undefined;
+      return typeof v === "number" && !(v === 0 && (bound.keyword === "minLength" || bound.keyword === "minItems"))
+        ? v
+        : undefined;
     };
     const vb = number(b);
     const va = number(a);
     if (vb === va) continue;
     const change = vb === undefined ? "set" : va === undefined ? "unset" : va > vb ? "increased" : "decreased";
     const narrows = change === "set" || (bound.upper ? change === "decreased" : change === "increased");
-    const params: FindingParams = { keyword: bound.keyword, change, from: vb, to: va, sample: { schema: b.schema, side: "before" } };
+    const params: FindingParams = {
+      keyword: bound.keyword,
+      change,
+      from: vb,
+      to: va,
+      sample: { schema: b.schema, side: "before" },
+    };
     const pb = at(b, bound.keyword);
     const pa = at(a, bound.keyword);
     if (walk.direction === "response") {
@@ -231,11 +316,17 @@ function compareBounds(b: Alternative, a: Alternative, field: string[], walk: Wa
       continue;
     }
     const what =
-      change === "set" ? "bound-set"
-      : change === "unset" ? "bound-unset"
-      : bound.upper ? (narrows ? "upper-bound-lowered" : "upper-bound-raised")
-      : narrows ? "lower-bound-raised"
-      : "lower-bound-lowered";
+      change === "set"
+        ? "bound-set"
+        : change === "unset"
+          ? "bound-unset"
+          : bound.upper
+            ? narrows
+              ? "upper-bound-lowered"
+              : "upper-bound-raised"
+            : narrows
+              ? "lower-bound-raised"
+              : "lower-bound-lowered";
     walk.emit(kind(walk, what), field, pb, pa, params);
   }
 }
@@ -243,7 +334,9 @@ function compareBounds(b: Alternative, a: Alternative, field: string[], walk: Wa
 function compareProperties(b: Alternative, a: Alternative, field: string[], walk: Walk): void {
   const shape = (alt: Alternative): { props: JsonSchemaObject; required: string[]; has: boolean } => {
     const props = isSchemaObject(alt.schema.properties) ? alt.schema.properties : {};
-    const required = Array.isArray(alt.schema.required) ? alt.schema.required.filter((r): r is string => typeof r === "string") : [];
+    const required = Array.isArray(alt.schema.required)
+      ? alt.schema.required.filter((r): r is string => typeof r === "string")
+      : [];
     return { props, required, has: "properties" in alt.schema || "required" in alt.schema };
   };
   const sb = shape(b);
@@ -251,9 +344,14 @@ function compareProperties(b: Alternative, a: Alternative, field: string[], walk
   if (!sb.has && !sa.has) return;
   const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
   const names = [...new Set([...Object.keys(sb.props), ...sb.required, ...Object.keys(sa.props), ...sa.required])];
-  const requiredAt = (alt: Alternative, list: string[], name: string): string => child(alt.at, "required", String(list.indexOf(name)));
+  const requiredAt = (alt: Alternative, list: string[], name: string): string =>
+    child(alt.at, "required", String(list.indexOf(name)));
   const propAt = (alt: Alternative, s: { props: JsonSchemaObject }, name: string): string =>
-    own(s.props, name) ? child(alt.at, "properties", name) : "properties" in alt.schema ? child(alt.at, "properties") : alt.at;
+    own(s.props, name)
+      ? child(alt.at, "properties", name)
+      : "properties" in alt.schema
+        ? child(alt.at, "properties")
+        : alt.at;
   for (const name of names) {
     const path = [...field, name];
     const inB = own(sb.props, name) || sb.required.includes(name);
@@ -261,20 +359,56 @@ function compareProperties(b: Alternative, a: Alternative, field: string[], walk
     const reqB = sb.required.includes(name);
     const reqA = sa.required.includes(name);
     if (inB && !inA) {
-      const what = walk.direction === "request" ? "property-removed" : reqB ? "required-property-removed" : "optional-property-removed";
-      walk.emit(kind(walk, what), path, propAt(b, sb, name), propAt(a, sa, name), { sample: { schema: sb.props[name] ?? {}, side: "before" } });
+      const what =
+        walk.direction === "request"
+          ? "property-removed"
+          : reqB
+            ? "required-property-removed"
+            : "optional-property-removed";
+      walk.emit(kind(walk, what), path, propAt(b, sb, name), propAt(a, sa, name), {
+        sample: { schema: sb.props[name] ?? {}, side: "before" },
+      });
       continue;
     }
     if (!inB && inA) {
-      const what = walk.direction === "request" ? (reqA ? "new-required-property" : "new-optional-property") : reqA ? "required-property-added" : "optional-property-added";
+      const what =
+        walk.direction === "request"
+          ? reqA
+            ? "new-required-property"
+            : "new-optional-property"
+          : reqA
+            ? "required-property-added"
+            : "optional-property-added";
       walk.emit(kind(walk, what), path, propAt(b, sb, name), propAt(a, sa, name));
       continue;
     }
-    if (reqB && !reqA) walk.emit(kind(walk, "property-became-optional"), path, requiredAt(b, sb.required, name), "required" in a.schema ? child(a.at, "required") : a.at);
-    if (!reqB && reqA) walk.emit(kind(walk, "property-became-required"), path, "required" in b.schema ? child(b.at, "required") : b.at, requiredAt(a, sa.required, name));
+    if (reqB && !reqA)
+      walk.emit(
+        kind(walk, "property-became-optional"),
+        path,
+        requiredAt(b, sb.required, name),
+        "required" in a.schema ? child(a.at, "required") : a.at,
+      );
+    if (!reqB && reqA)
+      walk.emit(
+        kind(walk, "property-became-required"),
+        path,
+        "required" in b.schema ? child(b.at, "required") : b.at,
+        requiredAt(a, sa.required, name),
+      );
     if (own(sb.props, name) || own(sa.props, name)) {
-      const vb = viewSchema(own(sb.props, name) ? sb.props[name] : true, child(b.at, "properties", name), walk.before, b.refs);
-      const va = viewSchema(own(sa.props, name) ? sa.props[name] : true, child(a.at, "properties", name), walk.after, a.refs);
+      const vb = viewSchema(
+        own(sb.props, name) ? sb.props[name] : true,
+        child(b.at, "properties", name),
+        walk.before,
+        b.refs,
+      );
+      const va = viewSchema(
+        own(sa.props, name) ? sa.props[name] : true,
+        child(a.at, "properties", name),
+        walk.after,
+        a.refs,
+      );
       compareViews(vb, va, path, walk);
     }
   }
@@ -284,10 +418,20 @@ function compareItems(b: Alternative, a: Alternative, field: string[], walk: Wal
   const ib = b.schema.items;
   const ia = a.schema.items;
   if (ib === undefined || ia === undefined || Array.isArray(ib) || Array.isArray(ia)) {
-    if (canonical(ib) !== canonical(ia)) walk.emit(kind(walk, "keyword-changed"), field, at(b, "items"), at(a, "items"), { keyword: "items", from: ib, to: ia });
+    if (canonical(ib) !== canonical(ia))
+      walk.emit(kind(walk, "keyword-changed"), field, at(b, "items"), at(a, "items"), {
+        keyword: "items",
+        from: ib,
+        to: ia,
+      });
     return;
   }
-  compareViews(viewSchema(ib, child(b.at, "items"), walk.before, b.refs), viewSchema(ia, child(a.at, "items"), walk.after, a.refs), [...field, "*"], walk);
+  compareViews(
+    viewSchema(ib, child(b.at, "items"), walk.before, b.refs),
+    viewSchema(ia, child(a.at, "items"), walk.after, a.refs),
+    [...field, "*"],
+    walk,
+  );
 }
 
 function compareOtherKeywords(b: Alternative, a: Alternative, field: string[], walk: Walk): void {

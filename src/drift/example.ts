@@ -21,7 +21,12 @@ interface Sides {
 }
 
 /** A value of the bound's kind: a number, a string of that length, or an array of that many items. */
-function boundValue(keyword: string | undefined, n: unknown, sample: Finding["params"]["sample"], sides: Sides): Leaf | undefined {
+function boundValue(
+  keyword: string | undefined,
+  n: unknown,
+  sample: Finding["params"]["sample"],
+  sides: Sides,
+): Leaf | undefined {
   if (typeof n !== "number" || n < 0) return undefined;
   if (keyword === "maximum" || keyword === "minimum") return { value: n };
   if (keyword === "maxLength" || keyword === "minLength") return { value: stringOfLength(n) };

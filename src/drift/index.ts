@@ -4,13 +4,38 @@
  * in `table.ts` (breaking / behavior / unclassified / safe / docs), with both sides' JSON
  * Pointers and, where one exists, a concrete example payload.
  */
-export type { AcceptedChange, Change, Direction, DriftReport, DriftSummary, FailOn, ModelReport, ModelStatus, RequestImpact, Severity } from "./types.js";
+export type {
+  AcceptedChange,
+  Change,
+  Direction,
+  DriftReport,
+  DriftSummary,
+  FailOn,
+  ModelReport,
+  ModelStatus,
+  RequestImpact,
+  Severity,
+} from "./types.js";
 export { SEVERITY_ORDER, DIRECTION_ORDER } from "./types.js";
-export { CHANGE_KINDS, changeKind, keywordName, type ChangeKind, type ChangeKindName, type ExampleStrategy } from "./table.js";
+export {
+  CHANGE_KINDS,
+  changeKind,
+  keywordName,
+  type ChangeKind,
+  type ChangeKindName,
+  type ExampleStrategy,
+} from "./table.js";
 export { diffModels, diffEndpoint, type Finding } from "./diff.js";
 export { classify, classifyModel, fieldLabel } from "./classify.js";
 export { compareModel, type ModelComparison } from "./compare.js";
-export { ACCEPT_FILE, AcceptFileError, applyAccepted, parseAcceptEntries, readAcceptFile, type AcceptEntry } from "./accept.js";
+export {
+  ACCEPT_FILE,
+  AcceptFileError,
+  applyAccepted,
+  parseAcceptEntries,
+  readAcceptFile,
+  type AcceptEntry,
+} from "./accept.js";
 export { buildReport, FAIL_LEVELS, FAIL_ON, sortChanges } from "./report.js";
 export { checkRequests, type RequestTarget } from "./requests.js";
 export { formatText } from "./format/text.js";

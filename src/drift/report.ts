@@ -2,7 +2,17 @@
  * The drift report: per-model status, changes in report order (model, endpoint, direction,
  * breaking first), accepted changes, warnings and the summary with the exit code.
  */
-import { DIRECTION_ORDER, SEVERITY_ORDER, type Change, type DriftReport, type FailOn, type ModelReport, type RequestImpact, type Severity, type SeverityCounts } from "./types.js";
+import {
+  DIRECTION_ORDER,
+  SEVERITY_ORDER,
+  type Change,
+  type DriftReport,
+  type FailOn,
+  type ModelReport,
+  type RequestImpact,
+  type Severity,
+  type SeverityCounts,
+} from "./types.js";
 import type { AcceptedChange } from "./types.js";
 
 /** Severities that fail the gate at each `--fail-on` level; an unclassified change counts as a behavior change. */
@@ -17,7 +27,12 @@ export const FAIL_ON: readonly FailOn[] = ["breaking", "behavior", "any", "never
 
 /** Report order: model (as configured), endpoint, direction, severity; otherwise as found. */
 export function sortChanges<T extends Change>(changes: readonly T[], modelOrder: readonly string[]): T[] {
-  const rank = (c: Change): number[] => [modelOrder.indexOf(c.model), 0, DIRECTION_ORDER.indexOf(c.direction), SEVERITY_ORDER.indexOf(c.severity)];
+  const rank = (c: Change): number[] => [
+    modelOrder.indexOf(c.model),
+    0,
+    DIRECTION_ORDER.indexOf(c.direction),
+    SEVERITY_ORDER.indexOf(c.severity),
+  ];
   return changes
     .map((c, i) => ({ c, i }))
     .sort((x, y) => {
@@ -53,7 +68,9 @@ export function buildReport(input: ReportInput): DriftReport {
   const counts = countBySeverity(changes);
   const models = { unchanged: 0, changed: 0, missing: 0, error: 0 };
   for (const m of input.models) models[m.status]++;
-  const failing = FAIL_LEVELS[input.failOn].some((s) => counts[s] > 0) || (input.failOn !== "never" && (input.requests?.rejectedNow ?? 0) > 0);
+  const failing =
+    FAIL_LEVELS[input.failOn].some((s) => counts[s] > 0) ||
+    (input.failOn !== "never" && (input.requests?.rejectedNow ?? 0) > 0);
   const exitCode = models.missing + models.error > 0 ? 3 : failing ? 1 : 0;
   return {
     source: input.source,

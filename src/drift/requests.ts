@@ -8,7 +8,14 @@
 import type { AnySchema } from "ajv";
 import { findModel, type VskConfig } from "../config/index.js";
 import { createAjv } from "../emit/index.js";
-import { expandInputs, isNdjsonPath, openFile, readNdjson, readSingleJson, type PayloadHandler } from "../lint/index.js";
+import {
+  expandInputs,
+  isNdjsonPath,
+  openFile,
+  readNdjson,
+  readSingleJson,
+  type PayloadHandler,
+} from "../lint/index.js";
 import { rulesFor, runValidation, type Diagnostic } from "../rules/index.js";
 import type { EndpointModel } from "../schema/index.js";
 import type { ModelComparison } from "./compare.js";
@@ -44,7 +51,14 @@ function explain(changes: readonly Change[], pointer: string): Change[] {
   return breaking.length > 0 ? breaking : found;
 }
 
-export async function checkRequests(inputs: readonly string[], cwd: string, config: VskConfig, comparisons: readonly ModelComparison[], changes: readonly Change[], target: RequestTarget): Promise<{ impact: RequestImpact; inputErrors: string[] }> {
+export async function checkRequests(
+  inputs: readonly string[],
+  cwd: string,
+  config: VskConfig,
+  comparisons: readonly ModelComparison[],
+  changes: readonly Change[],
+  target: RequestTarget,
+): Promise<{ impact: RequestImpact; inputErrors: string[] }> {
   const impact: RequestImpact = { checked: 0, rejectedNow: 0, invalidBefore: 0, skipped: [], groups: [] };
   const groups = new Map<Change | null, RequestImpact["groups"][number]>();
   const validators = new Map<EndpointModel, Validate>();
@@ -61,7 +75,18 @@ export async function checkRequests(inputs: readonly string[], cwd: string, conf
   const addTo = (change: Change | null, entry: RequestImpact["groups"][number]["requests"][number]): void => {
     let group = groups.get(change);
     if (group === undefined) {
-      const shown = change === null ? null : { id: change.id, severity: change.severity, model: change.model, endpoint: change.endpoint, direction: change.direction, pointer: change.pointer, text: change.text };
+      const shown =
+        change === null
+          ? null
+          : {
+              id: change.id,
+              severity: change.severity,
+              model: change.model,
+              endpoint: change.endpoint,
+              direction: change.direction,
+              pointer: change.pointer,
+              text: change.text,
+            };
       group = { change: shown, requests: [] };
       groups.set(change, group);
     }
@@ -80,15 +105,21 @@ export async function checkRequests(inputs: readonly string[], cwd: string, conf
       const envelope = value as { model: unknown; endpoint?: unknown; input: unknown };
       if (typeof envelope.model !== "string") return skip("model: expected a model id");
       modelName = envelope.model;
-      if (envelope.endpoint !== undefined) endpointName = typeof envelope.endpoint === "string" ? envelope.endpoint : undefined;
+      if (envelope.endpoint !== undefined)
+        endpointName = typeof envelope.endpoint === "string" ? envelope.endpoint : undefined;
       input = envelope.input;
       prefix = "/input";
     }
-    if (modelName === undefined || endpointName === undefined) return skip('cannot tell which endpoint this payload is for: wrap it as {"model", "endpoint", "input"} or pass --model and --endpoint');
+    if (modelName === undefined || endpointName === undefined)
+      return skip(
+        'cannot tell which endpoint this payload is for: wrap it as {"model", "endpoint", "input"} or pass --model and --endpoint',
+      );
     const ref = findModel(config, modelName);
     const comparison = ref === undefined ? undefined : comparisons.find((c) => c.ref.id === ref.id);
-    if (ref === undefined || comparison === undefined) return skip(`model ${JSON.stringify(modelName)} is not a configured model`);
-    if (comparison.before === undefined || comparison.after === undefined) return skip(`${ref.id} could not be compared (${comparison.report.status})`);
+    if (ref === undefined || comparison === undefined)
+      return skip(`model ${JSON.stringify(modelName)} is not a configured model`);
+    if (comparison.before === undefined || comparison.after === undefined)
+      return skip(`${ref.id} could not be compared (${comparison.report.status})`);
     const before = comparison.before.endpoints.find((e) => e.endpoint === endpointName);
     if (before === undefined) return skip(`"${endpointName}" is not an endpoint of ${ref.id} in the snapshot`);
     const errorsBefore = validatorFor(before, comparison)(input).filter((d) => d.severity === "error");
@@ -101,7 +132,12 @@ export async function checkRequests(inputs: readonly string[], cwd: string, conf
     if (after === undefined) {
       impact.rejectedNow++;
       const removed = mine.find((c) => c.direction === "endpoint") ?? null;
-      addTo(removed, { source: at.source, line: at.line, pointer: "", message: `the endpoint ${endpointName} is gone from the source` });
+      addTo(removed, {
+        source: at.source,
+        line: at.line,
+        pointer: "",
+        message: `the endpoint ${endpointName} is gone from the source`,
+      });
       return;
     }
     const errorsAfter = validatorFor(after, comparison)(input).filter((d) => d.severity === "error");
@@ -127,6 +163,8 @@ export async function checkRequests(inputs: readonly string[], cwd: string, conf
   }
   // Classified changes first, in report order; then what no change explains.
   const order = [...changes];
-  impact.groups = [...groups.entries()].sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : order.indexOf(a) - order.indexOf(b))).map(([, g]) => g);
+  impact.groups = [...groups.entries()]
+    .sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : order.indexOf(a) - order.indexOf(b)))
+    .map(([, g]) => g);
   return { impact, inputErrors: errors.map((e) => e.message) };
 }

@@ -26,21 +26,37 @@ export function stringOfLength(length: number): string {
 function sampleString(s: JsonSchemaObject): string {
   const format = typeof s.format === "string" ? s.format : "";
   let text =
-    format === "uri" || format === "url" || format === "uri-reference" || format === "iri" ? "https://example.com/input.png"
-    : format === "date-time" ? "2026-01-01T00:00:00Z"
-    : format === "date" ? "2026-01-01"
-    : format === "email" ? "user@example.com"
-    : format === "uuid" ? "00000000-0000-4000-8000-000000000000"
-    : FILLER;
-  if (typeof s.minLength === "number" && text.length < s.minLength) text = text + stringOfLength(s.minLength - text.length);
+    format === "uri" || format === "url" || format === "uri-reference" || format === "iri"
+      ? "https://example.com/input.png"
+      : format === "date-time"
+        ? "2026-01-01T00:00:00Z"
+        : format === "date"
+          ? "2026-01-01"
+          : format === "email"
+            ? "user@example.com"
+            : format === "uuid"
+              ? "00000000-0000-4000-8000-000000000000"
+              : FILLER;
+  if (typeof s.minLength === "number" && text.length < s.minLength)
+    text = text + stringOfLength(s.minLength - text.length);
   if (typeof s.maxLength === "number" && text.length > s.maxLength) text = text.slice(0, s.maxLength);
   return text;
 }
 
 function sampleNumber(s: JsonSchemaObject, integer: boolean): number {
   const step = integer ? 1 : 0.5;
-  const low = typeof s.minimum === "number" ? s.minimum : typeof s.exclusiveMinimum === "number" ? s.exclusiveMinimum + step : undefined;
-  const high = typeof s.maximum === "number" ? s.maximum : typeof s.exclusiveMaximum === "number" ? s.exclusiveMaximum - step : undefined;
+  const low =
+    typeof s.minimum === "number"
+      ? s.minimum
+      : typeof s.exclusiveMinimum === "number"
+        ? s.exclusiveMinimum + step
+        : undefined;
+  const high =
+    typeof s.maximum === "number"
+      ? s.maximum
+      : typeof s.exclusiveMaximum === "number"
+        ? s.exclusiveMaximum - step
+        : undefined;
   const value = low ?? (high !== undefined && high < 0 ? high : 0);
   return integer ? Math.ceil(value) : value;
 }
@@ -53,9 +69,11 @@ export function sampleValue(schema: unknown, root: SchemaRoot, type?: string, de
   if (alt === undefined) return nullable ? null : undefined;
   const s = alt.schema;
   const values = Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined;
-  if (values !== undefined) return values.find((v) => type === undefined || acceptsType([type], jsonType(v))) ?? values[0];
+  if (values !== undefined)
+    return values.find((v) => type === undefined || acceptsType([type], jsonType(v))) ?? values[0];
   const types = typesOf(s);
-  const chosen = type ?? types?.[0] ?? (isSchemaObject(s.properties) ? "object" : s.items !== undefined ? "array" : "string");
+  const chosen =
+    type ?? types?.[0] ?? (isSchemaObject(s.properties) ? "object" : s.items !== undefined ? "array" : "string");
   switch (chosen) {
     case "string":
       return sampleString(s);
@@ -75,7 +93,13 @@ export function sampleValue(schema: unknown, root: SchemaRoot, type?: string, de
   }
 }
 
-function sampleObject(s: JsonSchemaObject, root: SchemaRoot, path: readonly string[], leaf: Leaf | undefined, depth: number): Record<string, unknown> {
+function sampleObject(
+  s: JsonSchemaObject,
+  root: SchemaRoot,
+  path: readonly string[],
+  leaf: Leaf | undefined,
+  depth: number,
+): Record<string, unknown> {
   const props = isSchemaObject(s.properties) ? s.properties : {};
   const required = Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : [];
   const forced = path[0];
@@ -97,13 +121,22 @@ function sampleObject(s: JsonSchemaObject, root: SchemaRoot, path: readonly stri
  * A minimal value of `schema` with `leaf` at `path` (payload tokens, `*` for an array item).
  * The alternative chosen at each level is the first one that can hold the path.
  */
-export function forcedValue(schema: unknown, root: SchemaRoot, path: readonly string[], leaf: Leaf, depth = 0): unknown {
+export function forcedValue(
+  schema: unknown,
+  root: SchemaRoot,
+  path: readonly string[],
+  leaf: Leaf,
+  depth = 0,
+): unknown {
   if (path.length === 0) return "value" in leaf ? leaf.value : undefined;
   if (depth > MAX_DEPTH) return null;
   const view = viewSchema(schema, "", root);
   const next = path[0]!;
   const fits = (a: Alternative): boolean =>
-    next === "*" ? a.schema.items !== undefined || acceptsType(typesOf(a.schema), "array") : (isSchemaObject(a.schema.properties) && next in a.schema.properties) || acceptsType(typesOf(a.schema), "object");
+    next === "*"
+      ? a.schema.items !== undefined || acceptsType(typesOf(a.schema), "array")
+      : (isSchemaObject(a.schema.properties) && next in a.schema.properties) ||
+        acceptsType(typesOf(a.schema), "object");
   const alt = view.alternatives.find(fits);
   if (alt === undefined) return sampleValue(schema, root, undefined, depth);
   if (next === "*") {

@@ -5,10 +5,25 @@
  * `anyOf`s flattened into a list of alternatives, and annotations (title, description,
  * default, …) collected apart from the constraints.
  */
-import { defineOwn, escapePointerToken, isSchemaObject, unescapePointerToken, type JsonSchemaObject } from "../schema/index.js";
+import {
+  defineOwn,
+  escapePointerToken,
+  isSchemaObject,
+  unescapePointerToken,
+  type JsonSchemaObject,
+} from "../schema/index.js";
 
 /** Keywords that only annotate a schema. */
-export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set(["title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"]);
+export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
+  "title",
+  "description",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$comment",
+]);
 /** Keywords that hold definitions or identify a document: never a change by themselves. */
 const STRUCTURAL_KEYWORDS: ReadonlySet<string> = new Set(["$schema", "$defs", "definitions", "$id", "$anchor"]);
 
@@ -61,14 +76,22 @@ export function child(at: string, ...tokens: string[]): string {
 
 function isNullOnly(schema: JsonSchemaObject): boolean {
   const keys = Object.keys(schema).filter((k) => !ANNOTATION_KEYWORDS.has(k));
-  return keys.length === 1 && (schema.type === "null" || (Array.isArray(schema.enum) && schema.enum.length === 1 && schema.enum[0] === null));
+  return (
+    keys.length === 1 &&
+    (schema.type === "null" || (Array.isArray(schema.enum) && schema.enum.length === 1 && schema.enum[0] === null))
+  );
 }
 
 /**
  * Views `schema` (found at `at` in `root`). `refs` are the references already followed on the
  * way here: a reference met again (a recursive schema) is kept as it is, not followed.
  */
-export function viewSchema(schema: unknown, at: string, root: SchemaRoot, refs: ReadonlySet<string> = new Set()): SchemaView {
+export function viewSchema(
+  schema: unknown,
+  at: string,
+  root: SchemaRoot,
+  refs: ReadonlySet<string> = new Set(),
+): SchemaView {
   const view: SchemaView = { at, nullable: false, annotations: new Map(), alternatives: [] };
   collect(schema, at, root, refs, view);
   return view;
@@ -82,10 +105,12 @@ function collect(schema: unknown, at: string, root: SchemaRoot, refs: ReadonlySe
   }
   // The outermost annotation wins: a `$ref`'s siblings override the target's title.
   for (const k of Object.keys(schema)) {
-    if (ANNOTATION_KEYWORDS.has(k) && !view.annotations.has(k)) view.annotations.set(k, { value: schema[k], at: child(at, k) });
+    if (ANNOTATION_KEYWORDS.has(k) && !view.annotations.has(k))
+      view.annotations.set(k, { value: schema[k], at: child(at, k) });
   }
   const rest: JsonSchemaObject = {};
-  for (const [k, v] of Object.entries(schema)) if (!ANNOTATION_KEYWORDS.has(k) && !STRUCTURAL_KEYWORDS.has(k)) defineOwn(rest, k, v);
+  for (const [k, v] of Object.entries(schema))
+    if (!ANNOTATION_KEYWORDS.has(k) && !STRUCTURAL_KEYWORDS.has(k)) defineOwn(rest, k, v);
 
   if (typeof rest.$ref === "string" && !refs.has(rest.$ref)) {
     const target = resolveRef(root, rest.$ref);

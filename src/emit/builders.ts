@@ -36,7 +36,8 @@ export function defaultsOf(input: JsonSchemaObject): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const properties = isSchemaObject(input.properties) ? input.properties : {};
   for (const [name, schema] of Object.entries(properties)) {
-    if (isSchemaObject(schema) && "default" in schema) Object.defineProperty(out, name, { value: schema.default, enumerable: true });
+    if (isSchemaObject(schema) && "default" in schema)
+      Object.defineProperty(out, name, { value: schema.default, enumerable: true });
   }
   return out;
 }
@@ -55,11 +56,23 @@ export interface BuilderImports {
   types: string;
 }
 
-export function emitBuilders(endpoint: EndpointModel, names: EndpointNames, imports: BuilderImports, header: string): string {
+export function emitBuilders(
+  endpoint: EndpointModel,
+  names: EndpointNames,
+  imports: BuilderImports,
+  header: string,
+): string {
   const file = sourceFile(`${names.stem}.ts`);
   const { input, output } = names;
   file.addImportDeclarations([
-    { moduleSpecifier: imports.support, namedImports: ["RequestValidationError", { name: "BuildResult", isTypeOnly: true }, { name: "Diagnostic", isTypeOnly: true }] },
+    {
+      moduleSpecifier: imports.support,
+      namedImports: [
+        "RequestValidationError",
+        { name: "BuildResult", isTypeOnly: true },
+        { name: "Diagnostic", isTypeOnly: true },
+      ],
+    },
     { moduleSpecifier: imports.validator, namedImports: [{ name: "validate", alias: "validateInput" }] },
     { moduleSpecifier: imports.types, isTypeOnly: true, namedImports: [input, output] },
   ]);
@@ -76,13 +89,20 @@ export function emitBuilders(endpoint: EndpointModel, names: EndpointNames, impo
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
       docs: ["What the service uses for each field left out of the request (from the published schema)."],
-      declarations: [{ name: names.defaults, initializer: `${objectLiteral(defaultsOf(endpoint.input))} as const${checkable(endpoint.input) ? ` satisfies Partial<${input}>` : ""}` }],
+      declarations: [
+        {
+          name: names.defaults,
+          initializer: `${objectLiteral(defaultsOf(endpoint.input))} as const${checkable(endpoint.input) ? ` satisfies Partial<${input}>` : ""}`,
+        },
+      ],
     },
     {
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
       docs: ["The normalized input JSON Schema (draft 2020-12) the validator was compiled from."],
-      declarations: [{ name: names.inputSchema, type: "Readonly<Record<string, unknown>>", initializer: literal(endpoint.input) }],
+      declarations: [
+        { name: names.inputSchema, type: "Readonly<Record<string, unknown>>", initializer: literal(endpoint.input) },
+      ],
     },
   ]);
   file.addFunctions([
@@ -90,7 +110,9 @@ export function emitBuilders(endpoint: EndpointModel, names: EndpointNames, impo
       kind: StructureKind.Function,
       isExported: true,
       name: names.validate,
-      docs: [`Every reason the service would reject this \`${endpoint.key}\` payload (code invalid_input, reason input_validation_failed, spec 7.2), then warnings. Empty when it would be accepted.`],
+      docs: [
+        `Every reason the service would reject this \`${endpoint.key}\` payload (code invalid_input, reason input_validation_failed, spec 7.2), then warnings. Empty when it would be accepted.`,
+      ],
       parameters: [{ name: "input", type: "unknown" }],
       returnType: "Diagnostic[]",
       statements: "return validateInput(input);",
@@ -113,7 +135,10 @@ export function emitBuilders(endpoint: EndpointModel, names: EndpointNames, impo
       kind: StructureKind.Function,
       isExported: true,
       name: names.build,
-      docs: [`Builds the queue request for \`${endpoint.key}\` (spec 4.1).`, `@throws RequestValidationError with every diagnostic when the service would reject the payload.`],
+      docs: [
+        `Builds the queue request for \`${endpoint.key}\` (spec 4.1).`,
+        `@throws RequestValidationError with every diagnostic when the service would reject the payload.`,
+      ],
       parameters: [{ name: "input", type: input }],
       returnType: requestType,
       statements: [

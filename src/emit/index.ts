@@ -95,7 +95,12 @@ export async function generateFiles(models: readonly EmitInput[]): Promise<Gener
         { path: `${stem}.types.ts`, content: `${head}\n${inputTypes}\n${outputTypes}` },
         {
           path: `${stem}.ts`,
-          content: emitBuilders(endpoint, names, { support, validator: `./${endpoint.endpoint}.validate.js`, types: `./${endpoint.endpoint}.types.js` }, head),
+          content: emitBuilders(
+            endpoint,
+            names,
+            { support, validator: `./${endpoint.endpoint}.validate.js`, types: `./${endpoint.endpoint}.types.js` },
+            head,
+          ),
         },
       );
       registry.push({ endpoint, names, snapshotSha256: model.sha256 });
@@ -141,7 +146,9 @@ export function compareWithDisk(outDir: string, files: readonly GeneratedFile[])
 export function writeGenerated(outDir: string, files: readonly GeneratedFile[]): void {
   const existing = listFiles(outDir);
   if (existing.length > 0 && !existing.includes("endpoints.json")) {
-    throw new EmitError(`${outDir} holds files that vsk did not generate (no endpoints.json); choose an empty or vsk-generated directory as outDir`);
+    throw new EmitError(
+      `${outDir} holds files that vsk did not generate (no endpoints.json); choose an empty or vsk-generated directory as outDir`,
+    );
   }
   const temp = `${outDir}.vsk-tmp-${process.pid}`;
   rmSync(temp, { recursive: true, force: true });

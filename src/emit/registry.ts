@@ -12,7 +12,9 @@ export interface RegistryEntry {
 export function emitRegistry(entries: readonly RegistryEntry[], header: string): string {
   const lines = [header, `import type { Diagnostic } from "./support.js";`];
   for (const { names } of entries) {
-    lines.push(`import { ${names.build}, ${names.defaults}, ${names.inputSchema}, ${names.path}, ${names.validate}, type ${names.input}, type ${names.output} } from "./${names.stem}.js";`);
+    lines.push(
+      `import { ${names.build}, ${names.defaults}, ${names.inputSchema}, ${names.path}, ${names.validate}, type ${names.input}, type ${names.output} } from "./${names.stem}.js";`,
+    );
   }
   lines.push(`export * from "./support.js";`);
   for (const { names } of entries) lines.push(`export * from "./${names.stem}.js";`);
@@ -20,14 +22,17 @@ export function emitRegistry(entries: readonly RegistryEntry[], header: string):
     "",
     "/** Every endpoint of the configured models, keyed by `<owner>/<name>/<endpoint>`. */",
     "export const endpoints = {",
-    ...entries.map(({ endpoint: e, names }) =>
-      `  ${JSON.stringify(e.key)}: { model: ${JSON.stringify(e.model)}, endpoint: ${JSON.stringify(e.endpoint)}, path: ${names.path}, validate: ${names.validate}, build: ${names.build}, defaults: ${names.defaults}, inputSchema: ${names.inputSchema} },`,
+    ...entries.map(
+      ({ endpoint: e, names }) =>
+        `  ${JSON.stringify(e.key)}: { model: ${JSON.stringify(e.model)}, endpoint: ${JSON.stringify(e.endpoint)}, path: ${names.path}, validate: ${names.validate}, build: ${names.build}, defaults: ${names.defaults}, inputSchema: ${names.inputSchema} },`,
     ),
     "} as const;",
     "",
     "/** Input and output types per endpoint key. */",
     "export interface EndpointTypeMap {",
-    ...entries.map(({ endpoint: e, names }) => `  ${JSON.stringify(e.key)}: { input: ${names.input}; output: ${names.output} };`),
+    ...entries.map(
+      ({ endpoint: e, names }) => `  ${JSON.stringify(e.key)}: { input: ${names.input}; output: ${names.output} };`,
+    ),
     "}",
     "",
     "export type EndpointKey = keyof EndpointTypeMap;",

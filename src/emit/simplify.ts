@@ -12,7 +12,16 @@
  */
 import { forEachSchema, isSchemaObject, transformSchema, type JsonSchemaObject } from "../schema/index.js";
 
-const ANNOTATIONS = new Set(["title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"]);
+const ANNOTATIONS = new Set([
+  "title",
+  "description",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$comment",
+]);
 const ANNOTATION_SENSITIVE = new Set(["unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef"]);
 const IDENTIFYING = new Set(["$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor"]);
 

@@ -12,12 +12,20 @@ function describeConstraints(node: JsonSchemaObject): string[] {
   const lines: string[] = [];
   if (node.type === "integer") {
     const { minimum: min, maximum: max } = node;
-    const range = typeof min === "number" && typeof max === "number" ? ` from ${min} to ${max}` : typeof min === "number" ? `, at least ${min}` : typeof max === "number" ? `, at most ${max}` : "";
+    const range =
+      typeof min === "number" && typeof max === "number"
+        ? ` from ${min} to ${max}`
+        : typeof min === "number"
+          ? `, at least ${min}`
+          : typeof max === "number"
+            ? `, at most ${max}`
+            : "";
     lines.push(`Integer${range}.`);
   } else if (typeof node.minimum === "number" || typeof node.maximum === "number") {
     lines.push(`Number from ${String(node.minimum ?? "-∞")} to ${String(node.maximum ?? "∞")}.`);
   }
-  if (typeof node.maxLength === "number" || typeof node.minLength === "number") lines.push(`Length ${String(node.minLength ?? 0)} to ${String(node.maxLength ?? "∞")} characters.`);
+  if (typeof node.maxLength === "number" || typeof node.minLength === "number")
+    lines.push(`Length ${String(node.minLength ?? 0)} to ${String(node.maxLength ?? "∞")} characters.`);
   if (typeof node.maxItems === "number") lines.push(`At most ${node.maxItems} items.`);
   if (typeof node.format === "string") lines.push(`Format: ${node.format}.`);
   return lines;

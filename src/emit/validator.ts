@@ -42,15 +42,24 @@ export function createAjv(options: { ownProperties?: boolean } = {}): Ajv2020 {
  * so the module needs neither Ajv nor ajv-formats at run time (and runs in a browser).
  */
 const REQUIRE_REPLACEMENTS: ReadonlyArray<{ pattern: RegExp; replacement: string; support: string }> = [
-  { pattern: /require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, replacement: "ucs2length", support: "ucs2length" },
+  {
+    pattern: /require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g,
+    replacement: "ucs2length",
+    support: "ucs2length",
+  },
   { pattern: /require\("ajv\/dist\/runtime\/equal"\)\.default/g, replacement: "equal", support: "equal" },
-  { pattern: /require\("ajv-formats\/dist\/formats"\)\.fullFormats/g, replacement: "ajvFormats", support: "ajvFormats" },
+  {
+    pattern: /require\("ajv-formats\/dist\/formats"\)\.fullFormats/g,
+    replacement: "ajvFormats",
+    support: "ajvFormats",
+  },
 ];
 
 /** The ajv-formats entries the emitted code reads (`ajvFormats.date`, `ajvFormats["date-time"]`). */
 function formatsUsed(code: string): string[] {
   const used = new Set<string>();
-  for (const m of code.matchAll(/\bajvFormats(?:\.([A-Za-z_$][\w$]*)|\[("(?:[^"\\]|\\.)*")\])/g)) used.add(m[1] ?? (JSON.parse(m[2]!) as string));
+  for (const m of code.matchAll(/\bajvFormats(?:\.([A-Za-z_$][\w$]*)|\[("(?:[^"\\]|\\.)*")\])/g))
+    used.add(m[1] ?? (JSON.parse(m[2]!) as string));
   return [...used];
 }
 
@@ -64,7 +73,9 @@ function cheapLengthChecks(code: string): string {
   const names = ["ucs2length", ...[...code.matchAll(/\bconst (func\d+) = ucs2length;/g)].map((m) => m[1]!)];
   const call = new RegExp(`\\b(${names.join("|")})\\((data\\d*)\\) ([<>]) (\\d+)\\b`, "g");
   return code.replace(call, (_m, fn: string, data: string, op: string, n: string) =>
-    op === ">" ? `(${data}.length > ${n} && ${fn}(${data}) > ${n})` : `(${data}.length < ${2 * Number(n)} && ${fn}(${data}) < ${n})`,
+    op === ">"
+      ? `(${data}.length > ${n} && ${fn}(${data}) > ${n})`
+      : `(${data}.length < ${2 * Number(n)} && ${fn}(${data}) < ${n})`,
   );
 }
 
@@ -77,7 +88,9 @@ export function needsOwnProperties(schema: JsonSchemaObject): boolean {
     const names = [
       ...(isSchemaObject(node.properties) ? Object.keys(node.properties) : []),
       ...(Array.isArray(node.required) ? node.required : []),
-      ...(isSchemaObject(node.dependentRequired) ? Object.entries(node.dependentRequired).flatMap(([k, v]) => [k, ...(Array.isArray(v) ? v : [])]) : []),
+      ...(isSchemaObject(node.dependentRequired)
+        ? Object.entries(node.dependentRequired).flatMap(([k, v]) => [k, ...(Array.isArray(v) ? v : [])])
+        : []),
       ...(isSchemaObject(node.dependentSchemas) ? Object.keys(node.dependentSchemas) : []),
     ];
     if (names.some((n) => typeof n === "string" && PROTOTYPE_MEMBERS.has(n))) found = true;
@@ -98,12 +111,21 @@ export interface EmittedValidator {
  * Compiles `schema` with Ajv and returns the module text. `supportImport` is the relative
  * specifier of `support.js`; `rules` are embedded as JSON data (never as code).
  */
-export function emitValidator(ajv: Ajv2020, schema: JsonSchemaObject, rules: readonly RuleSpec[], supportImport: string, header: string, what: string): EmittedValidator {
+export function emitValidator(
+  ajv: Ajv2020,
+  schema: JsonSchemaObject,
+  rules: readonly RuleSpec[],
+  supportImport: string,
+  header: string,
+  what: string,
+): EmittedValidator {
   let compiled;
   try {
     compiled = ajv.compile(schema as AnySchema);
   } catch (error) {
-    throw new EmitError(`${what}: Ajv cannot compile the schema: ${error instanceof Error ? error.message : String(error)}`);
+    throw new EmitError(
+      `${what}: Ajv cannot compile the schema: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   let code = standaloneCode(ajv, compiled);
   const exported = /export const validate = (\w+);export default \1;/.exec(code);
@@ -119,10 +141,14 @@ export function emitValidator(ajv: Ajv2020, schema: JsonSchemaObject, rules: rea
     r.pattern.lastIndex = 0;
   }
   const missingFormat = formatsUsed(code).find((f) => !Object.prototype.hasOwnProperty.call(ajvFormats, f));
-  if (missingFormat !== undefined) throw new EmitError(`${what}: format "${missingFormat}" needs an ajv-formats function that support.js does not provide yet`);
+  if (missingFormat !== undefined)
+    throw new EmitError(
+      `${what}: format "${missingFormat}" needs an ajv-formats function that support.js does not provide yet`,
+    );
   code = cheapLengthChecks(code);
   const leftover = /require\("([^"]+)"\)/.exec(code);
-  if (leftover) throw new EmitError(`${what}: Ajv's output needs run-time module "${leftover[1]}", which vsk cannot inline yet`);
+  if (leftover)
+    throw new EmitError(`${what}: Ajv's output needs run-time module "${leftover[1]}", which vsk cannot inline yet`);
   const js = [
     header,
     `import { ${[...fromSupport].sort().join(", ")} } from ${JSON.stringify(supportImport)};`,

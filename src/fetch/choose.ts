@@ -24,10 +24,13 @@ export interface SourceChoice {
 export function chooseSchemaSource(choice: SourceChoice, cwd: string): SchemaSource {
   const fromEnv = choice.env?.trim();
   const [text, base] =
-    choice.flag !== undefined ? [choice.flag, cwd]
-    : choice.configUrl !== undefined ? [choice.configUrl, choice.configFile === undefined ? cwd : dirname(choice.configFile)]
-    : fromEnv ? [fromEnv, cwd]
-    : [undefined, cwd];
+    choice.flag !== undefined
+      ? [choice.flag, cwd]
+      : choice.configUrl !== undefined
+        ? [choice.configUrl, choice.configFile === undefined ? cwd : dirname(choice.configFile)]
+        : fromEnv
+          ? [fromEnv, cwd]
+          : [undefined, cwd];
   if (text === undefined) {
     throw new FetchUsageError(
       'no schema URL: pass --schema-url URL, set "schemaUrl" in vsk.config.json, or set VSK_SCHEMA_URL (https://…, file://… or a mirror directory)',

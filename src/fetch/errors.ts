@@ -18,7 +18,14 @@ export class FetchError extends Error {
   /** how many requests were made (1 when not retried) */
   readonly attempts: number;
 
-  constructor(init: { model: string; url: string; problem: string; status?: number; retryable: boolean; attempts?: number }) {
+  constructor(init: {
+    model: string;
+    url: string;
+    problem: string;
+    status?: number;
+    retryable: boolean;
+    attempts?: number;
+  }) {
     const url = redactUrlsInText(init.url);
     super(redactUrlsInText(`${init.model}: ${url}: ${init.problem}`));
     this.model = init.model;

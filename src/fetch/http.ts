@@ -57,7 +57,11 @@ function networkFailure(error: unknown, o: ResolvedFetchOptions): HttpFailure {
 }
 
 /** One attempt: follows up to `maxRedirects` redirects, then reads a capped body. */
-async function attempt(agent: Agent, url: string, o: ResolvedFetchOptions): Promise<Omit<HttpBody, "attempts"> | HttpFailure> {
+async function attempt(
+  agent: Agent,
+  url: string,
+  o: ResolvedFetchOptions,
+): Promise<Omit<HttpBody, "attempts"> | HttpFailure> {
   const origin = new URL(url).origin;
   let current = url;
   for (let redirects = 0; ; redirects++) {
@@ -65,7 +69,13 @@ async function attempt(agent: Agent, url: string, o: ResolvedFetchOptions): Prom
     if (o.apiKey !== undefined && new URL(current).origin === origin) headers.authorization = `Key ${o.apiKey}`;
     let response;
     try {
-      response = await request(current, { dispatcher: agent, method: "GET", headers, headersTimeout: o.headersTimeoutMs, bodyTimeout: o.bodyTimeoutMs });
+      response = await request(current, {
+        dispatcher: agent,
+        method: "GET",
+        headers,
+        headersTimeout: o.headersTimeoutMs,
+        bodyTimeout: o.bodyTimeoutMs,
+      });
     } catch (error) {
       return networkFailure(error, o);
     }
@@ -75,11 +85,17 @@ async function attempt(agent: Agent, url: string, o: ResolvedFetchOptions): Prom
     if (REDIRECTS.has(status)) {
       discard(body);
       const location = header(got, "location");
-      if (location === undefined) return { problem: `${statusLine(status)} without a Location header`, status, retryable: false };
-      if (redirects >= o.maxRedirects) return { problem: `more than ${o.maxRedirects} redirects`, status, retryable: false };
+      if (location === undefined)
+        return { problem: `${statusLine(status)} without a Location header`, status, retryable: false };
+      if (redirects >= o.maxRedirects)
+        return { problem: `more than ${o.maxRedirects} redirects`, status, retryable: false };
       const next = new URL(location, current);
       if (next.protocol !== "http:" && next.protocol !== "https:") {
-        return { problem: `redirect to ${redactUrl(next.href)} refused: only http(s) is followed`, status, retryable: false };
+        return {
+          problem: `redirect to ${redactUrl(next.href)} refused: only http(s) is followed`,
+          status,
+          retryable: false,
+        };
       }
       current = next.href;
       continue;
@@ -89,9 +105,17 @@ async function attempt(agent: Agent, url: string, o: ResolvedFetchOptions): Prom
     if (status < 200 || status > 299) {
       discard(body);
       // Spec 7.3: a service error is always JSON; a plain-text or HTML 5xx came from in front of it.
-      const edge = status >= 500 && !/json/i.test(contentType) ? `; the body is ${contentType}, not JSON: likely a CDN edge or proxy in front of the schema host` : "";
+      const edge =
+        status >= 500 && !/json/i.test(contentType)
+          ? `; the body is ${contentType}, not JSON: likely a CDN edge or proxy in front of the schema host`
+          : "";
       const retryAfterMs = parseRetryAfter(header(got, "retry-after"));
-      return { problem: statusLine(status) + via + edge, status, retryable: isRetryableStatus(status), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+      return {
+        problem: statusLine(status) + via + edge,
+        status,
+        retryable: isRetryableStatus(status),
+        ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      };
     }
 
     const tooBig = `the body is larger than the ${o.maxBytes}-byte limit (VSK_FETCH_MAX_BYTES); download aborted${via}`;
@@ -121,7 +145,11 @@ async function attempt(agent: Agent, url: string, o: ResolvedFetchOptions): Prom
  * GETs `url` with up to `o.retries` retries on momentary failures.
  * Returns the body of a 2xx answer, or the last failure with the number of attempts made.
  */
-export async function httpGet(model: string, url: string, o: ResolvedFetchOptions): Promise<HttpBody | (HttpFailure & { attempts: number })> {
+export async function httpGet(
+  model: string,
+  url: string,
+  o: ResolvedFetchOptions,
+): Promise<HttpBody | (HttpFailure & { attempts: number })> {
   const agent = new Agent({ connect: { timeout: o.connectTimeoutMs } });
   try {
     for (let n = 1; ; n++) {

@@ -46,7 +46,11 @@ function notJson(text: string, error: unknown): string {
  * Fetches one model's schema. Rejects with `FetchError` (model, redacted URL, status, retryable)
  * when it cannot be had or is not JSON, and with `FetchUsageError` for a bad source or setting.
  */
-export async function fetchModelSchema(source: SchemaSource | string, modelId: string, options: FetchOptions = {}): Promise<FetchedSchema> {
+export async function fetchModelSchema(
+  source: SchemaSource | string,
+  modelId: string,
+  options: FetchOptions = {},
+): Promise<FetchedSchema> {
   if (!MODEL_ID.test(modelId)) throw new FetchUsageError(`model id "${modelId}" is not of the form <owner>/<name>`);
   const [owner, name] = modelId.split("/") as [string, string];
   const from = typeof source === "string" ? parseSchemaSource(source) : source;
@@ -68,7 +72,11 @@ export async function fetchModelSchema(source: SchemaSource | string, modelId: s
     const got = await httpGet(modelId, location, o);
     if (!("text" in got)) {
       const gaveUp = got.attempts > 1 ? ` (gave up after ${got.attempts} attempts)` : "";
-      return fail(got.problem + gaveUp, { ...(got.status === undefined ? {} : { status: got.status }), retryable: got.retryable, attempts: got.attempts });
+      return fail(got.problem + gaveUp, {
+        ...(got.status === undefined ? {} : { status: got.status }),
+        retryable: got.retryable,
+        attempts: got.attempts,
+      });
     }
     ({ text, status, attempts } = got);
     answer = `HTTP ${status} with content-type ${got.contentType}: `;
@@ -79,7 +87,10 @@ export async function fetchModelSchema(source: SchemaSource | string, modelId: s
     // The content-type is not checked: raw file hosts serve JSON as text/plain. The body decides.
     document = JSON.parse(text);
   } catch (error) {
-    fail(`${answer}the body is not JSON (${notJson(text, error)})`, { ...(status === undefined ? {} : { status }), attempts });
+    fail(`${answer}the body is not JSON (${notJson(text, error)})`, {
+      ...(status === undefined ? {} : { status }),
+      attempts,
+    });
   }
   return { model: modelId, text, document, source: shown, ...(status === undefined ? {} : { status }), attempts };
 }

@@ -3,7 +3,11 @@ import { existsSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 
 /** Reads `file`; resolves with its text or with the problem a person should read. */
-export async function readLocal(file: string, mirrorRoot: string, maxBytes: number): Promise<{ text: string } | { problem: string }> {
+export async function readLocal(
+  file: string,
+  mirrorRoot: string,
+  maxBytes: number,
+): Promise<{ text: string } | { problem: string }> {
   let size: number;
   try {
     const info = await stat(file);
@@ -13,7 +17,9 @@ export async function readLocal(file: string, mirrorRoot: string, maxBytes: numb
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "ENOENT" && code !== "ENOTDIR") return { problem: `cannot be read (${code ?? String(error)})` };
     if (!existsSync(mirrorRoot)) {
-      return { problem: `no such file: the schema URL ${mirrorRoot} is not an existing directory (for a web address write https://…)` };
+      return {
+        problem: `no such file: the schema URL ${mirrorRoot} is not an existing directory (for a web address write https://…)`,
+      };
     }
     return { problem: "no such file in the mirror (expected <dir>/main/<owner>/<name>/latest.json, spec 9.1)" };
   }

@@ -33,7 +33,8 @@ export interface FetchOptions {
   onRetry?: (event: RetryEvent) => void;
 }
 
-export type ResolvedFetchOptions = Required<Omit<FetchOptions, "env" | "onRetry">> & Pick<FetchOptions, "onRetry"> & { apiKey: string | undefined };
+export type ResolvedFetchOptions = Required<Omit<FetchOptions, "env" | "onRetry">> &
+  Pick<FetchOptions, "onRetry"> & { apiKey: string | undefined };
 
 /** Environment variable → option, for the numeric settings. */
 const FROM_ENV = {
@@ -62,7 +63,8 @@ export function resolveFetchOptions(options: FetchOptions = {}): ResolvedFetchOp
     const raw = env[variable];
     if (raw === undefined || raw.trim() === "") continue;
     const value = Number(raw);
-    if (!Number.isInteger(value) || value < 0) throw new FetchUsageError(`${variable} must be a whole number >= 0, got "${raw}"`);
+    if (!Number.isInteger(value) || value < 0)
+      throw new FetchUsageError(`${variable} must be a whole number >= 0, got "${raw}"`);
     for (const key of keys) numbers[key] = value;
   }
   for (const key of Object.keys(FETCH_DEFAULTS) as Array<keyof typeof FETCH_DEFAULTS>) {
@@ -72,7 +74,9 @@ export function resolveFetchOptions(options: FetchOptions = {}): ResolvedFetchOp
   const apiKey = env.VSK_API_KEY?.trim() || undefined;
   // Spec 5: "Authorization: Key <API_KEY>". Checked here so that no HTTP library error can echo it.
   if (apiKey !== undefined && !/^[\x21-\x7e]+$/.test(apiKey)) {
-    throw new FetchUsageError("VSK_API_KEY holds characters not allowed in an HTTP header (spaces, line breaks or non-ASCII)");
+    throw new FetchUsageError(
+      "VSK_API_KEY holds characters not allowed in an HTTP header (spaces, line breaks or non-ASCII)",
+    );
   }
   return {
     ...numbers,

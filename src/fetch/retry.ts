@@ -26,7 +26,11 @@ export function isRetryableStatus(status: number): boolean {
 
 /** The first `code` found on an error or its `cause` chain. */
 export function errorCode(error: unknown): string | undefined {
-  for (let e = error, depth = 0; e !== null && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e = error, depth = 0;
+    e !== null && typeof e === "object" && depth < 5;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string") return code;
   }
@@ -45,7 +49,13 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
  * Wait before retry number `retry` (0-based): exponential backoff with jitter (half fixed,
  * half random), at least what the server asked for in `Retry-After`, never more than `maxMs`.
  */
-export function retryDelay(retry: number, baseMs: number, maxMs: number, retryAfterMs?: number, random: () => number = Math.random): number {
+export function retryDelay(
+  retry: number,
+  baseMs: number,
+  maxMs: number,
+  retryAfterMs?: number,
+  random: () => number = Math.random,
+): number {
   const exponential = baseMs * 2 ** retry;
   const jittered = exponential / 2 + random() * (exponential / 2);
   return Math.round(Math.min(maxMs, Math.max(jittered, retryAfterMs ?? 0)));

@@ -38,10 +38,14 @@ export function parseSchemaSource(text: string, baseDir: string = process.cwd())
     }
   }
   if (scheme !== "http" && scheme !== "https") {
-    throw new FetchUsageError(`${redactUrl(value)}: unsupported scheme "${scheme}:"; use https://, http://, file:// or a directory path`);
+    throw new FetchUsageError(
+      `${redactUrl(value)}: unsupported scheme "${scheme}:"; use https://, http://, file:// or a directory path`,
+    );
   }
   if (url.username !== "" || url.password !== "") {
-    throw new FetchUsageError(`${redactUrl(value)}: credentials in the URL are not supported; set VSK_API_KEY for "Authorization: Key <key>" (spec 5)`);
+    throw new FetchUsageError(
+      `${redactUrl(value)}: credentials in the URL are not supported; set VSK_API_KEY for "Authorization: Key <key>" (spec 5)`,
+    );
   }
   return { kind: "http", url };
 }

@@ -3,6 +3,22 @@
  * endpoint, run the generated validator, report in the service's own vocabulary (spec 7.2).
  */
 export { Linter, type LintResult, type LintSummary, type LintTarget, type Reporter } from "./lint.js";
-export { expandInputs, readNdjson, readSingleJson, isNdjsonPath, openFile, InputError, type PayloadHandler, type PayloadSource, type ReadProblem } from "./read.js";
-export { openRegistry, generatedDirFor, RegistryError, type ValidatorRegistry, type EndpointEntry } from "./registry.js";
+export {
+  expandInputs,
+  readNdjson,
+  readSingleJson,
+  isNdjsonPath,
+  openFile,
+  InputError,
+  type PayloadHandler,
+  type PayloadSource,
+  type ReadProblem,
+} from "./read.js";
+export {
+  openRegistry,
+  generatedDirFor,
+  RegistryError,
+  type ValidatorRegistry,
+  type EndpointEntry,
+} from "./registry.js";
 export { Sink, jsonReporter, prettyReporter, githubReporter, summaryLine } from "./report.js";

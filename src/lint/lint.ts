@@ -35,14 +35,23 @@ export interface LintTarget {
 }
 
 function lintDiagnostic(rule: string, message: string, pointer = ""): Diagnostic {
-  return { severity: "error", pointer, rule, code: "invalid_input", reason: "input_validation_failed", retryable: false, message };
+  return {
+    severity: "error",
+    pointer,
+    rule,
+    code: "invalid_input",
+    reason: "input_validation_failed",
+    retryable: false,
+    message,
+  };
 }
 
 /** `{"model", "endpoint", "input"}`: an envelope says itself what it is for. */
 function asEnvelope(value: unknown): { model: unknown; endpoint: unknown; input: unknown } | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
   const v = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(v, "input") || !Object.prototype.hasOwnProperty.call(v, "model")) return undefined;
+  if (!Object.prototype.hasOwnProperty.call(v, "input") || !Object.prototype.hasOwnProperty.call(v, "model"))
+    return undefined;
   return { model: v.model, endpoint: v.endpoint, input: v.input };
 }
 
@@ -63,7 +72,12 @@ export class Linter {
     return id;
   }
 
-  private finish(at: PayloadSource, model: string | null, endpoint: string | null, diagnostics: Diagnostic[]): void | Promise<void> {
+  private finish(
+    at: PayloadSource,
+    model: string | null,
+    endpoint: string | null,
+    diagnostics: Diagnostic[],
+  ): void | Promise<void> {
     let errors = 0;
     for (const d of diagnostics) if (d.severity === "error") errors++;
     const valid = errors === 0;
@@ -87,28 +101,50 @@ export class Linter {
       input = envelope.input;
       const named = typeof envelope.model === "string" ? this.resolveModel(envelope.model) : undefined;
       if (named === undefined) {
-        return this.finish(at, null, null, [lintDiagnostic("lint/unknown-endpoint", `model: ${describeValue(envelope.model)} is not a configured model; known: ${this.registry.describe()}`, "/model")]);
+        return this.finish(at, null, null, [
+          lintDiagnostic(
+            "lint/unknown-endpoint",
+            `model: ${describeValue(envelope.model)} is not a configured model; known: ${this.registry.describe()}`,
+            "/model",
+          ),
+        ]);
       }
       model = named;
       if (typeof envelope.endpoint === "string") endpoint = envelope.endpoint;
       else if (envelope.endpoint !== undefined || endpoint === undefined) {
-        return this.finish(at, model, null, [lintDiagnostic("lint/unknown-endpoint", `endpoint: expected the endpoint name as a string, received ${describeValue(envelope.endpoint)}; known: ${this.registry.describe()}`, "/endpoint")]);
+        return this.finish(at, model, null, [
+          lintDiagnostic(
+            "lint/unknown-endpoint",
+            `endpoint: expected the endpoint name as a string, received ${describeValue(envelope.endpoint)}; known: ${this.registry.describe()}`,
+            "/endpoint",
+          ),
+        ]);
       }
     }
     if (model === undefined || endpoint === undefined) {
       return this.finish(at, model ?? null, endpoint ?? null, [
-        lintDiagnostic("lint/no-endpoint", `cannot tell which endpoint this payload is for: wrap it as {"model", "endpoint", "input"} or pass --model and --endpoint`),
+        lintDiagnostic(
+          "lint/no-endpoint",
+          `cannot tell which endpoint this payload is for: wrap it as {"model", "endpoint", "input"} or pass --model and --endpoint`,
+        ),
       ]);
     }
     const key = `${model}/${endpoint}`;
     if (!this.registry.entries.has(key)) {
       // the name as given can be anything (a signed URL, 50 MB): the message shows it redacted and cut, the result says null
-      return this.finish(at, model, null, [lintDiagnostic("lint/unknown-endpoint", `endpoint: ${describeValue(endpoint)} is not an endpoint of ${model}; known: ${this.registry.describe()}`, prefix === "" ? "" : "/endpoint")]);
+      return this.finish(at, model, null, [
+        lintDiagnostic(
+          "lint/unknown-endpoint",
+          `endpoint: ${describeValue(endpoint)} is not an endpoint of ${model}; known: ${this.registry.describe()}`,
+          prefix === "" ? "" : "/endpoint",
+        ),
+      ]);
     }
     const validate = this.registry.validator(key);
     const run = (fn: (input: unknown) => Diagnostic[]) => {
       let diagnostics = fn(input);
-      if (prefix !== "" && diagnostics.length > 0) diagnostics = diagnostics.map((d) => ({ ...d, pointer: prefix + d.pointer }));
+      if (prefix !== "" && diagnostics.length > 0)
+        diagnostics = diagnostics.map((d) => ({ ...d, pointer: prefix + d.pointer }));
       return this.finish(at, model!, endpoint!, diagnostics);
     };
     return typeof validate === "function" ? run(validate) : validate.then(run);

@@ -22,7 +22,11 @@ export interface ReadProblem {
 }
 
 /** Called for every payload: its parsed value, or the problem that kept it from being read. */
-export type PayloadHandler = (at: PayloadSource, value: unknown, problem: ReadProblem | undefined) => void | Promise<void>;
+export type PayloadHandler = (
+  at: PayloadSource,
+  value: unknown,
+  problem: ReadProblem | undefined,
+) => void | Promise<void>;
 
 export const PAYLOAD_EXTENSIONS = new Set([".json", ".ndjson", ".jsonl"]);
 const LINE_LIMIT = 256 * 1024 * 1024;
@@ -38,12 +42,23 @@ export function describeJsonError(text: string, firstLine = 1): { line: number; 
   return { line, message: `not valid JSON at line ${line}, column ${column}: ${problem}` };
 }
 
-function parse(text: string, at: PayloadSource, ndjson: boolean): { value: unknown; problem?: ReadProblem; line: number } {
+function parse(
+  text: string,
+  at: PayloadSource,
+  ndjson: boolean,
+): { value: unknown; problem?: ReadProblem; line: number } {
   try {
     return { value: JSON.parse(text), line: at.line };
   } catch {
     const { line, message } = describeJsonError(text, at.line);
-    return { value: undefined, problem: { rule: "lint/invalid-json", message: `${message}; ${ndjson ? "fix the JSON or remove the line" : "fix the JSON"}` }, line };
+    return {
+      value: undefined,
+      problem: {
+        rule: "lint/invalid-json",
+        message: `${message}; ${ndjson ? "fix the JSON or remove the line" : "fix the JSON"}`,
+      },
+      line,
+    };
   }
 }
 
@@ -63,7 +78,11 @@ async function* chunksOf(stream: ReadStream | NodeJS.ReadableStream): AsyncGener
  * so a long line costs linear time (joining on every chunk was quadratic: 12 s for a 50 MB line
  * arriving in 64 KiB pipe chunks).
  */
-export async function readNdjson(stream: ReadStream | NodeJS.ReadableStream, source: string, handle: PayloadHandler): Promise<number> {
+export async function readNdjson(
+  stream: ReadStream | NodeJS.ReadableStream,
+  source: string,
+  handle: PayloadHandler,
+): Promise<number> {
   let parts: Buffer[] = [];
   let pending = 0; // bytes in parts
   let line = 0;
@@ -73,7 +92,14 @@ export async function readNdjson(stream: ReadStream | NodeJS.ReadableStream, sou
   const emit = (buffer: Buffer, start: number, end: number): void | Promise<void> => {
     line++;
     if (end > start && buffer[end - 1] === 13) end--; // CRLF
-    if (line === 1 && end - start >= 3 && buffer[start] === 0xef && buffer[start + 1] === 0xbb && buffer[start + 2] === 0xbf) start += 3; // BOM
+    if (
+      line === 1 &&
+      end - start >= 3 &&
+      buffer[start] === 0xef &&
+      buffer[start + 1] === 0xbb &&
+      buffer[start + 2] === 0xbf
+    )
+      start += 3; // BOM
     let blank = true;
     for (let i = start; i < end; i++) {
       const c = buffer[i];
@@ -93,7 +119,10 @@ export async function readNdjson(stream: ReadStream | NodeJS.ReadableStream, sou
     if (first) {
       first = false;
       if (looksBinary(chunk)) {
-        await handle({ source, line: 1 }, undefined, { rule: "lint/binary-file", message: "the file is binary, not JSON or NDJSON; pass request payload files only" });
+        await handle({ source, line: 1 }, undefined, {
+          rule: "lint/binary-file",
+          message: "the file is binary, not JSON or NDJSON; pass request payload files only",
+        });
         if ("destroy" in stream) (stream as ReadStream).destroy();
         return 1;
       }
@@ -126,7 +155,10 @@ export async function readNdjson(stream: ReadStream | NodeJS.ReadableStream, sou
     if (pending > LINE_LIMIT) {
       line++;
       count++;
-      await handle({ source, line }, undefined, { rule: "lint/line-too-long", message: `line is longer than ${LINE_LIMIT / 1024 / 1024} MiB; split the payload` });
+      await handle({ source, line }, undefined, {
+        rule: "lint/line-too-long",
+        message: `line is longer than ${LINE_LIMIT / 1024 / 1024} MiB; split the payload`,
+      });
       parts = [];
       pending = 0;
       skipping = true;
@@ -142,18 +174,28 @@ export async function readNdjson(stream: ReadStream | NodeJS.ReadableStream, sou
 }
 
 /** Reads a file or stream holding exactly one JSON payload. */
-export async function readSingleJson(stream: ReadStream | NodeJS.ReadableStream, source: string, handle: PayloadHandler): Promise<number> {
+export async function readSingleJson(
+  stream: ReadStream | NodeJS.ReadableStream,
+  source: string,
+  handle: PayloadHandler,
+): Promise<number> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of chunksOf(stream)) {
     if (chunks.length === 0 && looksBinary(chunk)) {
-      await handle({ source, line: 1 }, undefined, { rule: "lint/binary-file", message: "the file is binary, not JSON; pass request payload files only" });
+      await handle({ source, line: 1 }, undefined, {
+        rule: "lint/binary-file",
+        message: "the file is binary, not JSON; pass request payload files only",
+      });
       if ("destroy" in stream) (stream as ReadStream).destroy();
       return 1;
     }
     size += chunk.length;
     if (size > LINE_LIMIT) {
-      await handle({ source, line: 1 }, undefined, { rule: "lint/line-too-long", message: `file is larger than ${LINE_LIMIT / 1024 / 1024} MiB; one payload per file is expected` });
+      await handle({ source, line: 1 }, undefined, {
+        rule: "lint/line-too-long",
+        message: `file is larger than ${LINE_LIMIT / 1024 / 1024} MiB; one payload per file is expected`,
+      });
       if ("destroy" in stream) (stream as ReadStream).destroy();
       return 1;
     }
@@ -162,14 +204,23 @@ export async function readSingleJson(stream: ReadStream | NodeJS.ReadableStream,
   let text = Buffer.concat(chunks).toString("utf8");
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === "") {
-    await handle({ source, line: 1 }, undefined, { rule: "lint/empty-file", message: "the file is empty; expected one JSON request payload" });
+    await handle({ source, line: 1 }, undefined, {
+      rule: "lint/empty-file",
+      message: "the file is empty; expected one JSON request payload",
+    });
     return 1;
   }
   const at = { source, line: 1 };
   const parsed = parse(text, at, false);
   if (parsed.problem !== undefined) {
-    const hint = text.trimStart().startsWith("{") && /}\s*\r?\n\s*{/.test(text) ? " (several payloads, one per line? name the file .ndjson or pass --ndjson)" : "";
-    await handle({ source, line: parsed.line }, undefined, { ...parsed.problem, message: parsed.problem.message + hint });
+    const hint =
+      text.trimStart().startsWith("{") && /}\s*\r?\n\s*{/.test(text)
+        ? " (several payloads, one per line? name the file .ndjson or pass --ndjson)"
+        : "";
+    await handle({ source, line: parsed.line }, undefined, {
+      ...parsed.problem,
+      message: parsed.problem.message + hint,
+    });
   } else await handle(at, parsed.value, undefined);
   return 1;
 }
@@ -183,7 +234,10 @@ export class InputError extends Error {
  * `.jsonl` files (recursively, sorted), a glob its matches; `-` stays stdin. A missing file or
  * unreadable directory is an `InputError` (exit 2), reported after the others were linted.
  */
-export async function expandInputs(inputs: readonly string[], cwd: string): Promise<{ files: string[]; errors: InputError[] }> {
+export async function expandInputs(
+  inputs: readonly string[],
+  cwd: string,
+): Promise<{ files: string[]; errors: InputError[] }> {
   const files: string[] = [];
   const errors: InputError[] = [];
   for (const input of inputs) {
@@ -193,8 +247,11 @@ export async function expandInputs(inputs: readonly string[], cwd: string): Prom
     }
     if (/[*?[\]{}]/.test(input)) {
       const { glob } = await import("tinyglobby");
-      const matches = (await glob(input, { cwd, onlyFiles: true, dot: false, expandDirectories: false })).filter((f) => PAYLOAD_EXTENSIONS.has(extname(f).toLowerCase())).sort();
-      if (matches.length === 0) errors.push(new InputError(`${input}: no .json, .ndjson or .jsonl file matches this pattern`));
+      const matches = (await glob(input, { cwd, onlyFiles: true, dot: false, expandDirectories: false }))
+        .filter((f) => PAYLOAD_EXTENSIONS.has(extname(f).toLowerCase()))
+        .sort();
+      if (matches.length === 0)
+        errors.push(new InputError(`${input}: no .json, .ndjson or .jsonl file matches this pattern`));
       files.push(...matches);
       continue;
     }
@@ -203,14 +260,24 @@ export async function expandInputs(inputs: readonly string[], cwd: string): Prom
       info = await stat(resolve(cwd, input));
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      errors.push(new InputError(code === "ENOENT" ? `${input}: no such file or directory` : `${input}: cannot be read (${code ?? String(error)})`));
+      errors.push(
+        new InputError(
+          code === "ENOENT"
+            ? `${input}: no such file or directory`
+            : `${input}: cannot be read (${code ?? String(error)})`,
+        ),
+      );
       continue;
     }
     if (info.isDirectory()) {
       try {
         files.push(...(await payloadFilesIn(input, cwd)));
       } catch (error) {
-        errors.push(new InputError(`${input}: directory cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`));
+        errors.push(
+          new InputError(
+            `${input}: directory cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+          ),
+        );
       }
     } else files.push(input);
   }

@@ -47,12 +47,17 @@ export function generatedDirFor(config: VskConfig): string {
 export function openRegistry(config: VskConfig): ValidatorRegistry {
   const dir = generatedDirFor(config);
   const manifestFile = join(dir, "endpoints.json");
-  if (!existsSync(manifestFile)) throw new RegistryError(`no generated validators in ${dir} (endpoints.json is missing); run \`vsk generate\` first`);
+  if (!existsSync(manifestFile))
+    throw new RegistryError(
+      `no generated validators in ${dir} (endpoints.json is missing); run \`vsk generate\` first`,
+    );
   let parsed: { endpoints?: EndpointEntry[] };
   try {
     parsed = JSON.parse(readFileSync(manifestFile, "utf8")) as { endpoints?: EndpointEntry[] };
   } catch (error) {
-    throw new RegistryError(`${manifestFile} is not valid JSON (${error instanceof Error ? error.message : String(error)}); run \`vsk generate\` again`);
+    throw new RegistryError(
+      `${manifestFile} is not valid JSON (${error instanceof Error ? error.message : String(error)}); run \`vsk generate\` again`,
+    );
   }
   const entries = new Map<string, EndpointEntry>();
   for (const e of parsed.endpoints ?? []) entries.set(e.key, e);
@@ -97,7 +102,9 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
         const sha = createHash("sha256").update(readFileSync(file)).digest("hex");
         if (sha !== e.snapshotSha256) stale.add(e.model);
       }
-      return stale.size === 0 ? undefined : `the generated validators in ${dir} are older than the snapshot of ${[...stale].join(", ")}; run \`vsk generate\``;
+      return stale.size === 0
+        ? undefined
+        : `the generated validators in ${dir} are older than the snapshot of ${[...stale].join(", ")}; run \`vsk generate\``;
     },
   };
 }

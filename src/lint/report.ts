@@ -64,19 +64,33 @@ export function jsonReporter(out: Sink): Reporter {
   };
 }
 
-const COLORS = { red: "\u001b[31m", yellow: "\u001b[33m", dim: "\u001b[2m", bold: "\u001b[1m", green: "\u001b[32m", reset: "\u001b[0m" };
+const COLORS = {
+  red: "\u001b[31m",
+  yellow: "\u001b[33m",
+  dim: "\u001b[2m",
+  bold: "\u001b[1m",
+  green: "\u001b[32m",
+  reset: "\u001b[0m",
+};
 
 /** `file:line  pointer  message`, grouped per payload, then a one-line summary. */
 export function prettyReporter(out: Sink, color: boolean, showValid: boolean): Reporter {
   const paint = (c: keyof typeof COLORS, text: string) => (color ? `${COLORS[c]}${text}${COLORS.reset}` : text);
   return {
     result(r) {
-      if (r.diagnostics.length === 0) return showValid ? out.write(`${paint("dim", `${r.source}:${r.line}`)}  ${paint("green", "valid")}\n`) : undefined;
+      if (r.diagnostics.length === 0)
+        return showValid
+          ? out.write(`${paint("dim", `${r.source}:${r.line}`)}  ${paint("green", "valid")}\n`)
+          : undefined;
       const what = r.model !== null && r.endpoint !== null ? `${r.model}/${r.endpoint}` : "(unknown endpoint)";
-      const lines = [`${paint("bold", `${r.source}:${r.line}`)}  ${paint("dim", what)}  ${r.valid ? paint("yellow", "warnings") : paint("red", "invalid")}`];
+      const lines = [
+        `${paint("bold", `${r.source}:${r.line}`)}  ${paint("dim", what)}  ${r.valid ? paint("yellow", "warnings") : paint("red", "invalid")}`,
+      ];
       for (const d of r.diagnostics) {
         const tag = d.severity === "error" ? paint("red", "error  ") : paint("yellow", "warning");
-        lines.push(`  ${tag} ${r.source}:${r.line}  ${d.pointer === "" ? "/" : d.pointer}  ${d.message}  ${paint("dim", d.rule)}`);
+        lines.push(
+          `  ${tag} ${r.source}:${r.line}  ${d.pointer === "" ? "/" : d.pointer}  ${d.message}  ${paint("dim", d.rule)}`,
+        );
       }
       return out.write(lines.join("\n") + "\n\n");
     },
@@ -109,7 +123,10 @@ export function githubReporter(out: Sink, stepSummary: string | undefined): Repo
       for (const d of r.diagnostics) {
         const kind = d.severity === "error" ? "error" : "warning";
         text += `::${kind} file=${escapeProperty(r.source)},line=${r.line},title=${escapeProperty(`vsk lint ${d.rule}`)}::${escapeData(`${d.pointer || "/"}: ${d.message}`)}\n`;
-        if (rows.length < SUMMARY_ROWS) rows.push(`| ${kind} | \`${r.source}:${r.line}\` | \`${d.pointer || "/"}\` | ${d.message.replace(/\|/g, "\\|").replace(/\n/g, " ")} |`);
+        if (rows.length < SUMMARY_ROWS)
+          rows.push(
+            `| ${kind} | \`${r.source}:${r.line}\` | \`${d.pointer || "/"}\` | ${d.message.replace(/\|/g, "\\|").replace(/\n/g, " ")} |`,
+          );
         else more++;
       }
       return out.write(text);
@@ -123,12 +140,22 @@ export function githubReporter(out: Sink, stepSummary: string | undefined): Repo
         "",
         `${summaryLine(summary)}.`,
         "",
-        ...(rows.length > 0 ? ["| severity | where | field | message |", "| --- | --- | --- | --- |", ...rows, ...(more > 0 ? [`| … | ${more} more | | |`] : []), ""] : []),
+        ...(rows.length > 0
+          ? [
+              "| severity | where | field | message |",
+              "| --- | --- | --- | --- |",
+              ...rows,
+              ...(more > 0 ? [`| … | ${more} more | | |`] : []),
+              "",
+            ]
+          : []),
       ].join("\n");
       try {
         appendFileSync(stepSummary, md + "\n");
       } catch (error) {
-        process.stderr.write(`vsk: could not append to GITHUB_STEP_SUMMARY (${(error as NodeJS.ErrnoException).code ?? String(error)})\n`);
+        process.stderr.write(
+          `vsk: could not append to GITHUB_STEP_SUMMARY (${(error as NodeJS.ErrnoException).code ?? String(error)})\n`,
+        );
       }
     },
   };

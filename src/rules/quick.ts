@@ -15,7 +15,9 @@ const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
 /** `/a` → `["a"]`; undefined for pointers the quick path does not handle (deeper, escaped, inherited names). */
 function topLevel(pointer: string): string | undefined {
   const token = pointer.slice(1);
-  return pointer.startsWith("/") && !token.includes("/") && !token.includes("~") && !INHERITED.has(token) ? token : undefined;
+  return pointer.startsWith("/") && !token.includes("/") && !token.includes("~") && !INHERITED.has(token)
+    ? token
+    : undefined;
 }
 
 const key = (name: string): string => `[${JSON.stringify(name)}]`;
@@ -55,7 +57,10 @@ const QUICK: { [K in RuleSpec["kind"]]: QuickEmitter<K> } = {
   integerInSetOrRange(rule) {
     const field = topLevel(rule.field);
     if (field === undefined) return undefined;
-    const allowed = [...rule.values.map((v) => `v === ${JSON.stringify(v)}`), `(v >= ${JSON.stringify(rule.min)} && v <= ${JSON.stringify(rule.max)})`].join(" || ");
+    const allowed = [
+      ...rule.values.map((v) => `v === ${JSON.stringify(v)}`),
+      `(v >= ${JSON.stringify(rule.min)} && v <= ${JSON.stringify(rule.max)})`,
+    ].join(" || ");
     return `{ const v = input${key(field)}; if (typeof v === "number" && !(${allowed})) return false; }`;
   },
   promptLengthRecommendation(rule) {
@@ -76,7 +81,7 @@ const QUICK: { [K in RuleSpec["kind"]]: QuickEmitter<K> } = {
  * find anything. A rule the quick path cannot handle makes it `return false` (full check).
  */
 export function quickCheckSource(rules: readonly RuleSpec[]): string {
-  const parts = ["if (input === null || typeof input !== \"object\" || Array.isArray(input)) return false;"];
+  const parts = ['if (input === null || typeof input !== "object" || Array.isArray(input)) return false;'];
   for (const rule of rules) {
     const code = (QUICK[rule.kind] as QuickEmitter<RuleSpec["kind"]>)(rule as never);
     parts.push(code === undefined ? "return false;" : code);

@@ -2,7 +2,16 @@ import type { JsonSchemaObject } from "./types.js";
 import { defineOwn } from "./walk.js";
 
 /** Keywords that only annotate: they move to the outside when a schema is made nullable. */
-const ANNOTATIONS = new Set(["title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"]);
+const ANNOTATIONS = new Set([
+  "title",
+  "description",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$comment",
+]);
 
 /**
  * Keywords that constrain only values of their own type, so that `{type: [T, "null"], k}` and
@@ -10,10 +19,27 @@ const ANNOTATIONS = new Set(["title", "description", "default", "examples", "dep
  * subschemas are left out on purpose: moving them would break a `$ref` that points into them.
  */
 const TYPE_SPECIFIC = new Set([
-  "type", "format", "minLength", "maxLength", "pattern", "contentEncoding", "contentMediaType",
-  "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
-  "minItems", "maxItems", "uniqueItems", "minContains", "maxContains",
-  "required", "minProperties", "maxProperties", "dependentRequired",
+  "type",
+  "format",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "contentEncoding",
+  "contentMediaType",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "minContains",
+  "maxContains",
+  "required",
+  "minProperties",
+  "maxProperties",
+  "dependentRequired",
 ]);
 
 export const NULL_SCHEMA: JsonSchemaObject = Object.freeze({ type: "null" }) as JsonSchemaObject;

@@ -14,7 +14,10 @@ const DIALECT_2020 = "https://json-schema.org/draft/2020-12/schema";
 /** OpenAPI 3.0 keywords with a different meaning in JSON Schema 2020-12, rewritten to it. */
 function upgrade30(node: JsonSchemaObject): JsonSchemaObject {
   const out: JsonSchemaObject = { ...node };
-  for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+  for (const [flag, bound] of [
+    ["exclusiveMinimum", "minimum"],
+    ["exclusiveMaximum", "maximum"],
+  ] as const) {
     if (typeof out[flag] === "boolean") {
       if (out[flag] === true && typeof out[bound] === "number") {
         out[flag] = out[bound];
@@ -40,15 +43,30 @@ function get(doc: unknown, tokens: readonly string[]): unknown {
 }
 
 /** Resolves an OpenAPI reference object (`{$ref}`) to what it points at inside the document. */
-function deref(doc: JsonSchemaObject, value: unknown, at: string[], origin: SchemaOrigin): { value: unknown; at: string[] } {
+function deref(
+  doc: JsonSchemaObject,
+  value: unknown,
+  at: string[],
+  origin: SchemaOrigin,
+): { value: unknown; at: string[] } {
   let current = value;
   let where = at;
   for (let hops = 0; hops < 16 && isSchemaObject(current) && typeof current.$ref === "string"; hops++) {
     const ref = current.$ref;
-    if (!ref.startsWith("#/")) throw new SchemaLoadError(origin, pointerOf([...where, "$ref"]), `external reference "${ref}" is not supported; inline it or point into this document`);
+    if (!ref.startsWith("#/"))
+      throw new SchemaLoadError(
+        origin,
+        pointerOf([...where, "$ref"]),
+        `external reference "${ref}" is not supported; inline it or point into this document`,
+      );
     const tokens = ref.slice(2).split("/").map(unescapePointerToken);
     const target = get(doc, tokens);
-    if (target === undefined) throw new SchemaLoadError(origin, pointerOf([...where, "$ref"]), `reference "${ref}" points at nothing in the document`);
+    if (target === undefined)
+      throw new SchemaLoadError(
+        origin,
+        pointerOf([...where, "$ref"]),
+        `reference "${ref}" points at nothing in the document`,
+      );
     current = target;
     where = tokens;
   }
@@ -58,7 +76,8 @@ function deref(doc: JsonSchemaObject, value: unknown, at: string[], origin: Sche
 /** Finds the JSON schema of an OpenAPI media-type map, preferring application/json. */
 function jsonSchemaOf(content: unknown): { schema: unknown; type: string } | undefined {
   if (!isSchemaObject(content)) return undefined;
-  const type = Object.keys(content).find((t) => t === "application/json") ?? Object.keys(content).find((t) => /json/i.test(t));
+  const type =
+    Object.keys(content).find((t) => t === "application/json") ?? Object.keys(content).find((t) => /json/i.test(t));
   if (type === undefined) return undefined;
   const media = content[type];
   return isSchemaObject(media) && "schema" in media ? { schema: media.schema, type } : undefined;
@@ -68,7 +87,13 @@ function jsonSchemaOf(content: unknown): { schema: unknown; type: string } | und
  * Makes a self-contained JSON Schema from `root` (found at `rootAt` in the document):
  * component references become `#/$defs/<name>`, and the components reached are copied into `$defs`.
  */
-function selfContained(doc: JsonSchemaObject, root: unknown, rootAt: string[], origin: SchemaOrigin, dialect: ModelSchema["dialect"]): JsonSchemaObject {
+function selfContained(
+  doc: JsonSchemaObject,
+  root: unknown,
+  rootAt: string[],
+  origin: SchemaOrigin,
+  dialect: ModelSchema["dialect"],
+): JsonSchemaObject {
   const components = (get(doc, ["components", "schemas"]) ?? {}) as JsonSchemaObject;
   const reached = new Set<string>();
   const queue: Array<{ schema: unknown; at: string[] }> = [];
@@ -82,12 +107,20 @@ function selfContained(doc: JsonSchemaObject, root: unknown, rootAt: string[], o
         const where = [...at, ...path, "$ref"];
         if (!ref.startsWith(COMPONENT_PREFIX)) {
           if (ref.startsWith("#/$defs/") || ref.startsWith("#/definitions/") || ref === "#") return out;
-          throw new SchemaLoadError(origin, pointerOf(where), `reference "${ref}" is not supported: point at "${COMPONENT_PREFIX}<name>"`);
+          throw new SchemaLoadError(
+            origin,
+            pointerOf(where),
+            `reference "${ref}" is not supported: point at "${COMPONENT_PREFIX}<name>"`,
+          );
         }
         const tokens = ref.slice(COMPONENT_PREFIX.length).split("/").map(unescapePointerToken);
         const [name, ...rest] = tokens as [string, ...string[]];
         if (!Object.prototype.hasOwnProperty.call(components, name) || get(components[name], rest) === undefined) {
-          throw new SchemaLoadError(origin, pointerOf(where), `reference "${ref}" points at nothing in the document (dangling $ref)`);
+          throw new SchemaLoadError(
+            origin,
+            pointerOf(where),
+            `reference "${ref}" points at nothing in the document (dangling $ref)`,
+          );
         }
         if (!reached.has(name)) {
           reached.add(name);
@@ -101,7 +134,12 @@ function selfContained(doc: JsonSchemaObject, root: unknown, rootAt: string[], o
   // A root that only references a component is that component: inline it (keeps its title).
   let top = root;
   let topAt = rootAt;
-  if (isSchemaObject(root) && typeof root.$ref === "string" && root.$ref.startsWith(COMPONENT_PREFIX) && Object.keys(root).every((k) => k === "$ref" || k === "description" || k === "title")) {
+  if (
+    isSchemaObject(root) &&
+    typeof root.$ref === "string" &&
+    root.$ref.startsWith(COMPONENT_PREFIX) &&
+    Object.keys(root).every((k) => k === "$ref" || k === "description" || k === "title")
+  ) {
     const resolved = deref(doc, root, rootAt, origin);
     top = resolved.value;
     topAt = resolved.at;
@@ -133,15 +171,21 @@ export function splitModelId(model: string): { owner: string; name: string } {
  * JSON Pointer when the document is not OpenAPI, has no endpoints or has a dangling `$ref`.
  */
 export function loadModelDocument(doc: unknown, origin: SchemaOrigin): ModelSchema {
-  if (!isSchemaObject(doc)) throw new SchemaLoadError(origin, "", "is not an OpenAPI document (expected a JSON object)");
+  if (!isSchemaObject(doc))
+    throw new SchemaLoadError(origin, "", "is not an OpenAPI document (expected a JSON object)");
   const version = doc.openapi;
   if (typeof version !== "string" || !/^3\.[01]\./.test(version)) {
     const hint = "swagger" in doc ? " (Swagger 2.0 is not supported)" : "";
-    throw new SchemaLoadError(origin, "/openapi", `is not an OpenAPI 3.0 or 3.1 document: "openapi" is ${JSON.stringify(version) ?? "missing"}${hint}`);
+    throw new SchemaLoadError(
+      origin,
+      "/openapi",
+      `is not an OpenAPI 3.0 or 3.1 document: "openapi" is ${JSON.stringify(version) ?? "missing"}${hint}`,
+    );
   }
   const dialect = version.startsWith("3.0") ? "openapi-3.0" : "openapi-3.1";
   const { owner, name } = splitModelId(origin.model);
-  if (!isSchemaObject(doc.paths)) throw new SchemaLoadError(origin, "/paths", "the document has no paths, so no endpoints");
+  if (!isSchemaObject(doc.paths))
+    throw new SchemaLoadError(origin, "/paths", "the document has no paths, so no endpoints");
 
   const endpoints: EndpointModel[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -149,19 +193,38 @@ export function loadModelDocument(doc: unknown, origin: SchemaOrigin): ModelSche
     const at = ["paths", path, "post"];
     const post = item.post;
     const prefix = `/${origin.model}/`;
-    const endpoint = path.startsWith(prefix) ? path.slice(prefix.length) : path.split("/").filter(Boolean).at(-1) ?? "";
+    const endpoint = path.startsWith(prefix)
+      ? path.slice(prefix.length)
+      : (path.split("/").filter(Boolean).at(-1) ?? "");
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(endpoint)) {
-      throw new SchemaLoadError(origin, pointerOf(["paths", path]), `cannot tell the endpoint name from path "${path}" (expected /${origin.model}/<endpoint>)`);
+      throw new SchemaLoadError(
+        origin,
+        pointerOf(["paths", path]),
+        `cannot tell the endpoint name from path "${path}" (expected /${origin.model}/<endpoint>)`,
+      );
     }
     const body = deref(doc, post.requestBody, [...at, "requestBody"], origin);
     const input = jsonSchemaOf(isSchemaObject(body.value) ? body.value.content : undefined);
-    if (input === undefined) throw new SchemaLoadError(origin, pointerOf([...body.at, "content"]), "the endpoint has no application/json request body schema");
+    if (input === undefined)
+      throw new SchemaLoadError(
+        origin,
+        pointerOf([...body.at, "content"]),
+        "the endpoint has no application/json request body schema",
+      );
     const responses = isSchemaObject(post.responses) ? post.responses : {};
     const okKey = ["200", "201", "2XX", "default"].find((k) => k in responses);
-    const response = okKey === undefined ? undefined : deref(doc, responses[okKey], [...at, "responses", okKey], origin);
-    const output = response === undefined ? undefined : jsonSchemaOf(isSchemaObject(response.value) ? response.value.content : undefined);
+    const response =
+      okKey === undefined ? undefined : deref(doc, responses[okKey], [...at, "responses", okKey], origin);
+    const output =
+      response === undefined
+        ? undefined
+        : jsonSchemaOf(isSchemaObject(response.value) ? response.value.content : undefined);
     if (output === undefined || response === undefined) {
-      throw new SchemaLoadError(origin, pointerOf([...at, "responses"]), "the endpoint has no 200 application/json response schema");
+      throw new SchemaLoadError(
+        origin,
+        pointerOf([...at, "responses"]),
+        "the endpoint has no 200 application/json response schema",
+      );
     }
     const key = `${origin.model}/${endpoint}`;
     endpoints.push({
@@ -177,7 +240,8 @@ export function loadModelDocument(doc: unknown, origin: SchemaOrigin): ModelSche
       output: selfContained(doc, output.schema, [...response.at, "content", output.type, "schema"], origin, dialect),
     });
   }
-  if (endpoints.length === 0) throw new SchemaLoadError(origin, "/paths", "the document has no POST endpoint with a JSON request body");
+  if (endpoints.length === 0)
+    throw new SchemaLoadError(origin, "/paths", "the document has no POST endpoint with a JSON request body");
   endpoints.sort((a, b) => (a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0));
   const info = isSchemaObject(doc.info) ? doc.info : {};
   return { model: origin.model, dialect, endpoints, ...(typeof info.title === "string" ? { title: info.title } : {}) };
@@ -190,7 +254,11 @@ export function parseModelText(text: string, origin: SchemaOrigin): unknown {
   } catch {
     const trimmed = text.trimStart();
     if (trimmed.startsWith("<") || trimmed === "") {
-      throw new SchemaLoadError(origin, "", trimmed === "" ? "is empty, not JSON" : "is HTML or XML, not JSON (an error page from a proxy or CDN?)");
+      throw new SchemaLoadError(
+        origin,
+        "",
+        trimmed === "" ? "is empty, not JSON" : "is HTML or XML, not JSON (an error page from a proxy or CDN?)",
+      );
     }
     const { line, column, problem } = jsonSyntaxError(text);
     throw new SchemaLoadError(origin, "", `is not valid JSON (line ${line}, column ${column}): ${problem}`);

@@ -1,7 +1,20 @@
 import type { JsonSchema, JsonSchemaObject } from "./types.js";
 
 /** Keywords whose value is one subschema (draft 2020-12, plus OpenAPI 3.0's array `items`). */
-const SINGLE = ["additionalProperties", "items", "contains", "propertyNames", "not", "if", "then", "else", "unevaluatedItems", "unevaluatedProperties", "contentSchema", "additionalItems"] as const;
+const SINGLE = [
+  "additionalProperties",
+  "items",
+  "contains",
+  "propertyNames",
+  "not",
+  "if",
+  "then",
+  "else",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contentSchema",
+  "additionalItems",
+] as const;
 /** Keywords whose value is a list of subschemas. */
 const LIST = ["allOf", "anyOf", "oneOf", "prefixItems"] as const;
 /** Keywords whose value maps names to subschemas. */
@@ -25,7 +38,8 @@ export function transformSchema(
   const out: JsonSchemaObject = {};
   for (const [key, value] of Object.entries(schema)) {
     if ((SINGLE as readonly string[]).includes(key)) {
-      if (Array.isArray(value)) out[key] = value.map((s, i) => transformSchema(s as JsonSchema, visit, [...path, key, String(i)]));
+      if (Array.isArray(value))
+        out[key] = value.map((s, i) => transformSchema(s as JsonSchema, visit, [...path, key, String(i)]));
       else out[key] = transformSchema(value as JsonSchema, visit, [...path, key]);
     } else if ((LIST as readonly string[]).includes(key) && Array.isArray(value)) {
       out[key] = value.map((s, i) => transformSchema(s as JsonSchema, visit, [...path, key, String(i)]));

@@ -96,7 +96,12 @@ export interface FetchedModel {
 export function writeSnapshot(dir: string, fetched: readonly FetchedModel[], now: Date = new Date()): void {
   const manifest = readManifest(dir);
   for (const f of fetched) {
-    manifest.models[f.model] = { file: snapshotFile(f.model), sha256: sha256(f.text), source: f.source, fetchedAt: now.toISOString() };
+    manifest.models[f.model] = {
+      file: snapshotFile(f.model),
+      sha256: sha256(f.text),
+      source: f.source,
+      fetchedAt: now.toISOString(),
+    };
   }
   const sorted: Manifest = { models: {} };
   for (const id of Object.keys(manifest.models).sort()) sorted.models[id] = manifest.models[id]!;

@@ -43,7 +43,11 @@ function vsk(args: string[], cwd: string, env: Record<string, string> = {}): Pro
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("VSK_")));
   const fast = { VSK_FETCH_TIMEOUT_MS: "2000", VSK_RETRY_BASE_MS: "5", VSK_RETRY_MAX_DELAY_MS: "50" };
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [CLI, "pull", ...args], { cwd, env: { ...base, ...fast, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, "pull", ...args], {
+      cwd,
+      env: { ...base, ...fast, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -81,7 +85,8 @@ async function serve(...args: Parameters<typeof startServer>): Promise<TestServe
 
 let repoSnapshotBefore: Record<string, string>;
 beforeAll(() => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first with \`npx tsc -p tsconfig.build.json\` (npm test does)`);
+  if (!existsSync(CLI))
+    throw new Error(`${CLI} is missing: build first with \`npx tsc -p tsconfig.build.json\` (npm test does)`);
   repoSnapshotBefore = tree(join(ROOT, "schemas-cache"));
 });
 afterEach(async () => {
@@ -98,10 +103,16 @@ describe("vsk pull from local sources", () => {
     const first = await vsk(["--schema-url", MIRROR], dir);
     expect(first).toMatchObject({ code: 0, stderr: "" });
     for (const model of MODELS) {
-      expect(readFileSync(join(snap, model, "latest.json"), "utf8")).toBe(readFileSync(join(MIRROR, path(model)), "utf8"));
-      expect(first.stdout).toMatch(new RegExp(`^${model}  new {8}sha256:[0-9a-f]{8}…  ${join(MIRROR, path(model))}$`, "m"));
+      expect(readFileSync(join(snap, model, "latest.json"), "utf8")).toBe(
+        readFileSync(join(MIRROR, path(model)), "utf8"),
+      );
+      expect(first.stdout).toMatch(
+        new RegExp(`^${model}  new {8}sha256:[0-9a-f]{8}…  ${join(MIRROR, path(model))}$`, "m"),
+      );
     }
-    const manifest = JSON.parse(readFileSync(join(snap, "manifest.json"), "utf8")) as { models: Record<string, { source: string }> };
+    const manifest = JSON.parse(readFileSync(join(snap, "manifest.json"), "utf8")) as {
+      models: Record<string, { source: string }>;
+    };
     expect(manifest.models["example/model-b"]!.source).toBe(join(MIRROR, path("example/model-b")));
 
     const before = tree(snap);
@@ -122,34 +133,53 @@ describe("vsk pull from local sources", () => {
     const { dir, snap } = project();
     const run = await vsk(["--model", "example/model-a"], dir, { VSK_SCHEMA_URL: join(FIXTURES, "not-a-model") });
     expect(run.code).toBe(3);
-    expect(run.stderr).toContain(`vsk: example/model-a: ${join(FIXTURES, "not-a-model", path("example/model-a"))} at /openapi: is not an OpenAPI 3.0 or 3.1 document`);
+    expect(run.stderr).toContain(
+      `vsk: example/model-a: ${join(FIXTURES, "not-a-model", path("example/model-a"))} at /openapi: is not an OpenAPI 3.0 or 3.1 document`,
+    );
     expect(existsSync(snap)).toBe(false);
   });
 });
 
 describe("vsk pull over HTTP (127.0.0.1)", () => {
   it("retries a 500, then writes new and updated models", async () => {
-    const server = await serve({ [path("example/model-a")]: [text(500, "boom"), json(JSON.parse(readFileSync(join(MIRROR, path("example/model-a")), "utf8")))] }, MIRROR);
+    const server = await serve(
+      {
+        [path("example/model-a")]: [
+          text(500, "boom"),
+          json(JSON.parse(readFileSync(join(MIRROR, path("example/model-a")), "utf8"))),
+        ],
+      },
+      MIRROR,
+    );
     const { dir, snap } = project({});
     seedOldSnapshot(snap);
     rmSync(join(snap, "example/model-c"), { recursive: true });
     const run = await vsk(["--schema-url", server.origin], dir);
     expect(run.code).toBe(0);
     expect(server.hits(path("example/model-a"))).toBe(2);
-    expect(run.stderr).toMatch(/^vsk: example\/model-a: HTTP 500 Internal Server Error; the body is text\/plain.*retrying in 0\.0 s \(attempt 2\)$/m);
+    expect(run.stderr).toMatch(
+      /^vsk: example\/model-a: HTTP 500 Internal Server Error; the body is text\/plain.*retrying in 0\.0 s \(attempt 2\)$/m,
+    );
     expect(run.stdout).toMatch(/^example\/model-a {2}updated {4}sha256:/m);
     expect(run.stdout).toMatch(/^example\/model-c {2}new {8}sha256:/m);
     expect(run.stdout).toContain("3 model(s) in");
   });
 
   it("does not retry a 404, exits 3, and never shows the query string", async () => {
-    const server = await serve({ [path("example/model-b")]: json({ error: { message: "no such model" } }, 404) }, MIRROR);
+    const server = await serve(
+      { [path("example/model-b")]: json({ error: { message: "no such model" } }, 404) },
+      MIRROR,
+    );
     const { dir, snap } = project({});
     const run = await vsk(["--schema-url", `${server.origin}/?X-Amz-Signature=presigned-secret&X-Amz-Expires=60`], dir);
     expect(run.code).toBe(3);
     expect(server.hits(path("example/model-b"))).toBe(1);
-    expect(server.requests.every((r) => r.target.endsWith("?X-Amz-Signature=presigned-secret&X-Amz-Expires=60"))).toBe(true);
-    expect(run.stderr).toContain(`vsk: example/model-b: ${server.origin}${path("example/model-b")}: HTTP 404 Not Found\n`);
+    expect(server.requests.every((r) => r.target.endsWith("?X-Amz-Signature=presigned-secret&X-Amz-Expires=60"))).toBe(
+      true,
+    );
+    expect(run.stderr).toContain(
+      `vsk: example/model-b: ${server.origin}${path("example/model-b")}: HTTP 404 Not Found\n`,
+    );
     expect(run.stdout + run.stderr).not.toMatch(/presigned-secret|X-Amz|\?/);
     expect(existsSync(snap)).toBe(false);
   });
@@ -159,15 +189,25 @@ describe("vsk pull over HTTP (127.0.0.1)", () => {
     const { dir } = project({});
     const run = await vsk(["--schema-url", server.origin, "--model", "modelC"], dir, { VSK_FETCH_RETRIES: "1" });
     expect(run.code).toBe(3);
-    expect(run.stderr).toContain("HTTP 502 Bad Gateway; the body is text/plain, not JSON: likely a CDN edge or proxy in front of the schema host (gave up after 2 attempts)");
+    expect(run.stderr).toContain(
+      "HTTP 502 Bad Gateway; the body is text/plain, not JSON: likely a CDN edge or proxy in front of the schema host (gave up after 2 attempts)",
+    );
   });
 
   it("gives up when the headers never come", async () => {
     const server = await serve({ [path("example/model-a")]: hang }, MIRROR);
     const { dir } = project({});
-    const run = await vsk(["--schema-url", server.origin, "--model", "modelA"], dir, { VSK_FETCH_TIMEOUT_MS: "200", VSK_FETCH_RETRIES: "0" });
+    const run = await vsk(["--schema-url", server.origin, "--model", "modelA"], dir, {
+      VSK_FETCH_TIMEOUT_MS: "200",
+      VSK_FETCH_RETRIES: "0",
+    });
     expect(run.code).toBe(3);
-    expect(run.stderr).toContain("example/model-a: " + server.origin + path("example/model-a") + ": no response headers before the timeout (200 ms)");
+    expect(run.stderr).toContain(
+      "example/model-a: " +
+        server.origin +
+        path("example/model-a") +
+        ": no response headers before the timeout (200 ms)",
+    );
   });
 
   it("aborts an oversize body", async () => {
@@ -195,7 +235,13 @@ describe("vsk pull over HTTP (127.0.0.1)", () => {
   });
 
   it("prints one line per failing model", async () => {
-    const server = await serve({ [path("example/model-a")]: json({}, 403), [path("example/model-c")]: text(200, "<html>captive portal</html>", "text/html") }, MIRROR);
+    const server = await serve(
+      {
+        [path("example/model-a")]: json({}, 403),
+        [path("example/model-c")]: text(200, "<html>captive portal</html>", "text/html"),
+      },
+      MIRROR,
+    );
     const { dir } = project({});
     const run = await vsk(["--schema-url", server.origin], dir);
     expect(run.code).toBe(3);
@@ -209,14 +255,21 @@ describe("vsk pull over HTTP (127.0.0.1)", () => {
   it("sends VSK_API_KEY as Authorization: Key, drops it on a redirect to another origin, never prints it", async () => {
     const cdn = await serve({}, MIRROR);
     const server = await serve(
-      { [path("example/model-a")]: redirect(`${cdn.origin}${path("example/model-a")}?sig=1`), [path("example/model-b")]: json({}, 401) },
+      {
+        [path("example/model-a")]: redirect(`${cdn.origin}${path("example/model-a")}?sig=1`),
+        [path("example/model-b")]: json({}, 401),
+      },
       MIRROR,
     );
     const { dir } = project({});
     const run = await vsk(["--schema-url", server.origin], dir, { VSK_API_KEY: SECRET });
     expect(run.code).toBe(3);
     expect(server.requests).toHaveLength(3);
-    expect(server.requests.map((r) => r.headers.authorization)).toEqual([`Key ${SECRET}`, `Key ${SECRET}`, `Key ${SECRET}`]);
+    expect(server.requests.map((r) => r.headers.authorization)).toEqual([
+      `Key ${SECRET}`,
+      `Key ${SECRET}`,
+      `Key ${SECRET}`,
+    ]);
     expect(cdn.requests).toHaveLength(1);
     expect(cdn.requests[0]!.headers.authorization).toBeUndefined();
     expect(run.stderr).toContain("HTTP 401 Unauthorized");
@@ -226,10 +279,26 @@ describe("vsk pull over HTTP (127.0.0.1)", () => {
 
 describe("vsk pull usage errors (exit 2, one line)", () => {
   it.each([
-    ["an unknown model lists the known ones", ["--schema-url", MIRROR, "--model", "modelZ"], 'vsk: pull: unknown model "modelZ"; known: example/model-a (modelA), example/model-b (modelB), example/model-c (modelC)'],
-    ["no schema URL says how to set one", [], "vsk: pull: no schema URL: pass --schema-url URL, set \"schemaUrl\" in vsk.config.json, or set VSK_SCHEMA_URL"],
-    ["an unknown flag", ["--schema-url", MIRROR, "--frobnicate"], "vsk: pull: Unknown argument: frobnicate (see `vsk pull --help`)"],
-    ["another scheme", ["--schema-url", "ftp://mirror.example/x?token=t"], 'vsk: pull: ftp://mirror.example/x: unsupported scheme "ftp:"'],
+    [
+      "an unknown model lists the known ones",
+      ["--schema-url", MIRROR, "--model", "modelZ"],
+      'vsk: pull: unknown model "modelZ"; known: example/model-a (modelA), example/model-b (modelB), example/model-c (modelC)',
+    ],
+    [
+      "no schema URL says how to set one",
+      [],
+      'vsk: pull: no schema URL: pass --schema-url URL, set "schemaUrl" in vsk.config.json, or set VSK_SCHEMA_URL',
+    ],
+    [
+      "an unknown flag",
+      ["--schema-url", MIRROR, "--frobnicate"],
+      "vsk: pull: Unknown argument: frobnicate (see `vsk pull --help`)",
+    ],
+    [
+      "another scheme",
+      ["--schema-url", "ftp://mirror.example/x?token=t"],
+      'vsk: pull: ftp://mirror.example/x: unsupported scheme "ftp:"',
+    ],
   ])("%s", async (_name, args, message) => {
     const { dir } = project();
     const run = await vsk(args, dir);

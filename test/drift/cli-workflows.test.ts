@@ -14,8 +14,19 @@ describe("vsk drift workflows: accept file, --update, --requests, usage", () => 
         join(ctx.dir, ".vsk-drift-accept.json"),
         JSON.stringify({
           accept: [
-            { model: "example/model-a", id: "request-property-enum-value-removed", pointer: "/properties/aspect_ratio/enum/2", reason: "we never send 2:1", expires },
-            { model: "example/model-c", id: "request-property-max-decreased", pointer: "/properties/duration/maximum", reason: "we cap at 10 s" },
+            {
+              model: "example/model-a",
+              id: "request-property-enum-value-removed",
+              pointer: "/properties/aspect_ratio/enum/2",
+              reason: "we never send 2:1",
+              expires,
+            },
+            {
+              model: "example/model-c",
+              id: "request-property-max-decreased",
+              pointer: "/properties/duration/maximum",
+              reason: "we cap at 10 s",
+            },
           ],
         }),
       );
@@ -66,16 +77,36 @@ describe("vsk drift workflows: accept file, --update, --requests, usage", () => 
     ];
     writeFileSync(join(ctx.dir, "traffic.ndjson"), lines.map((l) => JSON.stringify(l)).join("\n") + "\n{broken\n");
     writeFileSync(join(ctx.dir, "one.json"), JSON.stringify({ prompt: "x", aspect_ratio: "2:1" }));
-    const run = await vsk(["--requests", "traffic.ndjson", "one.json", "--model", "modelA", "--endpoint", "text-to-video", "--format", "json", "--fail-on", "never"], ctx.dir);
+    const run = await vsk(
+      [
+        "--requests",
+        "traffic.ndjson",
+        "one.json",
+        "--model",
+        "modelA",
+        "--endpoint",
+        "text-to-video",
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+      ],
+      ctx.dir,
+    );
     expect(run.code).toBe(0);
     const r = report(run).requests;
     expect(r).toMatchObject({ checked: 6, rejectedNow: 3, invalidBefore: 1 });
     expect(r.skipped).toEqual([expect.objectContaining({ source: "traffic.ndjson", line: 5 })]);
-    expect(r.groups.map((g: any) => [g.change?.id, g.requests.map((q: any) => `${q.source}:${q.line} ${q.pointer}`)])).toEqual([
+    expect(
+      r.groups.map((g: any) => [g.change?.id, g.requests.map((q: any) => `${q.source}:${q.line} ${q.pointer}`)]),
+    ).toEqual([
       ["request-property-enum-value-removed", ["traffic.ndjson:1 /input/aspect_ratio", "one.json:1 /aspect_ratio"]],
       ["request-property-max-decreased", ["traffic.ndjson:4 /input/duration"]],
     ]);
-    const gate = await vsk(["--requests", "one.json", "--model", "modelA", "--endpoint", "text-to-video", "--fail-on", "behavior"], ctx.dir);
+    const gate = await vsk(
+      ["--requests", "one.json", "--model", "modelA", "--endpoint", "text-to-video", "--fail-on", "behavior"],
+      ctx.dir,
+    );
     expect(gate.code).toBe(1);
     expect(gate.stdout).toMatch(/requests: 1 checked, 1 valid before and rejected now/);
   });

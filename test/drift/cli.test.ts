@@ -44,15 +44,26 @@ describe("vsk drift against a live HTTP source", () => {
   });
 
   it("--fail-on decides the exit code", async () => {
-    serve("example/model-a", edit("example/model-a", (d) => (d.components.schemas.TextToVideoInput.properties.resolution.default = "1080p")));
-    const runs = await Promise.all(["breaking", "behavior", "any", "never"].map((f) => vsk(["--fail-on", f, "--format", "json"], ctx.dir)));
+    serve(
+      "example/model-a",
+      edit("example/model-a", (d) => (d.components.schemas.TextToVideoInput.properties.resolution.default = "1080p")),
+    );
+    const runs = await Promise.all(
+      ["breaking", "behavior", "any", "never"].map((f) => vsk(["--fail-on", f, "--format", "json"], ctx.dir)),
+    );
     expect(runs.map((r) => r.code)).toEqual([0, 1, 1, 0]);
     expect(report(runs[1]!).changes.map((c: any) => c.id)).toEqual(["request-property-default-value-changed"]);
   });
 
   it.each([
     ["404", 404, "application/json", JSON.stringify({ error: "not found" }), "missing"],
-    ["a plain-text body (CDN edge)", 200, "text/plain", "upstream connect error or disconnect/reset before headers", "error"],
+    [
+      "a plain-text body (CDN edge)",
+      200,
+      "text/plain",
+      "upstream connect error or disconnect/reset before headers",
+      "error",
+    ],
     ["a JSON body that is not a model", 200, "application/json", JSON.stringify({ hello: "world" }), "error"],
   ])("a source answering %s exits 3, never 'no drift'", async (_name, status, type, body, want) => {
     serve("example/model-b", body, status, type);
@@ -73,7 +84,9 @@ describe("vsk drift against a live HTTP source", () => {
     const lines = run.stdout.split("\n");
     const at = lines.indexOf("example/model-a › text-to-video › request");
     expect(at).toBeGreaterThan(0);
-    expect(lines[at + 1]).toMatch(/^ {2}breaking +aspect_ratio: "2:1" is no longer accepted +\[request-property-enum-value-removed at \/properties\/aspect_ratio\/enum\/2 → \/properties\/aspect_ratio\/enum\]$/);
+    expect(lines[at + 1]).toMatch(
+      /^ {2}breaking +aspect_ratio: "2:1" is no longer accepted +\[request-property-enum-value-removed at \/properties\/aspect_ratio\/enum\/2 → \/properties\/aspect_ratio\/enum\]$/,
+    );
     expect(lines[at + 2]).toMatch(/e\.g\. \{"prompt":"…","aspect_ratio":"2:1"\}/);
     expect(lines[at + 3]).toMatch(/^ {2}behavior +resolution: default changed/);
   });
@@ -81,15 +94,21 @@ describe("vsk drift against a live HTTP source", () => {
   it("markdown is one PR comment; github prints annotations and appends the summary", async () => {
     serveChanged();
     const summary = join(ctx.dir, "step-summary.md");
-    const [md, gh] = await Promise.all([vsk(["--format", "markdown"], ctx.dir), vsk(["--format", "github"], ctx.dir, { GITHUB_STEP_SUMMARY: summary })]);
+    const [md, gh] = await Promise.all([
+      vsk(["--format", "markdown"], ctx.dir),
+      vsk(["--format", "github"], ctx.dir, { GITHUB_STEP_SUMMARY: summary }),
+    ]);
     expect(md.code).toBe(1);
     expect(md.stdout).toMatch(/^## Schema drift\n/);
     expect(md.stdout).toContain("| `example/model-a` | changed | 1 | 1 | 0 | 0 | 0 | 0 |");
-    expect(md.stdout).toContain("<details open><summary><code>example/model-a</code>: 1 breaking, 1 behavior</summary>");
+    expect(md.stdout).toContain(
+      "<details open><summary><code>example/model-a</code>: 1 breaking, 1 behavior</summary>",
+    );
     expect(gh.code).toBe(1);
-    expect(gh.stdout).toMatch(/^::error file=schemas-cache\/example\/model-a\/latest\.json,title=Schema drift \(breaking\)%3A example\/model-a text-to-video request::aspect_ratio: "2:1" is no longer accepted%0A/m);
+    expect(gh.stdout).toMatch(
+      /^::error file=schemas-cache\/example\/model-a\/latest\.json,title=Schema drift \(breaking\)%3A example\/model-a text-to-video request::aspect_ratio: "2:1" is no longer accepted%0A/m,
+    );
     expect(gh.stdout).toMatch(/^::warning file=.*::resolution: default changed/m);
     expect(readFileSync(summary, "utf8")).toBe(md.stdout);
   });
-
 });

@@ -6,7 +6,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { AcceptFileError, applyAccepted, classifyModel, diffModels, parseAcceptEntries, type Change } from "../../src/drift/index.js";
+import {
+  AcceptFileError,
+  applyAccepted,
+  classifyModel,
+  diffModels,
+  parseAcceptEntries,
+  type Change,
+} from "../../src/drift/index.js";
 import { loadModelDocument, type ModelSchema } from "../../src/schema/index.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -15,9 +22,24 @@ const load = (model: string, doc: unknown): ModelSchema => loadModelDocument(doc
 
 describe("no change after normalization", () => {
   it.each([
-    ["every $ref inlined, keys reordered", "example/model-a", "schemas-cache/example/model-a/latest.json", "test/fixtures/drift/equivalent/model-a.inlined.json"],
-    ["OpenAPI 3.0 nullable: true versus 3.1 anyOf null", "example/model-b", "schemas-cache/example/model-b/latest.json", "test/fixtures/schema/model-b.openapi30.json"],
-    ['type: [X, "null"] versus anyOf [X, {type: null}]', "example/model-b", "schemas-cache/example/model-b/latest.json", "test/fixtures/drift/equivalent/model-b.type-array-null.json"],
+    [
+      "every $ref inlined, keys reordered",
+      "example/model-a",
+      "schemas-cache/example/model-a/latest.json",
+      "test/fixtures/drift/equivalent/model-a.inlined.json",
+    ],
+    [
+      "OpenAPI 3.0 nullable: true versus 3.1 anyOf null",
+      "example/model-b",
+      "schemas-cache/example/model-b/latest.json",
+      "test/fixtures/schema/model-b.openapi30.json",
+    ],
+    [
+      'type: [X, "null"] versus anyOf [X, {type: null}]',
+      "example/model-b",
+      "schemas-cache/example/model-b/latest.json",
+      "test/fixtures/drift/equivalent/model-b.type-array-null.json",
+    ],
   ])("%s", (_name, model, before, after) => {
     expect(diffModels(load(model, read(before)), load(model, read(after)))).toEqual([]);
   });
@@ -27,12 +49,33 @@ describe("walking the schemas", () => {
   const doc = (leafMax: number): unknown => ({
     openapi: "3.1.0",
     info: { title: "t", version: "1" },
-    paths: { "/fx/tree/run": { post: { requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Node" } } } }, responses: { "200": { content: { "application/json": { schema: { type: "object" } } } } } } } },
-    components: { schemas: { Node: { type: "object", properties: { size: { type: "integer", maximum: leafMax }, children: { type: "array", items: { $ref: "#/components/schemas/Node" } } } } } },
+    paths: {
+      "/fx/tree/run": {
+        post: {
+          requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Node" } } } },
+          responses: { "200": { content: { "application/json": { schema: { type: "object" } } } } },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Node: {
+          type: "object",
+          properties: {
+            size: { type: "integer", maximum: leafMax },
+            children: { type: "array", items: { $ref: "#/components/schemas/Node" } },
+          },
+        },
+      },
+    },
   });
 
   it("terminates on a recursive schema and reports the change once per place reached", () => {
-    const changes = classifyModel(diffModels(load("fx/tree", doc(10)), load("fx/tree", doc(5))), load("fx/tree", doc(10)), load("fx/tree", doc(5)));
+    const changes = classifyModel(
+      diffModels(load("fx/tree", doc(10)), load("fx/tree", doc(5))),
+      load("fx/tree", doc(10)),
+      load("fx/tree", doc(5)),
+    );
     expect(changes.map((c) => [c.id, c.field, c.pointer.before])).toEqual([
       ["request-property-max-decreased", "/size", "/properties/size/maximum"],
       // the root is inlined by the loader; the recursion goes through $defs
@@ -42,7 +85,9 @@ describe("walking the schemas", () => {
   });
 
   it("names changes inside shared definitions by the field that reaches them", () => {
-    const before = read("schemas-cache/example/model-a/latest.json") as { components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> } };
+    const before = read("schemas-cache/example/model-a/latest.json") as {
+      components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
+    };
     const after = structuredClone(before);
     after.components.schemas.Keyframe!.properties.frame_index!.maximum = 480;
     const [b, a] = [load("example/model-a", before), load("example/model-a", after)];
@@ -52,10 +97,16 @@ describe("walking the schemas", () => {
       id: "request-property-max-set",
       endpoint: "keyframes-to-video",
       field: "/keyframes/*/frame_index",
-      pointer: { before: "/$defs/Keyframe/properties/frame_index", after: "/$defs/Keyframe/properties/frame_index/maximum" },
+      pointer: {
+        before: "/$defs/Keyframe/properties/frame_index",
+        after: "/$defs/Keyframe/properties/frame_index/maximum",
+      },
       text: "keyframes[].frame_index: new maximum 480",
     });
-    expect(changes[0]!.example).toEqual({ prompt: "…", keyframes: [{ image_url: "https://example.com/input.png", frame_index: 481 }] });
+    expect(changes[0]!.example).toEqual({
+      prompt: "…",
+      keyframes: [{ image_url: "https://example.com/input.png", frame_index: 481 }],
+    });
   });
 });
 
@@ -70,7 +121,12 @@ describe("accept file", () => {
     text: 'aspect_ratio: "2:1" is no longer accepted',
     ...over,
   });
-  const entry = { model: "example/model-a", id: "request-property-enum-value-removed", pointer: "/properties/aspect_ratio/enum/2", reason: "we never send 2:1" };
+  const entry = {
+    model: "example/model-a",
+    id: "request-property-enum-value-removed",
+    pointer: "/properties/aspect_ratio/enum/2",
+    reason: "we never send 2:1",
+  };
 
   it.each([
     ["the before pointer", entry, 1],
@@ -89,7 +145,15 @@ describe("accept file", () => {
   });
 
   it("an expired entry warns and stops silencing; an unused one warns", () => {
-    const out = applyAccepted([change()], [{ ...entry, expires: "2026-01-31" }, { ...entry, id: "request-property-removed" }], "2026-06-01", ".vsk-drift-accept.json");
+    const out = applyAccepted(
+      [change()],
+      [
+        { ...entry, expires: "2026-01-31" },
+        { ...entry, id: "request-property-removed" },
+      ],
+      "2026-06-01",
+      ".vsk-drift-accept.json",
+    );
     expect(out.changes).toHaveLength(1);
     expect(out.warnings).toEqual([
       expect.stringMatching(/^\.vsk-drift-accept\.json at \/accept\/0: expired on 2026-01-31 .*renew or remove/),

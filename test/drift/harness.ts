@@ -15,9 +15,12 @@ import { startMirror, type MirrorServer } from "./serve.js";
 export const ROOT = join(import.meta.dirname, "../..");
 const CLI = join(ROOT, "dist/src/cli/main.js");
 const MODELS = ["example/model-a", "example/model-b", "example/model-c"];
-export const snapshotText = (model: string): string => readFileSync(join(ROOT, "schemas-cache", model, "latest.json"), "utf8");
+export const snapshotText = (model: string): string =>
+  readFileSync(join(ROOT, "schemas-cache", model, "latest.json"), "utf8");
 
-const validateReport = new Ajv2020({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(join(ROOT, "schemas/drift-report.schema.json"), "utf8")));
+const validateReport = new Ajv2020({ strict: true, allErrors: true }).compile(
+  JSON.parse(readFileSync(join(ROOT, "schemas/drift-report.schema.json"), "utf8")),
+);
 
 interface Run {
   code: number | null;
@@ -27,9 +30,14 @@ interface Run {
 
 /** Runs the built CLI asynchronously (the server lives in this process). */
 export function vsk(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("VSK_") && k !== "GITHUB_STEP_SUMMARY")) as Record<string, string>;
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith("VSK_") && k !== "GITHUB_STEP_SUMMARY"),
+  ) as Record<string, string>;
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [CLI, "drift", ...args], { cwd, env: { ...base, VSK_FETCH_RETRIES: "0", ...env } });
+    const child = spawn(process.execPath, [CLI, "drift", ...args], {
+      cwd,
+      env: { ...base, VSK_FETCH_RETRIES: "0", ...env },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -65,34 +73,49 @@ export function serve(model: string, body: string, status = 200, type = "applica
 
 /** Starts the server for the file and gives every test a fresh workspace whose source serves the snapshot unchanged. */
 export function useDriftWorkspace(): void {
-beforeAll(async () => {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npx tsc -p tsconfig.build.json)`);
-  ctx.server = await startMirror();
-});
-afterAll(async () => ctx.server.close());
+  beforeAll(async () => {
+    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npx tsc -p tsconfig.build.json)`);
+    ctx.server = await startMirror();
+  });
+  afterAll(async () => ctx.server.close());
 
-beforeEach(() => {
-  const dir = (ctx.dir = mkdtempSync(join(tmpdir(), "vsk-drift-")));
-  for (const m of MODELS) cpSync(join(ROOT, "schemas-cache", m), join(dir, "schemas-cache", m), { recursive: true });
-  cpSync(join(ROOT, "schemas-cache/manifest.json"), join(dir, "schemas-cache/manifest.json"));
-  writeFileSync(join(dir, "vsk.config.json"), JSON.stringify({ schemaUrl: ctx.server.origin, models: [{ id: MODELS[0], alias: "modelA" }, { id: MODELS[1], alias: "modelB" }, { id: MODELS[2], alias: "modelC" }] }));
-  ctx.server.routes.clear();
-  for (const m of MODELS) serve(m, snapshotText(m));
-});
-afterEach(() => rmSync(ctx.dir, { recursive: true, force: true }));
+  beforeEach(() => {
+    const dir = (ctx.dir = mkdtempSync(join(tmpdir(), "vsk-drift-")));
+    for (const m of MODELS) cpSync(join(ROOT, "schemas-cache", m), join(dir, "schemas-cache", m), { recursive: true });
+    cpSync(join(ROOT, "schemas-cache/manifest.json"), join(dir, "schemas-cache/manifest.json"));
+    writeFileSync(
+      join(dir, "vsk.config.json"),
+      JSON.stringify({
+        schemaUrl: ctx.server.origin,
+        models: [
+          { id: MODELS[0], alias: "modelA" },
+          { id: MODELS[1], alias: "modelB" },
+          { id: MODELS[2], alias: "modelC" },
+        ],
+      }),
+    );
+    ctx.server.routes.clear();
+    for (const m of MODELS) serve(m, snapshotText(m));
+  });
+  afterEach(() => rmSync(ctx.dir, { recursive: true, force: true }));
 }
 
 /** The source's changes used by several tests: a narrowed enum, a changed default, a lowered bound, a new required field. */
 export function serveChanged(): void {
-  serve("example/model-a", edit("example/model-a", (d) => {
-    const p = d.components.schemas.TextToVideoInput.properties;
-    p.aspect_ratio.enum = p.aspect_ratio.enum.filter((v: string) => v !== "2:1");
-    p.resolution.default = "1080p";
-  }));
-  serve("example/model-c", edit("example/model-c", (d) => {
-    const schemas = d.components.schemas;
-    const input = Object.values(schemas).find((s: any) => s.properties?.ratio !== undefined) as Doc;
-    input.properties.duration.maximum = 12;
-  }));
+  serve(
+    "example/model-a",
+    edit("example/model-a", (d) => {
+      const p = d.components.schemas.TextToVideoInput.properties;
+      p.aspect_ratio.enum = p.aspect_ratio.enum.filter((v: string) => v !== "2:1");
+      p.resolution.default = "1080p";
+    }),
+  );
+  serve(
+    "example/model-c",
+    edit("example/model-c", (d) => {
+      const schemas = d.components.schemas;
+      const input = Object.values(schemas).find((s: any) => s.properties?.ratio !== undefined) as Doc;
+      input.properties.duration.maximum = 12;
+    }),
+  );
 }
-

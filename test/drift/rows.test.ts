@@ -11,7 +11,10 @@ import { loadModelDocument, type ModelSchema } from "../../src/schema/index.js";
 
 const ROWS = join(import.meta.dirname, "../fixtures/drift/rows");
 const load = (dir: string, side: string): ModelSchema =>
-  loadModelDocument(JSON.parse(readFileSync(join(dir, `${side}.json`), "utf8")), { model: "fx/model", file: `${dir}/${side}.json` });
+  loadModelDocument(JSON.parse(readFileSync(join(dir, `${side}.json`), "utf8")), {
+    model: "fx/model",
+    file: `${dir}/${side}.json`,
+  });
 
 describe("classification table", () => {
   it("has one fixture pair per row and no fixture without a row", () => {
@@ -21,12 +24,14 @@ describe("classification table", () => {
 
   it("has unique kinds, and ids that tell request from response", () => {
     expect(new Set(CHANGE_KINDS.map((r) => r.kind)).size).toBe(CHANGE_KINDS.length);
-    for (const row of CHANGE_KINDS) if (row.direction !== "endpoint") expect(row.id).toMatch(row.direction === "request" ? /request/ : /^response-/);
+    for (const row of CHANGE_KINDS)
+      if (row.direction !== "endpoint") expect(row.id).toMatch(row.direction === "request" ? /request/ : /^response-/);
   });
 
   it("is documented row by row in docs/drift.md", () => {
     const docs = readFileSync(join(import.meta.dirname, "../../docs/drift.md"), "utf8");
-    for (const row of CHANGE_KINDS) expect(docs).toContain(`| \`${row.kind}\` | \`${row.id}\` | ${row.direction} | ${row.severity} |`);
+    for (const row of CHANGE_KINDS)
+      expect(docs).toContain(`| \`${row.kind}\` | \`${row.id}\` | ${row.direction} | ${row.severity} |`);
   });
 
   it.each(CHANGE_KINDS.map((row) => [row.kind, row] as const))("%s", (_kind, row) => {

@@ -23,7 +23,11 @@ export async function startMirror(): Promise<MirrorServer> {
   const routes = new Map<string, Reply>();
   const server = createServer((req, res) => {
     const path = (req.url ?? "/").replace(/[?#].*$/, "");
-    const reply = routes.get(path) ?? { status: 404, type: "application/json", body: JSON.stringify({ error: { message: "not found" } }) };
+    const reply = routes.get(path) ?? {
+      status: 404,
+      type: "application/json",
+      body: JSON.stringify({ error: { message: "not found" } }),
+    };
     res.writeHead(reply.status, { "content-type": reply.type });
     res.end(reply.body);
   });

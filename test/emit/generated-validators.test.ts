@@ -39,8 +39,18 @@ interface Case {
   expect: Expected[];
 }
 
-const err = (pointer: string, rule: string, ...fragments: string[]): Expected => ({ severity: "error", pointer, rule, fragments });
-const warn = (pointer: string, rule: string, ...fragments: string[]): Expected => ({ severity: "warning", pointer, rule, fragments });
+const err = (pointer: string, rule: string, ...fragments: string[]): Expected => ({
+  severity: "error",
+  pointer,
+  rule,
+  fragments,
+});
+const warn = (pointer: string, rule: string, ...fragments: string[]): Expected => ({
+  severity: "warning",
+  pointer,
+  rule,
+  fragments,
+});
 const ok = (name: string, input: unknown): Case => ({ name, input, expect: [] });
 const bad = (name: string, input: unknown, ...expect: Expected[]): Case => ({ name, input, expect });
 
@@ -63,7 +73,8 @@ function runTable(validatorFile: string, cases: readonly Case[]): Diagnostic[][]
   return results;
 }
 
-const key = (d: Pick<Diagnostic, "severity" | "pointer" | "rule">): string => `${d.severity} ${JSON.stringify(d.pointer)} ${d.rule}`;
+const key = (d: Pick<Diagnostic, "severity" | "pointer" | "rule">): string =>
+  `${d.severity} ${JSON.stringify(d.pointer)} ${d.rule}`;
 
 function check(actual: readonly Diagnostic[], expected: readonly Expected[]): void {
   // The same findings (as a multiset of severity, pointer, rule) …
@@ -83,11 +94,19 @@ function check(actual: readonly Diagnostic[], expected: readonly Expected[]): vo
   for (const e of expected) {
     const candidates = actual.filter((d) => key(d) === key(e));
     const found = candidates.some((d) => e.fragments.every((f) => d.message.includes(f)));
-    expect(found, `${key(e)} with ${JSON.stringify(e.fragments)}; got ${JSON.stringify(candidates.map((d) => d.message))}`).toBe(true);
+    expect(
+      found,
+      `${key(e)} with ${JSON.stringify(e.fragments)}; got ${JSON.stringify(candidates.map((d) => d.message))}`,
+    ).toBe(true);
   }
 }
 
-function table(title: string, validatorFile: string, cases: readonly Case[], mode: "passes" | "fails" = "passes"): void {
+function table(
+  title: string,
+  validatorFile: string,
+  cases: readonly Case[],
+  mode: "passes" | "fails" = "passes",
+): void {
   describe(title, () => {
     let results: Diagnostic[][] = [];
     beforeAll(() => {
@@ -116,58 +135,154 @@ const ASPECTS_A = ["auto", "21:9", "2:1", "16:9", "4:3", "1:1", "3:4", "9:16"];
 
 table("model A keyframes-to-video (plain node)", "example/model-a/keyframes-to-video.validate.js", [
   ok("minimal payload", A()),
-  ok("every field at a valid value", A({ aspect_ratio: "21:9", duration: 12, generate_audio: false, resolution: "1080p" })),
+  ok(
+    "every field at a valid value",
+    A({ aspect_ratio: "21:9", duration: 12, generate_audio: false, resolution: "1080p" }),
+  ),
   ...ASPECTS_A.map((r) => ok(`aspect_ratio ${r}`, A({ aspect_ratio: r }))),
-  bad("aspect_ratio near miss 3:2", A({ aspect_ratio: "3:2" }), err("/aspect_ratio", "schema/enum", '"3:2"', '"16:9"', '"9:16"')),
+  bad(
+    "aspect_ratio near miss 3:2",
+    A({ aspect_ratio: "3:2" }),
+    err("/aspect_ratio", "schema/enum", '"3:2"', '"16:9"', '"9:16"'),
+  ),
   ok("resolution 720p", A({ resolution: "720p" })),
-  bad("resolution near miss 720P", A({ resolution: "720P" }), err("/resolution", "schema/enum", '"720P"', 'did you mean "720p"')),
+  bad(
+    "resolution near miss 720P",
+    A({ resolution: "720P" }),
+    err("/resolution", "schema/enum", '"720P"', 'did you mean "720p"'),
+  ),
   bad("resolution 4k is model C's only", A({ resolution: "4k" }), err("/resolution", "schema/enum", '"4k"')),
   bad("duration 4 (min−1)", A({ duration: 4 }), err("/duration", "schema/minimum", "4", "minimum 5")),
   ok("duration 5 (min)", A({ duration: 5 })),
   ok("duration 20 (max)", A({ duration: 20 })),
   bad("duration 21 (max+1)", A({ duration: 21 }), err("/duration", "schema/maximum", "21", "maximum 20")),
-  bad('duration "auto" is not accepted here', A({ duration: "auto" }), err("/duration", "schema/type", "expected integer", 'string "auto"')),
-  bad("duration null is not nullable", A({ duration: null }), err("/duration", "schema/type", "expected integer", "null")),
-  bad("duration 5.5 is not an integer", A({ duration: 5.5 }), err("/duration", "schema/type", "expected integer", "5.5")),
-  bad('generate_audio "true"', A({ generate_audio: "true" }), err("/generate_audio", "schema/type", "expected boolean", 'string "true"')),
-  bad("prompt missing points at /prompt", { keyframes: [kf(0)] }, err("/prompt", "schema/required", "prompt", "required")),
-  bad("keyframes missing points at /keyframes", { prompt: "p" }, err("/keyframes", "schema/required", "keyframes", "required")),
+  bad(
+    'duration "auto" is not accepted here',
+    A({ duration: "auto" }),
+    err("/duration", "schema/type", "expected integer", 'string "auto"'),
+  ),
+  bad(
+    "duration null is not nullable",
+    A({ duration: null }),
+    err("/duration", "schema/type", "expected integer", "null"),
+  ),
+  bad(
+    "duration 5.5 is not an integer",
+    A({ duration: 5.5 }),
+    err("/duration", "schema/type", "expected integer", "5.5"),
+  ),
+  bad(
+    'generate_audio "true"',
+    A({ generate_audio: "true" }),
+    err("/generate_audio", "schema/type", "expected boolean", 'string "true"'),
+  ),
+  bad(
+    "prompt missing points at /prompt",
+    { keyframes: [kf(0)] },
+    err("/prompt", "schema/required", "prompt", "required"),
+  ),
+  bad(
+    "keyframes missing points at /keyframes",
+    { prompt: "p" },
+    err("/keyframes", "schema/required", "keyframes", "required"),
+  ),
   bad("prompt not a string", A({ prompt: 5 }), err("/prompt", "schema/type", "expected string", "integer 5")),
   bad("keyframes not an array", A({ keyframes: "k" }), err("/keyframes", "schema/type", "expected array")),
-  bad("frame_index −1 (min−1)", A({ keyframes: [kf(-1)] }), err("/keyframes/0/frame_index", "schema/minimum", "keyframes[0].frame_index", "-1", "minimum 0")),
+  bad(
+    "frame_index −1 (min−1)",
+    A({ keyframes: [kf(-1)] }),
+    err("/keyframes/0/frame_index", "schema/minimum", "keyframes[0].frame_index", "-1", "minimum 0"),
+  ),
   ok("frame_index 0 (min)", A({ keyframes: [kf(0)] })),
-  bad("frame_index 1.5", A({ keyframes: [kf(1.5)] }), err("/keyframes/0/frame_index", "schema/type", "expected integer", "1.5")),
-  bad("keyframe without image_url", A({ keyframes: [{ frame_index: 0 }] }), err("/keyframes/0/image_url", "schema/required", "keyframes[0].image_url")),
-  bad("keyframe without frame_index", A({ keyframes: [{ image_url: url("a.png") }] }), err("/keyframes/0/frame_index", "schema/required")),
+  bad(
+    "frame_index 1.5",
+    A({ keyframes: [kf(1.5)] }),
+    err("/keyframes/0/frame_index", "schema/type", "expected integer", "1.5"),
+  ),
+  bad(
+    "keyframe without image_url",
+    A({ keyframes: [{ frame_index: 0 }] }),
+    err("/keyframes/0/image_url", "schema/required", "keyframes[0].image_url"),
+  ),
+  bad(
+    "keyframe without frame_index",
+    A({ keyframes: [{ image_url: url("a.png") }] }),
+    err("/keyframes/0/frame_index", "schema/required"),
+  ),
   // spec 2.2: image_url is "string (URI, length 1 to 2083) or any string": any string is valid
   ok("image_url any string: not a URI", A({ keyframes: [kf(0, "not a url")] })),
   ok("image_url any string: empty", A({ keyframes: [kf(0, "")] })),
   ok("image_url any string: 2084 characters", A({ keyframes: [kf(0, urlOfLength(2084))] })),
   ok("image_url any string: 5000 characters", A({ keyframes: [kf(0, "x".repeat(5000))] })),
-  bad("image_url not a string", A({ keyframes: [kf(0, 42)] }), err("/keyframes/0/image_url", "schema/type", "expected string", "integer 42")),
+  bad(
+    "image_url not a string",
+    A({ keyframes: [kf(0, 42)] }),
+    err("/keyframes/0/image_url", "schema/type", "expected string", "integer 42"),
+  ),
   // frame_index <= duration * 24, duration defaulting to 5 (spec 2.2, 4.3, 8)
   ok("frame_index 120 with the default duration (5 × 24)", A({ keyframes: [kf(120)] })),
   bad(
     "frame_index 121 with the default duration",
     A({ keyframes: [kf(0), kf(121)] }),
-    err("/keyframes/1/frame_index", "frame-index-within-duration", "keyframes[1].frame_index", "121", "(120)", "default 5 s"),
+    err(
+      "/keyframes/1/frame_index",
+      "frame-index-within-duration",
+      "keyframes[1].frame_index",
+      "121",
+      "(120)",
+      "default 5 s",
+    ),
   ),
   ok("frame_index 120 with duration 5 given", A({ duration: 5, keyframes: [kf(120)] })),
-  bad("frame_index 121 with duration 5 given", A({ duration: 5, keyframes: [kf(121)] }), err("/keyframes/0/frame_index", "frame-index-within-duration", "121", "(120)", "5 s")),
+  bad(
+    "frame_index 121 with duration 5 given",
+    A({ duration: 5, keyframes: [kf(121)] }),
+    err("/keyframes/0/frame_index", "frame-index-within-duration", "121", "(120)", "5 s"),
+  ),
   ok("frame_index 240 with duration 10", A({ duration: 10, keyframes: [kf(240)] })),
-  bad("frame_index 241 with duration 10", A({ duration: 10, keyframes: [kf(241)] }), err("/keyframes/0/frame_index", "frame-index-within-duration", "241", "(240)", "10 s")),
+  bad(
+    "frame_index 241 with duration 10",
+    A({ duration: 10, keyframes: [kf(241)] }),
+    err("/keyframes/0/frame_index", "frame-index-within-duration", "241", "(240)", "10 s"),
+  ),
   ok("frame_index 480 with duration 20", A({ duration: 20, keyframes: [kf(480)] })),
-  bad("frame_index 481 with duration 20", A({ duration: 20, keyframes: [kf(481)] }), err("/keyframes/0/frame_index", "frame-index-within-duration", "481", "(480)")),
-  bad("frame bound skipped when duration is above its maximum", A({ duration: 21, keyframes: [kf(1000)] }), err("/duration", "schema/maximum")),
-  bad("frame bound skipped when duration is below its minimum", A({ duration: 4, keyframes: [kf(1000)] }), err("/duration", "schema/minimum")),
-  bad('frame bound skipped when duration is "auto"', A({ duration: "auto", keyframes: [kf(1000)] }), err("/duration", "schema/type")),
-  bad("frame bound skipped when duration is null", A({ duration: null, keyframes: [kf(1000)] }), err("/duration", "schema/type")),
+  bad(
+    "frame_index 481 with duration 20",
+    A({ duration: 20, keyframes: [kf(481)] }),
+    err("/keyframes/0/frame_index", "frame-index-within-duration", "481", "(480)"),
+  ),
+  bad(
+    "frame bound skipped when duration is above its maximum",
+    A({ duration: 21, keyframes: [kf(1000)] }),
+    err("/duration", "schema/maximum"),
+  ),
+  bad(
+    "frame bound skipped when duration is below its minimum",
+    A({ duration: 4, keyframes: [kf(1000)] }),
+    err("/duration", "schema/minimum"),
+  ),
+  bad(
+    'frame bound skipped when duration is "auto"',
+    A({ duration: "auto", keyframes: [kf(1000)] }),
+    err("/duration", "schema/type"),
+  ),
+  bad(
+    "frame bound skipped when duration is null",
+    A({ duration: null, keyframes: [kf(1000)] }),
+    err("/duration", "schema/type"),
+  ),
   // frame_index unique, every keyframe sharing a value reported (spec 2.2)
   ok("distinct frame_index values", A({ keyframes: [kf(0), kf(1), kf(120)] })),
   bad(
     "two keyframes share a frame_index",
     A({ keyframes: [kf(0), kf(0)] }),
-    err("/keyframes/0/frame_index", "frame-index-unique", "keyframes[0].frame_index", "also used by keyframes[1]", "unique"),
+    err(
+      "/keyframes/0/frame_index",
+      "frame-index-unique",
+      "keyframes[0].frame_index",
+      "also used by keyframes[1]",
+      "unique",
+    ),
     err("/keyframes/1/frame_index", "frame-index-unique", "keyframes[1].frame_index", "also used by keyframes[0]"),
   ),
   bad(
@@ -193,12 +308,26 @@ table("model A keyframes-to-video (plain node)", "example/model-a/keyframes-to-v
     err("/keyframes/0/frame_index", "frame-index-within-duration", "121"),
     err("/keyframes/1/frame_index", "frame-index-within-duration", "121"),
   ),
-  bad("unknown field, did you mean", A({ aspect: "16:9" }), warn("/aspect", "unknown-field", "aspect", 'did you mean "aspect_ratio"')),
+  bad(
+    "unknown field, did you mean",
+    A({ aspect: "16:9" }),
+    warn("/aspect", "unknown-field", "aspect", 'did you mean "aspect_ratio"'),
+  ),
   bad("unknown field from another model", A({ seed: 3 }), warn("/seed", "unknown-field", "seed", "not a field")),
-  bad("__proto__ as a field", JSON.parse('{"prompt":"p","keyframes":[],"__proto__":{"polluted":true}}'), warn("/__proto__", "unknown-field")),
+  bad(
+    "__proto__ as a field",
+    JSON.parse('{"prompt":"p","keyframes":[],"__proto__":{"polluted":true}}'),
+    warn("/__proto__", "unknown-field"),
+  ),
   bad(
     "several errors in one payload",
-    { keyframes: [kf(-1), { image_url: url("b.png") }, kf(3), kf(3)], aspect_ratio: "3:2", duration: 25, resolution: "720P", audio: true },
+    {
+      keyframes: [kf(-1), { image_url: url("b.png") }, kf(3), kf(3)],
+      aspect_ratio: "3:2",
+      duration: 25,
+      resolution: "720P",
+      audio: true,
+    },
     err("/prompt", "schema/required"),
     err("/keyframes/0/frame_index", "schema/minimum", "-1"),
     err("/keyframes/1/frame_index", "schema/required"),
@@ -221,10 +350,17 @@ const T = (extra: Record<string, unknown> = {}) => ({ prompt: "a cat walks", ...
 
 table("model A text-to-video (plain node)", "example/model-a/text-to-video.validate.js", [
   ok("minimal payload", T()),
-  ok("every field at a valid value", T({ aspect_ratio: "9:16", duration: 7, generate_audio: true, resolution: "1080p" })),
+  ok(
+    "every field at a valid value",
+    T({ aspect_ratio: "9:16", duration: 7, generate_audio: true, resolution: "1080p" }),
+  ),
   ...ASPECTS_A.map((r) => ok(`aspect_ratio ${r}`, T({ aspect_ratio: r }))),
   bad("aspect_ratio near miss 3:2", T({ aspect_ratio: "3:2" }), err("/aspect_ratio", "schema/enum", '"3:2"')),
-  bad("aspect_ratio adaptive is model B/C's", T({ aspect_ratio: "adaptive" }), err("/aspect_ratio", "schema/enum", '"adaptive"')),
+  bad(
+    "aspect_ratio adaptive is model B/C's",
+    T({ aspect_ratio: "adaptive" }),
+    err("/aspect_ratio", "schema/enum", '"adaptive"'),
+  ),
   bad("resolution near miss 720P", T({ resolution: "720P" }), err("/resolution", "schema/enum", 'did you mean "720p"')),
   bad("resolution near miss 4K", T({ resolution: "4K" }), err("/resolution", "schema/enum", '"4K"')),
   ok('duration "auto"', T({ duration: "auto" })),
@@ -234,7 +370,11 @@ table("model A text-to-video (plain node)", "example/model-a/text-to-video.valid
   ok("duration 20 (max)", T({ duration: 20 })),
   bad("duration 21 (max+1)", T({ duration: 21 }), err("/duration", "schema/maximum", "21", "maximum 20")),
   bad("duration null", T({ duration: null }), err("/duration", "schema/type", "string or integer", "null")),
-  bad('duration "5" says the integer form is allowed too', T({ duration: "5" }), err("/duration", "schema/enum", '"5" is not one of "auto" (or an integer)')),
+  bad(
+    'duration "5" says the integer form is allowed too',
+    T({ duration: "5" }),
+    err("/duration", "schema/enum", '"5" is not one of "auto" (or an integer)'),
+  ),
   bad("duration 5.5", T({ duration: 5.5 }), err("/duration", "schema/type", "5.5")),
   bad("prompt missing", {}, err("/prompt", "schema/required")),
   bad("keyframes belong to the other endpoint", T({ keyframes: [] }), warn("/keyframes", "unknown-field")),
@@ -273,7 +413,11 @@ table("model B reference-to-video (plain node)", "example/model-b/reference-to-v
     resolution: "720p",
   }),
   ...["adaptive", "16:9", "4:3", "1:1", "3:4", "9:16"].map((r) => ok(`aspect_ratio ${r}`, B({ aspect_ratio: r }))),
-  bad("aspect_ratio near miss 3:2", B({ aspect_ratio: "3:2" }), err("/aspect_ratio", "schema/enum", '"3:2"', '"adaptive"')),
+  bad(
+    "aspect_ratio near miss 3:2",
+    B({ aspect_ratio: "3:2" }),
+    err("/aspect_ratio", "schema/enum", '"3:2"', '"adaptive"'),
+  ),
   bad("aspect_ratio auto is model A's", B({ aspect_ratio: "auto" }), err("/aspect_ratio", "schema/enum", '"auto"')),
   ...["480p", "720p", "1080p"].map((r) => ok(`resolution ${r}`, B({ resolution: r }))),
   bad("resolution near miss 720P", B({ resolution: "720P" }), err("/resolution", "schema/enum", 'did you mean "720p"')),
@@ -281,7 +425,11 @@ table("model B reference-to-video (plain node)", "example/model-b/reference-to-v
   bad("seed −1 (min−1)", B({ seed: -1 }), err("/seed", "schema/minimum", "-1", "minimum 0")),
   ok("seed 0 (min)", B({ seed: 0 })),
   ok("seed 2147483647 (max)", B({ seed: 2147483647 })),
-  bad("seed 2147483648 (max+1)", B({ seed: 2147483648 }), err("/seed", "schema/maximum", "2147483648", "maximum 2147483647")),
+  bad(
+    "seed 2147483648 (max+1)",
+    B({ seed: 2147483648 }),
+    err("/seed", "schema/maximum", "2147483648", "maximum 2147483647"),
+  ),
   bad("seed 1.5", B({ seed: 1.5 }), err("/seed", "schema/type", "expected integer", "1.5")),
   bad("seed null is not nullable", B({ seed: null }), err("/seed", "schema/type", "null")),
   bad("duration 1 (min−1)", B({ duration: 1 }), err("/duration", "schema/minimum", "1", "minimum 2")),
@@ -291,31 +439,74 @@ table("model B reference-to-video (plain node)", "example/model-b/reference-to-v
   ok("duration null selects smart duration", B({ duration: null })),
   bad('duration "auto"', B({ duration: "auto" }), err("/duration", "schema/type", "integer or null", 'string "auto"')),
   bad("duration 2.5", B({ duration: 2.5 }), err("/duration", "schema/type", "integer or null", "2.5")),
-  ok("nullables all null", B({ file_url: null, web_url: null, reference_images: null, reference_videos: null, reference_audios: null, duration: null })),
+  ok(
+    "nullables all null",
+    B({
+      file_url: null,
+      web_url: null,
+      reference_images: null,
+      reference_videos: null,
+      reference_audios: null,
+      duration: null,
+    }),
+  ),
   ok("reference arrays empty", B({ reference_images: [], reference_videos: [], reference_audios: [] })),
   ok("reference_images 10 (max)", B({ reference_images: urls(10) })),
-  bad("reference_images 11 (max+1)", B({ reference_images: urls(11) }), err("/reference_images", "schema/maxItems", "at most 10 items", "received 11")),
+  bad(
+    "reference_images 11 (max+1)",
+    B({ reference_images: urls(11) }),
+    err("/reference_images", "schema/maxItems", "at most 10 items", "received 11"),
+  ),
   ok("reference_videos 5 (max)", B({ reference_videos: urls(5) })),
-  bad("reference_videos 6 (max+1)", B({ reference_videos: urls(6) }), err("/reference_videos", "schema/maxItems", "at most 5 items", "received 6")),
+  bad(
+    "reference_videos 6 (max+1)",
+    B({ reference_videos: urls(6) }),
+    err("/reference_videos", "schema/maxItems", "at most 5 items", "received 6"),
+  ),
   ok("reference_audios 5 (max)", B({ reference_audios: urls(5) })),
-  bad("reference_audios 6 (max+1)", B({ reference_audios: urls(6) }), err("/reference_audios", "schema/maxItems", "at most 5 items", "received 6")),
-  bad("reference_images a string, not an array", B({ reference_images: url("a.png") }), err("/reference_images", "schema/type", "array or null")),
+  bad(
+    "reference_audios 6 (max+1)",
+    B({ reference_audios: urls(6) }),
+    err("/reference_audios", "schema/maxItems", "at most 5 items", "received 6"),
+  ),
+  bad(
+    "reference_images a string, not an array",
+    B({ reference_images: url("a.png") }),
+    err("/reference_images", "schema/type", "array or null"),
+  ),
   // URL items: URI form, length 1 to 2083 (spec 8); "" is below 1 and not a URI either
-  bad("reference item of length 0 (min−1)", B({ reference_images: [""] }), err("/reference_images/0", "schema/minLength", "at least 1 character", "received 0"), err("/reference_images/0", "schema/format", "uri")),
+  bad(
+    "reference item of length 0 (min−1)",
+    B({ reference_images: [""] }),
+    err("/reference_images/0", "schema/minLength", "at least 1 character", "received 0"),
+    err("/reference_images/0", "schema/format", "uri"),
+  ),
   ok("reference item of length 2083 (max)", B({ reference_videos: [urlOfLength(2083)] })),
   bad(
     "reference item of length 2084 (max+1)",
     B({ reference_audios: [url("a.mp3"), urlOfLength(2084)] }),
     err("/reference_audios/1", "schema/maxLength", "reference_audios[1]", "at most 2083 characters", "received 2084"),
   ),
-  bad("reference item not a URI", B({ reference_images: ["image one"] }), err("/reference_images/0", "schema/format", '"image one"', "uri")),
-  bad("reference item not a string", B({ reference_videos: [url("v.mp4"), 5] }), err("/reference_videos/1", "schema/type", "expected string", "integer 5")),
+  bad(
+    "reference item not a URI",
+    B({ reference_images: ["image one"] }),
+    err("/reference_images/0", "schema/format", '"image one"', "uri"),
+  ),
+  bad(
+    "reference item not a string",
+    B({ reference_videos: [url("v.mp4"), 5] }),
+    err("/reference_videos/1", "schema/type", "expected string", "integer 5"),
+  ),
   // file_url / web_url: "URI, length 1 to 2083, or any string", nullable (spec 4.4): any string is valid
   ok("file_url any string: not a URI", B({ enable_thinking: true, file_url: "my document" })),
   ok("file_url any string: empty", B({ enable_thinking: true, file_url: "" })),
   ok("file_url any string: 3000 characters", B({ enable_thinking: true, file_url: urlOfLength(3000) })),
   ok("web_url any string", B({ enable_thinking: true, web_url: "example.com" })),
-  bad("file_url not a string", B({ enable_thinking: true, file_url: 7 }), err("/file_url", "schema/type", "string or null", "integer 7")),
+  bad(
+    "file_url not a string",
+    B({ enable_thinking: true, file_url: 7 }),
+    err("/file_url", "schema/type", "string or null", "integer 7"),
+  ),
   // file_url / web_url require enable_thinking === true (spec 4.4)
   ok("file_url with enable_thinking true", B({ enable_thinking: true, file_url: url(`doc.pdf?token=${SECRET}`) })),
   bad(
@@ -337,8 +528,16 @@ table("model B reference-to-video (plain node)", "example/model-b/reference-to-v
   ok("file_url null with enable_thinking absent", B({ file_url: null })),
   ok("file_url null with enable_thinking false", B({ file_url: null, enable_thinking: false })),
   ok("web_url with enable_thinking true", B({ enable_thinking: true, web_url: "https://example.com/" })),
-  bad("web_url with enable_thinking false", B({ enable_thinking: false, web_url: "https://example.com/" }), err("/web_url", "web-url-requires-thinking", "web_url", "false")),
-  bad("web_url with enable_thinking absent", B({ web_url: `https://example.com/?s=${SECRET}` }), err("/web_url", "web-url-requires-thinking", "not set")),
+  bad(
+    "web_url with enable_thinking false",
+    B({ enable_thinking: false, web_url: "https://example.com/" }),
+    err("/web_url", "web-url-requires-thinking", "web_url", "false"),
+  ),
+  bad(
+    "web_url with enable_thinking absent",
+    B({ web_url: `https://example.com/?s=${SECRET}` }),
+    err("/web_url", "web-url-requires-thinking", "not set"),
+  ),
   ok("web_url null with enable_thinking absent", B({ web_url: null })),
   bad(
     "file_url and web_url without thinking: both reported",
@@ -346,8 +545,16 @@ table("model B reference-to-video (plain node)", "example/model-b/reference-to-v
     err("/file_url", "file-url-requires-thinking"),
     err("/web_url", "web-url-requires-thinking"),
   ),
-  bad("unknown field, did you mean", B({ enable_thiking: true }), warn("/enable_thiking", "unknown-field", 'did you mean "enable_thinking"')),
-  bad("unknown field negative_prompt", B({ negative_prompt: "x" }), warn("/negative_prompt", "unknown-field", "negative_prompt")),
+  bad(
+    "unknown field, did you mean",
+    B({ enable_thiking: true }),
+    warn("/enable_thiking", "unknown-field", 'did you mean "enable_thinking"'),
+  ),
+  bad(
+    "unknown field negative_prompt",
+    B({ negative_prompt: "x" }),
+    warn("/negative_prompt", "unknown-field", "negative_prompt"),
+  ),
   bad(
     "several errors in one payload",
     {
@@ -371,10 +578,26 @@ table("model B reference-to-video (plain node)", "example/model-b/reference-to-v
     warn("/ratio", "unknown-field", 'did you mean "aspect_ratio"'),
   ),
   // Query strings never reach a message (spec 7.2 input_fetch_failed rule 3, issue 3)
-  bad("invalid URI item with a query string", B({ reference_images: [url(`a%zz.png?token=${SECRET}`)] }), err("/reference_images/0", "schema/format", "https://cdn.example.com/a%zz.png")),
-  bad("URL in an enum field", B({ aspect_ratio: url(`x?token=${SECRET}`) }), err("/aspect_ratio", "schema/enum", "https://cdn.example.com/x")),
-  bad("URL with user info and query", B({ seed: `https://user:${SECRET}@example.com/a?b=${SECRET}` }), err("/seed", "schema/type", "https://example.com/a")),
-  bad("URL as a field name", JSON.parse(`{"https://example.com/?token=${SECRET}": 1}`), warn(`/https:~1~1example.com~1?token=${SECRET}`, "unknown-field")),
+  bad(
+    "invalid URI item with a query string",
+    B({ reference_images: [url(`a%zz.png?token=${SECRET}`)] }),
+    err("/reference_images/0", "schema/format", "https://cdn.example.com/a%zz.png"),
+  ),
+  bad(
+    "URL in an enum field",
+    B({ aspect_ratio: url(`x?token=${SECRET}`) }),
+    err("/aspect_ratio", "schema/enum", "https://cdn.example.com/x"),
+  ),
+  bad(
+    "URL with user info and query",
+    B({ seed: `https://user:${SECRET}@example.com/a?b=${SECRET}` }),
+    err("/seed", "schema/type", "https://example.com/a"),
+  ),
+  bad(
+    "URL as a field name",
+    JSON.parse(`{"https://example.com/?token=${SECRET}": 1}`),
+    warn(`/https:~1~1example.com~1?token=${SECRET}`, "unknown-field"),
+  ),
 ]);
 
 // ---------------------------------------------------------------------------------------------
@@ -390,37 +613,72 @@ table("model C text-to-video (plain node)", "example/model-c/text-to-video.valid
   bad("ratio near miss 3:2", C({ ratio: "3:2" }), err("/ratio", "schema/enum", '"3:2"', '"adaptive"')),
   bad("ratio auto is model A's", C({ ratio: "auto" }), err("/ratio", "schema/enum", '"auto"')),
   ...["480p", "720p", "1080p", "4k"].map((r) => ok(`resolution ${r}`, C({ resolution: r }))),
-  bad("resolution near miss 4K", C({ resolution: "4K" }), err("/resolution", "schema/enum", '"4K"', 'did you mean "4k"')),
+  bad(
+    "resolution near miss 4K",
+    C({ resolution: "4K" }),
+    err("/resolution", "schema/enum", '"4K"', 'did you mean "4k"'),
+  ),
   bad("resolution near miss 720P", C({ resolution: "720P" }), err("/resolution", "schema/enum", 'did you mean "720p"')),
   // duration: minimum −1, maximum 15; −1 automatic; otherwise at least 4 (spec 4.5, 8)
   bad("duration −2 (schema min−1)", C({ duration: -2 }), err("/duration", "schema/minimum", "-2", "minimum -1")),
   ok("duration −1 (automatic)", C({ duration: -1 })),
-  bad("duration 0", C({ duration: 0 }), err("/duration", "duration-auto-or-range", "duration: 0", "-1", "automatic", "4 to 15")),
+  bad(
+    "duration 0",
+    C({ duration: 0 }),
+    err("/duration", "duration-auto-or-range", "duration: 0", "-1", "automatic", "4 to 15"),
+  ),
   bad("duration 1", C({ duration: 1 }), err("/duration", "duration-auto-or-range", "1")),
-  bad("duration 3 (rule min−1)", C({ duration: 3 }), err("/duration", "duration-auto-or-range", "duration: 3", "4 to 15")),
+  bad(
+    "duration 3 (rule min−1)",
+    C({ duration: 3 }),
+    err("/duration", "duration-auto-or-range", "duration: 3", "4 to 15"),
+  ),
   ok("duration 4 (rule min)", C({ duration: 4 })),
   ok("duration 15 (max)", C({ duration: 15 })),
-  bad("duration 16 (max+1): the schema reports it, the rule does not repeat it", C({ duration: 16 }), err("/duration", "schema/maximum", "16", "maximum 15")),
+  bad(
+    "duration 16 (max+1): the schema reports it, the rule does not repeat it",
+    C({ duration: 16 }),
+    err("/duration", "schema/maximum", "16", "maximum 15"),
+  ),
   bad("duration 3.5", C({ duration: 3.5 }), err("/duration", "schema/type", "expected integer", "3.5")),
   bad('duration "auto"', C({ duration: "auto" }), err("/duration", "schema/type", 'string "auto"')),
   bad("duration null", C({ duration: null }), err("/duration", "schema/type", "null")),
   bad("prompt missing", { duration: 5 }, err("/prompt", "schema/required")),
   // prompt recommendations are warnings only (spec 4.5: "not stated as hard limits")
   ok("prompt of 500 Chinese characters", C({ prompt: "猫".repeat(500) })),
-  bad("prompt of 501 Chinese characters: a warning", C({ prompt: "猫".repeat(501) }), warn("/prompt", "prompt-length-recommendation", "501 Chinese characters", "500")),
+  bad(
+    "prompt of 501 Chinese characters: a warning",
+    C({ prompt: "猫".repeat(501) }),
+    warn("/prompt", "prompt-length-recommendation", "501 Chinese characters", "500"),
+  ),
   ok("prompt of 1000 English words", C({ prompt: words(1000) })),
-  bad("prompt of 1001 English words: a warning", C({ prompt: words(1001) }), warn("/prompt", "prompt-length-recommendation", "1001 English words", "1000")),
+  bad(
+    "prompt of 1001 English words: a warning",
+    C({ prompt: words(1001) }),
+    warn("/prompt", "prompt-length-recommendation", "1001 English words", "1000"),
+  ),
   bad(
     "prompt over both recommendations: two warnings",
     C({ prompt: `${"猫".repeat(600)} ${words(1200)}` }),
     warn("/prompt", "prompt-length-recommendation", "600 Chinese characters"),
     warn("/prompt", "prompt-length-recommendation", "1200 English words"),
   ),
-  bad("aspect_ratio on model C: did you mean ratio", C({ aspect_ratio: "16:9" }), warn("/aspect_ratio", "unknown-field", "aspect_ratio", 'did you mean "ratio"')),
+  bad(
+    "aspect_ratio on model C: did you mean ratio",
+    C({ aspect_ratio: "16:9" }),
+    warn("/aspect_ratio", "unknown-field", "aspect_ratio", 'did you mean "ratio"'),
+  ),
   bad("Ratio: did you mean ratio", C({ Ratio: "16:9" }), warn("/Ratio", "unknown-field", 'did you mean "ratio"')),
   bad(
     "several errors and warnings in one payload",
-    { prompt: "猫".repeat(501), duration: 0, ratio: "3:2", resolution: "4K", generate_audio: "no", aspect_ratio: "16:9" },
+    {
+      prompt: "猫".repeat(501),
+      duration: 0,
+      ratio: "3:2",
+      resolution: "4K",
+      generate_audio: "no",
+      aspect_ratio: "16:9",
+    },
     err("/duration", "duration-auto-or-range", "0"),
     err("/ratio", "schema/enum", '"3:2"'),
     err("/resolution", "schema/enum", '"4K"'),
@@ -434,22 +692,42 @@ table("model C text-to-video (plain node)", "example/model-c/text-to-video.valid
 // Query strings in messages, however the URL is written (spec 7.2, input_fetch_failed rule 3)
 
 table("a URL's query string never reaches a message (plain node)", "example/model-b/reference-to-video.validate.js", [
-  bad("unencoded space before the query", B({ reference_videos: [`https://x.io/my clip.mp4?sig=${SECRET}`] }), err("/reference_videos/0", "schema/format", "https://x.io/my clip.mp4")),
-  bad("scheme-relative URL", B({ reference_images: [`//cdn.example.com/a.png?token=${SECRET}`] }), err("/reference_images/0", "schema/format", "//cdn.example.com/a.png")),
-  bad("URL without a scheme", B({ reference_images: [`cdn.example.com/a.png?token=${SECRET}`] }), err("/reference_images/0", "schema/format", "cdn.example.com/a.png")),
-  bad("apostrophes in the query, enum field", B({ aspect_ratio: `https://x.io/a?sig='${SECRET}'` }), err("/aspect_ratio", "schema/enum")),
+  bad(
+    "unencoded space before the query",
+    B({ reference_videos: [`https://x.io/my clip.mp4?sig=${SECRET}`] }),
+    err("/reference_videos/0", "schema/format", "https://x.io/my clip.mp4"),
+  ),
+  bad(
+    "scheme-relative URL",
+    B({ reference_images: [`//cdn.example.com/a.png?token=${SECRET}`] }),
+    err("/reference_images/0", "schema/format", "//cdn.example.com/a.png"),
+  ),
+  bad(
+    "URL without a scheme",
+    B({ reference_images: [`cdn.example.com/a.png?token=${SECRET}`] }),
+    err("/reference_images/0", "schema/format", "cdn.example.com/a.png"),
+  ),
+  bad(
+    "apostrophes in the query, enum field",
+    B({ aspect_ratio: `https://x.io/a?sig='${SECRET}'` }),
+    err("/aspect_ratio", "schema/enum"),
+  ),
 ]);
 
 // ---------------------------------------------------------------------------------------------
 // Redaction edge cases found by review (fixed in templates/support.ts describeValue).
 
-table(
-  "a URL value's query string never leaks, whatever it holds",
-  "example/model-b/reference-to-video.validate.js",
-  [
-    // `"` is not a URL character, so text redaction alone would stop there: `?sig="SECRET"`.
-    bad("double quotes in the query", B({ reference_images: [`https://x.io/a.png?sig="${SECRET}"`] }), err("/reference_images/0", "schema/format")),
-    // a fragment after an unencoded space
-    bad("fragment after an unencoded space", B({ reference_audios: [`https://x.io/a b.mp3#${SECRET}`] }), err("/reference_audios/0", "schema/format")),
-  ],
-);
+table("a URL value's query string never leaks, whatever it holds", "example/model-b/reference-to-video.validate.js", [
+  // `"` is not a URL character, so text redaction alone would stop there: `?sig="SECRET"`.
+  bad(
+    "double quotes in the query",
+    B({ reference_images: [`https://x.io/a.png?sig="${SECRET}"`] }),
+    err("/reference_images/0", "schema/format"),
+  ),
+  // a fragment after an unencoded space
+  bad(
+    "fragment after an unencoded space",
+    B({ reference_audios: [`https://x.io/a b.mp3#${SECRET}`] }),
+    err("/reference_audios/0", "schema/format"),
+  ),
+]);

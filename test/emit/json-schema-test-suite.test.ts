@@ -12,7 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAjv, simplifySchema } from "../../src/emit/index.js";
 import { ajvFormats } from "../../templates/support.js";
 import { fullFormats } from "ajv-formats/dist/formats.js";
-import { groupKey, loadSuite, runPipeline, runPlainAjv, runTypes, type CaseOutcome, type SuiteGroup, type TypesOutcome } from "./suite/harness.js";
+import {
+  groupKey,
+  loadSuite,
+  runPipeline,
+  runPlainAjv,
+  runTypes,
+  type CaseOutcome,
+  type SuiteGroup,
+  type TypesOutcome,
+} from "./suite/harness.js";
 
 interface SkipEntry {
   file: string;
@@ -28,7 +37,11 @@ interface SkipList {
 const skipList = JSON.parse(readFileSync(new URL("./suite/skip-list.json", import.meta.url), "utf8")) as SkipList;
 
 function matches(entry: SkipEntry, c: { file: string; group: string; description: string }): boolean {
-  return entry.file === c.file && (entry.group === undefined || entry.group === c.group) && (entry.cases === undefined || entry.cases.includes(c.description));
+  return (
+    entry.file === c.file &&
+    (entry.group === undefined || entry.group === c.group) &&
+    (entry.cases === undefined || entry.cases.includes(c.description))
+  );
 }
 
 let groups: SuiteGroup[];
@@ -69,27 +82,43 @@ afterAll(() => {
 describe("JSON Schema Test Suite, draft 2020-12, through the validator pipeline", () => {
   it("loads the suite: every required file and the format files", () => {
     const files = new Set(groups.map((g) => g.file));
-    for (const f of ["ref.json", "anyOf.json", "unevaluatedProperties.json", "optional/format/uri.json", "optional/format/date-time.json"]) expect(files).toContain(f);
+    for (const f of [
+      "ref.json",
+      "anyOf.json",
+      "unevaluatedProperties.json",
+      "optional/format/uri.json",
+      "optional/format/date-time.json",
+    ])
+      expect(files).toContain(f);
     expect(groups.flatMap((g) => g.cases).length).toBeGreaterThan(1400);
   });
 
   it("passes every case that plain Ajv (same options) passes: the rewrites cost no case", () => {
     const lost = groups.flatMap((g) => g.cases).filter((c) => ajv.get(c.key)?.pass && !ours.get(c.key)?.pass);
-    expect(lost.map((c) => `${c.key}: ${ours.get(c.key)?.problem ?? `said ${String(ours.get(c.key)?.verdict)}`}`)).toEqual([]);
+    expect(
+      lost.map((c) => `${c.key}: ${ours.get(c.key)?.problem ?? `said ${String(ours.get(c.key)?.verdict)}`}`),
+    ).toEqual([]);
   });
 
   it("passes every case that is not in the skip list", () => {
     const failing = groups
       .flatMap((g) => g.cases)
       .filter((c) => !ours.get(c.key)?.pass && !skipList.validation.some((e) => matches(e, c)))
-      .map((c) => `${c.key}: ${ours.get(c.key)?.problem ?? `expected valid=${String(c.valid)}, the validator said ${String(ours.get(c.key)?.verdict)}`}`);
+      .map(
+        (c) =>
+          `${c.key}: ${ours.get(c.key)?.problem ?? `expected valid=${String(c.valid)}, the validator said ${String(ours.get(c.key)?.verdict)}`}`,
+      );
     expect(failing).toEqual([]);
   });
 
   it("still fails every skipped case, and plain Ajv fails it too (else the entry is stale)", () => {
     const skipped = groups.flatMap((g) => g.cases).filter((c) => skipList.validation.some((e) => matches(e, c)));
-    expect(skipped.filter((c) => ours.get(c.key)?.pass).map((c) => `now passes, remove from skip-list.json: ${c.key}`)).toEqual([]);
-    expect(skipped.filter((c) => ajv.get(c.key)?.pass).map((c) => `plain Ajv passes it, so the pipeline must too: ${c.key}`)).toEqual([]);
+    expect(
+      skipped.filter((c) => ours.get(c.key)?.pass).map((c) => `now passes, remove from skip-list.json: ${c.key}`),
+    ).toEqual([]);
+    expect(
+      skipped.filter((c) => ajv.get(c.key)?.pass).map((c) => `plain Ajv passes it, so the pipeline must too: ${c.key}`),
+    ).toEqual([]);
   });
 
   it("has a reason for every skip entry, and every entry matches cases", () => {
@@ -98,11 +127,18 @@ describe("JSON Schema Test Suite, draft 2020-12, through the validator pipeline"
       expect(e.reason.length, JSON.stringify(e)).toBeGreaterThan(20);
       const hit = cases.filter((c) => matches(e, c));
       expect(hit.length, `skip entry matches nothing: ${JSON.stringify(e)}`).toBeGreaterThan(0);
-      for (const name of e.cases ?? []) expect(hit.some((c) => c.description === name), `no case "${name}" in ${e.file} | ${e.group}`).toBe(true);
+      for (const name of e.cases ?? [])
+        expect(
+          hit.some((c) => c.description === name),
+          `no case "${name}" in ${e.file} | ${e.group}`,
+        ).toBe(true);
     }
     for (const e of skipList.types) {
       expect(e.reason.length, JSON.stringify(e)).toBeGreaterThan(20);
-      expect(groups.some((g) => groupKey(g) === groupKey({ file: e.file, description: e.group })), `types skip entry matches no group: ${JSON.stringify(e)}`).toBe(true);
+      expect(
+        groups.some((g) => groupKey(g) === groupKey({ file: e.file, description: e.group })),
+        `types skip entry matches no group: ${JSON.stringify(e)}`,
+      ).toBe(true);
     }
   });
 
@@ -121,27 +157,62 @@ describe("JSON Schema Test Suite, draft 2020-12, through the validator pipeline"
   });
 
   it("support.js mirrors ajv-formats for every function-valued format it replaces", () => {
-    const strings = [...new Set(groups.flatMap((g) => g.cases).map((c) => c.data).filter((d): d is string => typeof d === "string"))];
+    const strings = [
+      ...new Set(
+        groups
+          .flatMap((g) => g.cases)
+          .map((c) => c.data)
+          .filter((d): d is string => typeof d === "string"),
+      ),
+    ];
     strings.push("2024-02-29", "2023-02-29", "23:59:60Z", "2020-01-01T00:00:00", "12:00:00", "aGVsbG8=", "[", "a\\Z");
     // the uri fast path (plain http(s) URLs) must agree with ajv-formats' full check
-    strings.push("https://a.b/c%20d?x=%2F#f", "https://a.b/%2", "http://x", "HTTPS://X.IO/A", "https://a:b:c", "https://[::1]/x", "https://h:8080", "https://h:80x/", "https://a.b/c d", "https://a.b/?q=a?b#c#d", "http:/x", "https://");
+    strings.push(
+      "https://a.b/c%20d?x=%2F#f",
+      "https://a.b/%2",
+      "http://x",
+      "HTTPS://X.IO/A",
+      "https://a:b:c",
+      "https://[::1]/x",
+      "https://h:8080",
+      "https://h:80x/",
+      "https://a.b/c d",
+      "https://a.b/?q=a?b#c#d",
+      "http:/x",
+      "https://",
+    );
     const full = fullFormats as unknown as Record<string, unknown>;
     for (const [name, ours] of Object.entries(ajvFormats)) {
       const theirs = full[name];
       expect(typeof ours, name).toBe(typeof theirs);
-      const call = (f: unknown, s: unknown) => (typeof f === "function" ? (f as (x: unknown) => boolean)(s) : (f as { validate: (x: unknown) => boolean }).validate(s));
-      const inputs: unknown[] = typeof theirs === "object" && (theirs as { type?: string }).type === "number" ? [0, 1.5, 2 ** 31, -(2 ** 31), 2 ** 53] : strings;
+      const call = (f: unknown, s: unknown) =>
+        typeof f === "function"
+          ? (f as (x: unknown) => boolean)(s)
+          : (f as { validate: (x: unknown) => boolean }).validate(s);
+      const inputs: unknown[] =
+        typeof theirs === "object" && (theirs as { type?: string }).type === "number"
+          ? [0, 1.5, 2 ** 31, -(2 ** 31), 2 ** 53]
+          : strings;
       for (const s of inputs) expect(call(ours, s), `${name}(${JSON.stringify(s)})`).toBe(call(theirs, s));
     }
     // every function-valued ajv-formats format has a stand-in (uri too: support.js adds a fast path)
-    const functionValued = Object.entries(full).filter(([, f]) => (typeof f === "function" || (typeof f === "object" && f !== null && !(f instanceof RegExp) && typeof (f as { validate?: unknown }).validate === "function")));
+    const functionValued = Object.entries(full).filter(
+      ([, f]) =>
+        typeof f === "function" ||
+        (typeof f === "object" &&
+          f !== null &&
+          !(f instanceof RegExp) &&
+          typeof (f as { validate?: unknown }).validate === "function"),
+    );
     expect(functionValued.map(([n]) => n).sort()).toEqual(Object.keys(ajvFormats).sort());
   });
 });
 
 describe("JSON Schema Test Suite, draft 2020-12, through emitTypes + tsc --noEmit", () => {
   it("emits types for every group not in the skip list, and they compile", () => {
-    const unexpected = [...types.problems].filter(([key]) => !skipList.types.some((e) => groupKey({ file: e.file, description: e.group }) === key));
+    const unexpected = [...types.problems].filter(
+      ([key]) => !skipList.types.some((e) => groupKey({ file: e.file, description: e.group }) === key),
+    );
     expect(unexpected.map(([k, p]) => `${k}: ${p}`)).toEqual([]);
   });
 

@@ -19,6 +19,11 @@ describe("URL redaction in generated code equals the runtime's", () => {
   });
   it("on arbitrary text", () => {
     const urlish = fc.stringMatching(/^[a-z]{1,5}:\/\/[a-z.@:]{1,12}\/[a-z ]{0,6}(\?[a-z]=[a-z]{0,5})?(#x)?[ .,]?$/);
-    fc.assert(fc.property(fc.oneof(fc.string(), urlish), (text) => support.redactUrlsInText(text) === runtime.redactUrlsInText(text)));
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string(), urlish),
+        (text) => support.redactUrlsInText(text) === runtime.redactUrlsInText(text),
+      ),
+    );
   });
 });

@@ -26,27 +26,53 @@ const branch: fc.Arbitrary<JsonSchemaObject> = fc.oneof(
   typed,
   fc.array(typed, { minLength: 1, maxLength: 3 }).map((anyOf) => ({ anyOf })),
 );
-const schema: fc.Arbitrary<JsonSchemaObject> = fc.record({
-  anyOf: fc.array(branch, { minLength: 1, maxLength: 4 }),
-  description: fc.constant("d"),
-}).chain((s) =>
-  fc.oneof(
-    fc.constant<JsonSchemaObject>(s),
-    fc.constant<JsonSchemaObject>({ type: "object", properties: { p: s }, required: ["p"] }),
-    fc.constant<JsonSchemaObject>({ type: "array", items: s }),
-  ),
-);
-const nullableType = fc.record({
-  type: fc.constantFrom(["string", "null"], ["integer", "null"], ["null", "array"], ["string", "integer", "null"]),
-  minimum: fc.constantFrom(undefined, 3),
-  maxLength: fc.constantFrom(undefined, 2),
-  maxItems: fc.constantFrom(undefined, 1),
-  enum: fc.constantFrom(undefined, ["a", 5, null]),
-  default: fc.constantFrom(undefined, "a"),
-}).map((s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as JsonSchemaObject);
+const schema: fc.Arbitrary<JsonSchemaObject> = fc
+  .record({
+    anyOf: fc.array(branch, { minLength: 1, maxLength: 4 }),
+    description: fc.constant("d"),
+  })
+  .chain((s) =>
+    fc.oneof(
+      fc.constant<JsonSchemaObject>(s),
+      fc.constant<JsonSchemaObject>({ type: "object", properties: { p: s }, required: ["p"] }),
+      fc.constant<JsonSchemaObject>({ type: "array", items: s }),
+    ),
+  );
+const nullableType = fc
+  .record({
+    type: fc.constantFrom(["string", "null"], ["integer", "null"], ["null", "array"], ["string", "integer", "null"]),
+    minimum: fc.constantFrom(undefined, 3),
+    maxLength: fc.constantFrom(undefined, 2),
+    maxItems: fc.constantFrom(undefined, 1),
+    enum: fc.constantFrom(undefined, ["a", 5, null]),
+    default: fc.constantFrom(undefined, "a"),
+  })
+  .map((s) => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as JsonSchemaObject);
 
 const value = fc.oneof(
-  fc.constantFrom("", "a", "ab", "https://x.io/a?b=c", "not a uri", "x", 0, 1, 2, 2.5, 3, 30, 31, -1, null, true, [], [1], [1, 2, 3], {}, { a: 1 }),
+  fc.constantFrom(
+    "",
+    "a",
+    "ab",
+    "https://x.io/a?b=c",
+    "not a uri",
+    "x",
+    0,
+    1,
+    2,
+    2.5,
+    3,
+    30,
+    31,
+    -1,
+    null,
+    true,
+    [],
+    [1],
+    [1, 2, 3],
+    {},
+    { a: 1 },
+  ),
   fc.jsonValue({ maxDepth: 2 }),
 );
 const wrapped = (v: unknown) => fc.constantFrom(v, { p: v }, [v]);
@@ -76,7 +102,10 @@ describe("schema rewrites keep JSON Schema's meaning (property, against plain Aj
   });
 
   it("simplification actually happens on the spec's URI-or-any-string shape", () => {
-    const s = { anyOf: [{ type: "string", format: "uri", minLength: 1, maxLength: 2083 }, { type: "string" }], description: "d" };
+    const s = {
+      anyOf: [{ type: "string", format: "uri", minLength: 1, maxLength: 2083 }, { type: "string" }],
+      description: "d",
+    };
     expect(simplifySchema(s)).toEqual({ type: "string", description: "d" });
   });
 });

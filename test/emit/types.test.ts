@@ -36,7 +36,10 @@ function tempDir(): string {
 }
 
 function tsc(project: string): { status: number | null; out: string } {
-  const r = spawnSync(process.execPath, [TSC, "-p", project, "--pretty", "false"], { encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(process.execPath, [TSC, "-p", project, "--pretty", "false"], {
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   return { status: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
@@ -63,7 +66,9 @@ const fixtureFiles = readdirSync(FIXTURES).filter((f) => f.endsWith(".ts"));
 function copyFixtures(transform: (text: string) => string): string {
   const dir = tempDir();
   for (const f of fixtureFiles) {
-    const text = readFileSync(join(FIXTURES, f), "utf8").split(GENERATED_IMPORT).join(join(ROOT, "generated") + "/");
+    const text = readFileSync(join(FIXTURES, f), "utf8")
+      .split(GENERATED_IMPORT)
+      .join(join(ROOT, "generated") + "/");
     writeFileSync(join(dir, f), transform(text));
   }
   const config = JSON.parse(readFileSync(join(FIXTURES, "tsconfig.json"), "utf8")) as { include: string[] };
@@ -74,7 +79,12 @@ function copyFixtures(transform: (text: string) => string): string {
 
 describe("generated types (tsc on test/fixtures/emit/types)", () => {
   it("has the fixtures the issue asks for", () => {
-    expect(fixtureFiles.sort()).toEqual(["keyframes-duration-auto.ts", "missing-prompt.ts", "valid-builds.ts", "wrong-enum.ts"]);
+    expect(fixtureFiles.sort()).toEqual([
+      "keyframes-duration-auto.ts",
+      "missing-prompt.ts",
+      "valid-builds.ts",
+      "wrong-enum.ts",
+    ]);
   });
 
   it("compiles: valid calls type-check and every @ts-expect-error is used", () => {
@@ -95,7 +105,12 @@ describe("generated types (tsc on test/fixtures/emit/types)", () => {
         });
     }
     // blank the directive lines, keeping line numbers
-    const dir = copyFixtures((text) => text.split("\n").map((line) => (DIRECTIVE.test(line) ? "" : line)).join("\n"));
+    const dir = copyFixtures((text) =>
+      text
+        .split("\n")
+        .map((line) => (DIRECTIVE.test(line) ? "" : line))
+        .join("\n"),
+    );
     expect(perFile.length).toBeGreaterThanOrEqual(10);
     const { status, out } = tsc(join(dir, "tsconfig.json"));
     expect(status).not.toBe(0);
@@ -114,7 +129,9 @@ describe("generated types (tsc on test/fixtures/emit/types)", () => {
 
   it("an unused @ts-expect-error fails the check (the check is not vacuous)", () => {
     const dir = copyFixtures((text) =>
-      text.includes("const c = buildModelCTextToVideo(") ? text.replace("const c = buildModelCTextToVideo(", "// @ts-expect-error\nconst c = buildModelCTextToVideo(") : text,
+      text.includes("const c = buildModelCTextToVideo(")
+        ? text.replace("const c = buildModelCTextToVideo(", "// @ts-expect-error\nconst c = buildModelCTextToVideo(")
+        : text,
     );
     const { status, out } = tsc(join(dir, "tsconfig.json"));
     expect(status).not.toBe(0);
@@ -137,16 +154,33 @@ describe("builders under plain node (dist/generated/index.js, after the build)",
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
 
-    expect(out.keys).toEqual(["example/model-a/keyframes-to-video", "example/model-a/text-to-video", "example/model-b/reference-to-video", "example/model-c/text-to-video"]);
+    expect(out.keys).toEqual([
+      "example/model-a/keyframes-to-video",
+      "example/model-a/text-to-video",
+      "example/model-b/reference-to-video",
+      "example/model-c/text-to-video",
+    ]);
     expect(out.valid).toEqual({
       "example/model-a/keyframes-to-video": {
         method: "POST",
         path: "/v1/queue/example/model-a/keyframes-to-video",
         body: { prompt: "a cat", keyframes: [{ image_url: "https://cdn.example.com/a.png", frame_index: 120 }] },
       },
-      "example/model-a/text-to-video": { method: "POST", path: "/v1/queue/example/model-a/text-to-video", body: { prompt: "a cat", duration: "auto" } },
-      "example/model-b/reference-to-video": { method: "POST", path: "/v1/queue/example/model-b/reference-to-video", body: { duration: null } },
-      "example/model-c/text-to-video": { method: "POST", path: "/v1/queue/example/model-c/text-to-video", body: { prompt: "a cat", duration: -1 } },
+      "example/model-a/text-to-video": {
+        method: "POST",
+        path: "/v1/queue/example/model-a/text-to-video",
+        body: { prompt: "a cat", duration: "auto" },
+      },
+      "example/model-b/reference-to-video": {
+        method: "POST",
+        path: "/v1/queue/example/model-b/reference-to-video",
+        body: { duration: null },
+      },
+      "example/model-c/text-to-video": {
+        method: "POST",
+        path: "/v1/queue/example/model-c/text-to-video",
+        body: { prompt: "a cat", duration: -1 },
+      },
     });
     expect(out.sameBody).toBe(true);
 
@@ -159,7 +193,10 @@ describe("builders under plain node (dist/generated/index.js, after the build)",
       retryable: false,
       endpoint: "example/model-a/keyframes-to-video",
     });
-    const thrown = out.thrown as { message: string; diagnostics: Array<{ pointer: string; rule: string; severity: string }> };
+    const thrown = out.thrown as {
+      message: string;
+      diagnostics: Array<{ pointer: string; rule: string; severity: string }>;
+    };
     expect(thrown.diagnostics.map((d) => [d.pointer, d.rule, d.severity])).toEqual([
       ["/duration", "schema/type", "error"],
       ["/keyframes/0/frame_index", "frame-index-unique", "error"],
@@ -170,18 +207,46 @@ describe("builders under plain node (dist/generated/index.js, after the build)",
     // the error message (often logged) never carries a URL's query string
     expect(r.stdout.split("SECRETSIG").length - 1).toBe(0);
 
-    expect(out.safeInvalid).toMatchObject({ ok: false, isRequestValidationError: true, pointers: ["/seed", "/file_url"] });
+    expect(out.safeInvalid).toMatchObject({
+      ok: false,
+      isRequestValidationError: true,
+      pointers: ["/seed", "/file_url"],
+    });
     expect(out.safeWarning).toEqual({
       ok: true,
-      request: { method: "POST", path: "/v1/queue/example/model-c/text-to-video", body: { prompt: "a cat", aspect_ratio: "16:9" } },
+      request: {
+        method: "POST",
+        path: "/v1/queue/example/model-c/text-to-video",
+        body: { prompt: "a cat", aspect_ratio: "16:9" },
+      },
       warnings: [expect.objectContaining({ severity: "warning", pointer: "/aspect_ratio", rule: "unknown-field" })],
     });
-    expect(out.buildWithWarningOnly).toEqual({ method: "POST", path: "/v1/queue/example/model-c/text-to-video", body: { prompt: "a cat", aspect_ratio: "16:9" } });
+    expect(out.buildWithWarningOnly).toEqual({
+      method: "POST",
+      path: "/v1/queue/example/model-c/text-to-video",
+      body: { prompt: "a cat", aspect_ratio: "16:9" },
+    });
     expect(out.validateRequest).toEqual([["/duration", "duration-auto-or-range"]]);
     expect(out.defaults).toEqual({
-      "example/model-a/keyframes-to-video": { aspect_ratio: "auto", duration: 5, generate_audio: true, resolution: "720p" },
-      "example/model-a/text-to-video": { aspect_ratio: "auto", duration: "auto", generate_audio: true, resolution: "720p" },
-      "example/model-b/reference-to-video": { aspect_ratio: "adaptive", audio: true, duration: 5, enable_thinking: false, resolution: "1080p" },
+      "example/model-a/keyframes-to-video": {
+        aspect_ratio: "auto",
+        duration: 5,
+        generate_audio: true,
+        resolution: "720p",
+      },
+      "example/model-a/text-to-video": {
+        aspect_ratio: "auto",
+        duration: "auto",
+        generate_audio: true,
+        resolution: "720p",
+      },
+      "example/model-b/reference-to-video": {
+        aspect_ratio: "adaptive",
+        audio: true,
+        duration: 5,
+        enable_thinking: false,
+        resolution: "1080p",
+      },
       "example/model-c/text-to-video": { duration: 5, generate_audio: true, ratio: "adaptive", resolution: "720p" },
     });
   });

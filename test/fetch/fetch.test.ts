@@ -77,10 +77,18 @@ describe("fetchModelSchema over HTTP", () => {
 
   it("does not retry a 404, and prints the URL without its query string", async () => {
     const server = await serve();
-    const error = await failure(fetchModelSchema(`${server.origin}/?X-Amz-Signature=topsecret#frag`, "example/model-a", fast));
+    const error = await failure(
+      fetchModelSchema(`${server.origin}/?X-Amz-Signature=topsecret#frag`, "example/model-a", fast),
+    );
     expect(server.hits(MODEL_A)).toBe(1);
     expect(server.requests[0]!.target).toBe(`${MODEL_A}?X-Amz-Signature=topsecret`); // the query string is sent...
-    expect(error).toMatchObject({ model: "example/model-a", status: 404, retryable: false, attempts: 1, url: `${server.origin}${MODEL_A}` });
+    expect(error).toMatchObject({
+      model: "example/model-a",
+      status: 404,
+      retryable: false,
+      attempts: 1,
+      url: `${server.origin}${MODEL_A}`,
+    });
     expect(error.message).toBe(`example/model-a: ${server.origin}${MODEL_A}: HTTP 404 Not Found`);
     expect(error.message).not.toMatch(/topsecret|frag|\?/); // ...and never shown
   });
@@ -89,7 +97,9 @@ describe("fetchModelSchema over HTTP", () => {
     const server = await serve({ [MODEL_A]: text(502, "upstream connect error or disconnect/reset before headers") });
     const error = await failure(fetchModelSchema(server.origin, "example/model-a", { ...fast, retries: 1 }));
     expect(error).toMatchObject({ status: 502, retryable: true, attempts: 2 });
-    expect(error.message).toContain("HTTP 502 Bad Gateway; the body is text/plain, not JSON: likely a CDN edge or proxy in front of the schema host");
+    expect(error.message).toContain(
+      "HTTP 502 Bad Gateway; the body is text/plain, not JSON: likely a CDN edge or proxy in front of the schema host",
+    );
     expect(error.message).not.toContain("upstream connect error"); // the body itself is not echoed
   });
 
@@ -110,13 +120,17 @@ describe("fetchModelSchema over HTTP", () => {
 
   it("accepts JSON served as text/plain (raw file hosts do that)", async () => {
     const server = await serve({ [MODEL_A]: text(200, '{"openapi":"3.1.0"}') });
-    await expect(fetchModelSchema(server.origin, "example/model-a", fast)).resolves.toMatchObject({ document: { openapi: "3.1.0" } });
+    await expect(fetchModelSchema(server.origin, "example/model-a", fast)).resolves.toMatchObject({
+      document: { openapi: "3.1.0" },
+    });
   });
 
   it("times out when the headers never come, and retries", async () => {
     const server = await serve({ [MODEL_A]: hang });
     const started = Date.now();
-    const error = await failure(fetchModelSchema(server.origin, "example/model-a", { ...fast, headersTimeoutMs: 150, retries: 1 }));
+    const error = await failure(
+      fetchModelSchema(server.origin, "example/model-a", { ...fast, headersTimeoutMs: 150, retries: 1 }),
+    );
     expect(Date.now() - started).toBeLessThan(2000);
     expect(server.hits(MODEL_A)).toBe(2);
     expect(error).toMatchObject({ retryable: true, attempts: 2 });
@@ -126,7 +140,9 @@ describe("fetchModelSchema over HTTP", () => {
 
   it("times out when the body stalls", async () => {
     const server = await serve({ [MODEL_A]: stall });
-    const error = await failure(fetchModelSchema(server.origin, "example/model-a", { ...fast, bodyTimeoutMs: 150, retries: 0 }));
+    const error = await failure(
+      fetchModelSchema(server.origin, "example/model-a", { ...fast, bodyTimeoutMs: 150, retries: 0 }),
+    );
     expect(error.message).toContain("the body stalled past the timeout (150 ms) [UND_ERR_BODY_TIMEOUT]");
   });
 
@@ -152,7 +168,9 @@ describe("fetchModelSchema over HTTP", () => {
   ])("aborts a body over the size cap (%s)", async (_name, declared) => {
     const server = await serve({ [MODEL_A]: oversize(50 * 1024 * 1024, declared) });
     const started = Date.now();
-    const error = await failure(fetchModelSchema(server.origin, "example/model-a", { ...fast, maxBytes: 100_000, bodyTimeoutMs: 5000 }));
+    const error = await failure(
+      fetchModelSchema(server.origin, "example/model-a", { ...fast, maxBytes: 100_000, bodyTimeoutMs: 5000 }),
+    );
     expect(Date.now() - started).toBeLessThan(3000);
     expect(error).toMatchObject({ status: 200, retryable: false, attempts: 1 });
     expect(error.message).toContain("larger than the 100000-byte limit (VSK_FETCH_MAX_BYTES); download aborted");
@@ -206,7 +224,11 @@ describe("fetchModelSchema from files", () => {
     ["a file:// URL (query string ignored)", pathToFileURL(MIRROR).href + "?ignored=1"],
   ])("reads %s laid out as a mirror", async (_name, source) => {
     const got = await fetchModelSchema(source, "example/model-b", fast);
-    expect(got).toMatchObject({ model: "example/model-b", source: join(MIRROR, "main/example/model-b/latest.json"), attempts: 1 });
+    expect(got).toMatchObject({
+      model: "example/model-b",
+      source: join(MIRROR, "main/example/model-b/latest.json"),
+      attempts: 1,
+    });
     expect(got.status).toBeUndefined();
   });
 
@@ -220,7 +242,9 @@ describe("fetchModelSchema from files", () => {
   it("names line and column of broken JSON, and caps the size", async () => {
     const broken = resolve(import.meta.dirname, "../fixtures/pull/broken-json");
     const error = await failure(fetchModelSchema(broken, "example/model-a", fast));
-    expect(error.message).toMatch(/example\/model-a: .*broken-json\/main\/example\/model-a\/latest\.json: the body is not JSON \(invalid JSON at line \d+, column \d+\)/);
+    expect(error.message).toMatch(
+      /example\/model-a: .*broken-json\/main\/example\/model-a\/latest\.json: the body is not JSON \(invalid JSON at line \d+, column \d+\)/,
+    );
     const big = await failure(fetchModelSchema(MIRROR, "example/model-a", { ...fast, maxBytes: 100 }));
     expect(big.message).toMatch(/is \d+ bytes, over the 100-byte limit/);
   });

@@ -110,7 +110,10 @@ export const reset: Reply = (_res, req) => {
 export const oversize =
   (bytes: number, declareLength: boolean): Reply =>
   (res) => {
-    res.writeHead(200, { "content-type": "application/json", ...(declareLength ? { "content-length": String(bytes) } : {}) });
+    res.writeHead(200, {
+      "content-type": "application/json",
+      ...(declareLength ? { "content-length": String(bytes) } : {}),
+    });
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let sent = 0;
     const pump = (): void => {

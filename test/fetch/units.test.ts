@@ -18,7 +18,10 @@ describe("parseSchemaSource + modelLocation (spec 9.1)", () => {
   it.each([
     ["https://schemas.example.com", "https://schemas.example.com/main/o/n/latest.json"],
     ["https://schemas.example.com/base/", "https://schemas.example.com/base/main/o/n/latest.json"],
-    ["https://m.example.com/x?X-Amz-Signature=s&e=1#top", "https://m.example.com/x/main/o/n/latest.json?X-Amz-Signature=s&e=1"],
+    [
+      "https://m.example.com/x?X-Amz-Signature=s&e=1#top",
+      "https://m.example.com/x/main/o/n/latest.json?X-Amz-Signature=s&e=1",
+    ],
     ["file:///srv/mirror", "/srv/mirror/main/o/n/latest.json"],
     ["/srv/mirror", "/srv/mirror/main/o/n/latest.json"],
     ["mirror", "/work/proj/mirror/main/o/n/latest.json"],
@@ -62,7 +65,14 @@ describe("retry policy", () => {
   ])("status %i retryable: %s", (status, want) => expect(isRetryableStatus(status)).toBe(want));
 
   it("knows DNS failures, resets and timeouts as transient", () => {
-    for (const code of ["ENOTFOUND", "EAI_AGAIN", "ECONNRESET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]) {
+    for (const code of [
+      "ENOTFOUND",
+      "EAI_AGAIN",
+      "ECONNRESET",
+      "UND_ERR_CONNECT_TIMEOUT",
+      "UND_ERR_HEADERS_TIMEOUT",
+      "UND_ERR_BODY_TIMEOUT",
+    ]) {
       expect(TRANSIENT_ERRORS[code]).toBeDefined();
     }
   });
@@ -91,13 +101,24 @@ describe("retry policy", () => {
 describe("settings", () => {
   it("defaults, then the environment, then explicit options", () => {
     expect(resolveFetchOptions({ env: {} })).toMatchObject({ ...FETCH_DEFAULTS, apiKey: undefined });
-    const fromEnv = resolveFetchOptions({ env: { VSK_FETCH_TIMEOUT_MS: "200", VSK_RETRY_BASE_MS: "7", VSK_FETCH_MAX_BYTES: "1000", VSK_API_KEY: " k " } });
-    expect(fromEnv).toMatchObject({ connectTimeoutMs: 200, headersTimeoutMs: 200, bodyTimeoutMs: 200, retryBaseMs: 7, maxBytes: 1000, apiKey: "k" });
+    const fromEnv = resolveFetchOptions({
+      env: { VSK_FETCH_TIMEOUT_MS: "200", VSK_RETRY_BASE_MS: "7", VSK_FETCH_MAX_BYTES: "1000", VSK_API_KEY: " k " },
+    });
+    expect(fromEnv).toMatchObject({
+      connectTimeoutMs: 200,
+      headersTimeoutMs: 200,
+      bodyTimeoutMs: 200,
+      retryBaseMs: 7,
+      maxBytes: 1000,
+      apiKey: "k",
+    });
     expect(resolveFetchOptions({ env: { VSK_FETCH_RETRIES: "1" }, retries: 0 }).retries).toBe(0);
   });
 
   it("refuses a bad number, and a key that cannot be a header without echoing it", () => {
-    expect(() => resolveFetchOptions({ env: { VSK_FETCH_TIMEOUT_MS: "fast" } })).toThrow('VSK_FETCH_TIMEOUT_MS must be a whole number >= 0, got "fast"');
+    expect(() => resolveFetchOptions({ env: { VSK_FETCH_TIMEOUT_MS: "fast" } })).toThrow(
+      'VSK_FETCH_TIMEOUT_MS must be a whole number >= 0, got "fast"',
+    );
     const attempt = (): unknown => resolveFetchOptions({ env: { VSK_API_KEY: "abc\r\nX-Evil: 1" } });
     expect(attempt).toThrow(FetchUsageError);
     expect(attempt).not.toThrow(/abc|Evil/);

@@ -26,7 +26,9 @@ const SECRET = "SECRET";
 const ANSI = /\u001b\[/;
 
 const ajv = new Ajv2020({ allErrors: true, strict: true });
-const validateReport = ajv.compile(JSON.parse(readFileSync(join(root, "schemas/lint-report.schema.json"), "utf8")) as object);
+const validateReport = ajv.compile(
+  JSON.parse(readFileSync(join(root, "schemas/lint-report.schema.json"), "utf8")) as object,
+);
 
 interface Diagnostic {
   severity: "error" | "warning";
@@ -59,12 +61,16 @@ interface Run {
 function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of ["NO_COLOR", "FORCE_COLOR", "GITHUB_STEP_SUMMARY"]) delete env[key];
-  for (const [key, value] of Object.entries(extra)) if (value === undefined) delete env[key];
-  else env[key] = value;
+  for (const [key, value] of Object.entries(extra))
+    if (value === undefined) delete env[key];
+    else env[key] = value;
   return env;
 }
 
-function vsk(args: string[], options: { cwd?: string; input?: string | Buffer; env?: Record<string, string | undefined> } = {}): Run {
+function vsk(
+  args: string[],
+  options: { cwd?: string; input?: string | Buffer; env?: Record<string, string | undefined> } = {},
+): Run {
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first (npm test does)`);
   const spawnOptions: SpawnSyncOptions = {
     cwd: options.cwd ?? fixtures,
@@ -109,7 +115,10 @@ function golden(name: string, actual: string): void {
 
 const at = (report: Report, source: string, line: number): Result => {
   const found = report.results.find((r) => r.source === source && r.line === line);
-  if (!found) throw new Error(`no result for ${source}:${line} in ${JSON.stringify(report.results.map((r) => `${r.source}:${r.line}`))}`);
+  if (!found)
+    throw new Error(
+      `no result for ${source}:${line} in ${JSON.stringify(report.results.map((r) => `${r.source}:${r.line}`))}`,
+    );
   return found;
 };
 const rules = (r: Result): string[] => r.diagnostics.map((d) => d.rule);
@@ -139,14 +148,25 @@ describe("formats", () => {
     expect(plain.stderr).toBe("");
   });
 
-  it.skipIf(!existsSync("/usr/bin/script"))("pretty on a terminal (util-linux script as the pty): colour, unless NO_COLOR is set", () => {
-    const onTty = (env: Record<string, string | undefined>) =>
-      spawnSync("/usr/bin/script", ["-qec", `"${process.execPath}" "${cli}" lint payloads/keyframes-frame-past-end.json ${KEYFRAMES.join(" ")}`, "/dev/null"], { cwd: fixtures, encoding: "utf8", env: baseEnv(env) }).stdout;
-    const coloured = onTty({});
-    expect(coloured).toMatch(ANSI);
-    expect(coloured).toContain("keyframes[1].frame_index: 130 is past the last frame (120)");
-    expect(onTty({ NO_COLOR: "1" })).not.toMatch(ANSI);
-  });
+  it.skipIf(!existsSync("/usr/bin/script"))(
+    "pretty on a terminal (util-linux script as the pty): colour, unless NO_COLOR is set",
+    () => {
+      const onTty = (env: Record<string, string | undefined>) =>
+        spawnSync(
+          "/usr/bin/script",
+          [
+            "-qec",
+            `"${process.execPath}" "${cli}" lint payloads/keyframes-frame-past-end.json ${KEYFRAMES.join(" ")}`,
+            "/dev/null",
+          ],
+          { cwd: fixtures, encoding: "utf8", env: baseEnv(env) },
+        ).stdout;
+      const coloured = onTty({});
+      expect(coloured).toMatch(ANSI);
+      expect(coloured).toContain("keyframes[1].frame_index: 130 is past the last frame (120)");
+      expect(onTty({ NO_COLOR: "1" })).not.toMatch(ANSI);
+    },
+  );
 
   it("pretty --show-valid also lists the valid payloads", () => {
     const run = vsk(["mixed.ndjson", "--show-valid"]);
@@ -160,9 +180,23 @@ describe("formats", () => {
     golden("mixed.json", stdout);
     expect(report.summary).toEqual({ requests: 11, valid: 2, invalid: 9, warnings: 1 });
     expect(report.results.map((r) => r.line)).toEqual([1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12]); // line 4 is blank
-    expect(at(report, "mixed.ndjson", 1)).toEqual({ source: "mixed.ndjson", line: 1, model: "example/model-a", endpoint: "keyframes-to-video", valid: true, diagnostics: [] });
+    expect(at(report, "mixed.ndjson", 1)).toEqual({
+      source: "mixed.ndjson",
+      line: 1,
+      model: "example/model-a",
+      endpoint: "keyframes-to-video",
+      valid: true,
+      diagnostics: [],
+    });
     const d = at(report, "mixed.ndjson", 12).diagnostics[0]!;
-    expect(d).toMatchObject({ severity: "error", pointer: "/input/keyframes/0/frame_index", rule: "frame-index-unique", code: "invalid_input", reason: "input_validation_failed", retryable: false });
+    expect(d).toMatchObject({
+      severity: "error",
+      pointer: "/input/keyframes/0/frame_index",
+      rule: "frame-index-unique",
+      code: "invalid_input",
+      reason: "input_validation_failed",
+      retryable: false,
+    });
   });
 
   it("json with no payload at all is still one valid object", () => {
@@ -181,11 +215,15 @@ describe("formats", () => {
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines.filter((l) => l.startsWith("::error file=mixed.ndjson,line="))).toHaveLength(11);
     expect(lines.filter((l) => l.startsWith("::warning file=mixed.ndjson,line=7,"))).toHaveLength(1);
-    expect(run.stdout).toContain("::error file=mixed.ndjson,line=2,title=vsk lint schema/maximum::/input/duration: duration: 40 is above the maximum 20\n");
+    expect(run.stdout).toContain(
+      "::error file=mixed.ndjson,line=2,title=vsk lint schema/maximum::/input/duration: duration: 40 is above the maximum 20\n",
+    );
     const summary = readFileSync(summaryFile, "utf8");
     expect(summary.startsWith("## an earlier step\n\n### vsk lint: 9 invalid requests\n")).toBe(true);
     expect(summary).toContain("| severity | where | field | message |");
-    expect(summary).toContain("| error | `mixed.ndjson:2` | `/input/duration` | duration: 40 is above the maximum 20 |");
+    expect(summary).toContain(
+      "| error | `mixed.ndjson:2` | `/input/duration` | duration: 40 is above the maximum 20 |",
+    );
     golden("mixed.summary.md", summary);
   });
 
@@ -209,7 +247,12 @@ describe("exit codes", () => {
     const warned = lintJson(["payloads/keyframes-unknown-field.json", ...KEYFRAMES]);
     expect(warned.code).toBe(0);
     expect(warned.report.results[0]!.diagnostics).toEqual([
-      expect.objectContaining({ severity: "warning", pointer: "/negative_promt", rule: "unknown-field", message: expect.stringContaining('negative_promt: is not a field of this endpoint') }),
+      expect.objectContaining({
+        severity: "warning",
+        pointer: "/negative_promt",
+        rule: "unknown-field",
+        message: expect.stringContaining("negative_promt: is not a field of this endpoint"),
+      }),
     ]);
     expect(vsk(["payloads/keyframes-unknown-field.json", ...KEYFRAMES, "--max-warnings", "1"]).code).toBe(0);
     const strict = vsk(["payloads/keyframes-unknown-field.json", ...KEYFRAMES, "--max-warnings", "0"]);
@@ -220,7 +263,9 @@ describe("exit codes", () => {
   it("1 when a payload is invalid; the message names the field and says expected vs received", () => {
     const run = vsk(["payloads/keyframes-frame-past-end.json", ...KEYFRAMES]);
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain("payloads/keyframes-frame-past-end.json:1  /keyframes/1/frame_index  keyframes[1].frame_index: 130 is past the last frame (120)");
+    expect(run.stdout).toContain(
+      "payloads/keyframes-frame-past-end.json:1  /keyframes/1/frame_index  keyframes[1].frame_index: 130 is past the last frame (120)",
+    );
   });
 
   it("2 for an unknown model, listing the known ones", () => {
@@ -236,7 +281,9 @@ describe("exit codes", () => {
   it("2 for an unknown endpoint, listing the known ones", () => {
     const run = vsk(["payloads/keyframes-valid.json", "--model", "modelA", "--endpoint", "image-to-video"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('unknown endpoint "image-to-video" for example/model-a; known: keyframes-to-video, text-to-video');
+    expect(run.stderr).toContain(
+      'unknown endpoint "image-to-video" for example/model-a; known: keyframes-to-video, text-to-video',
+    );
     const alone = vsk(["payloads/keyframes-valid.json", "--endpoint", "image-to-video"]);
     expect(alone.code).toBe(2);
     for (const known of KNOWN_MODELS) expect(alone.stderr).toContain(known);
@@ -252,9 +299,17 @@ describe("exit codes", () => {
   });
 
   it("2 for a missing file, after every other file was linted", () => {
-    const { code, report, stderr } = lintJson(["payloads/keyframes-valid.json", "no-such-file.json", "payloads/keyframes-frame-past-end.json", ...KEYFRAMES]);
+    const { code, report, stderr } = lintJson([
+      "payloads/keyframes-valid.json",
+      "no-such-file.json",
+      "payloads/keyframes-frame-past-end.json",
+      ...KEYFRAMES,
+    ]);
     expect(code).toBe(2);
-    expect(report.results.map((r) => r.source)).toEqual(["payloads/keyframes-valid.json", "payloads/keyframes-frame-past-end.json"]);
+    expect(report.results.map((r) => r.source)).toEqual([
+      "payloads/keyframes-valid.json",
+      "payloads/keyframes-frame-past-end.json",
+    ]);
     expect(stderr).toBe("vsk: no-such-file.json: no such file or directory\n");
   });
 
@@ -309,21 +364,39 @@ describe("inputs", () => {
       null,
       "example/model-a/keyframes-to-video",
     ]);
-    expect(at(report, "mixed.ndjson", 5).diagnostics[0]).toMatchObject({ pointer: "/input/file_url", rule: "file-url-requires-thinking" });
-    expect(at(report, "mixed.ndjson", 6).diagnostics[0]!.message).toBe("duration: 2 is not allowed; expected -1 (automatic) or 4 to 15 (spec 4.5)");
-    expect(at(report, "mixed.ndjson", 7).diagnostics[0]!.message).toContain('durration: is not a field of this endpoint; did you mean "duration"?');
+    expect(at(report, "mixed.ndjson", 5).diagnostics[0]).toMatchObject({
+      pointer: "/input/file_url",
+      rule: "file-url-requires-thinking",
+    });
+    expect(at(report, "mixed.ndjson", 6).diagnostics[0]!.message).toBe(
+      "duration: 2 is not allowed; expected -1 (automatic) or 4 to 15 (spec 4.5)",
+    );
+    expect(at(report, "mixed.ndjson", 7).diagnostics[0]!.message).toContain(
+      'durration: is not a field of this endpoint; did you mean "duration"?',
+    );
     const unknownModel = at(report, "mixed.ndjson", 8);
     expect(unknownModel).toMatchObject({ model: null, endpoint: null, valid: false });
     expect(unknownModel.diagnostics[0]).toMatchObject({ pointer: "/model", rule: "lint/unknown-endpoint" });
     for (const known of KNOWN_MODELS) expect(unknownModel.diagnostics[0]!.message).toContain(known);
-    expect(at(report, "mixed.ndjson", 9)).toMatchObject({ model: "example/model-a", endpoint: null, diagnostics: [expect.objectContaining({ pointer: "/endpoint", rule: "lint/unknown-endpoint" })] });
+    expect(at(report, "mixed.ndjson", 9)).toMatchObject({
+      model: "example/model-a",
+      endpoint: null,
+      diagnostics: [expect.objectContaining({ pointer: "/endpoint", rule: "lint/unknown-endpoint" })],
+    });
   });
 
   it("a directory expands to its .json, .ndjson and .jsonl files, recursively and sorted, skipping dot files and others", () => {
     const { code, report } = lintJson(["dir"]);
     expect(code).toBe(1);
-    expect(report.results.map((r) => `${r.source}:${r.line}:${r.valid}`)).toEqual(["dir/a-valid.json:1:true", "dir/logs/day.jsonl:1:true", "dir/logs/day.jsonl:2:false", "dir/logs/night.ndjson:1:false"]);
-    expect(at(report, "dir/logs/day.jsonl", 2).diagnostics[0]!.message).toBe("prompt: expected string, received integer 5");
+    expect(report.results.map((r) => `${r.source}:${r.line}:${r.valid}`)).toEqual([
+      "dir/a-valid.json:1:true",
+      "dir/logs/day.jsonl:1:true",
+      "dir/logs/day.jsonl:2:false",
+      "dir/logs/night.ndjson:1:false",
+    ]);
+    expect(at(report, "dir/logs/day.jsonl", 2).diagnostics[0]!.message).toBe(
+      "prompt: expected string, received integer 5",
+    );
     expect(at(report, "dir/logs/night.ndjson", 1).diagnostics[0]!.message).toBe("seed: -1 is below the minimum 0");
   });
 
@@ -343,9 +416,15 @@ describe("inputs", () => {
   });
 
   it("stdin: - alone reads one JSON payload (and points at .ndjson / --ndjson when it holds several)", () => {
-    const one = lintJson(["-", ...KEYFRAMES], { input: readFileSync(join(fixtures, "payloads/keyframes-frame-past-end.json")) });
+    const one = lintJson(["-", ...KEYFRAMES], {
+      input: readFileSync(join(fixtures, "payloads/keyframes-frame-past-end.json")),
+    });
     expect(one.code).toBe(1);
-    expect(one.report.results[0]).toMatchObject({ source: "<stdin>", line: 1, diagnostics: [expect.objectContaining({ pointer: "/keyframes/1/frame_index" })] });
+    expect(one.report.results[0]).toMatchObject({
+      source: "<stdin>",
+      line: 1,
+      diagnostics: [expect.objectContaining({ pointer: "/keyframes/1/frame_index" })],
+    });
     const several = lintJson(["-", ...TEXT_A], { input: readFileSync(join(fixtures, "odd/several-payloads.json")) });
     expect(several.report.results[0]!.diagnostics[0]!.message).toContain("pass --ndjson");
   });
@@ -353,13 +432,24 @@ describe("inputs", () => {
   it("piped stdin without - is read too, alongside nothing else", () => {
     const run = lintJson([...KEYFRAMES], { input: readFileSync(join(fixtures, "payloads/keyframes-valid.json")) });
     expect(run.code).toBe(0);
-    expect(run.report.results).toEqual([{ source: "<stdin>", line: 1, model: "example/model-a", endpoint: "keyframes-to-video", valid: true, diagnostics: [] }]);
+    expect(run.report.results).toEqual([
+      {
+        source: "<stdin>",
+        line: 1,
+        model: "example/model-a",
+        endpoint: "keyframes-to-video",
+        valid: true,
+        diagnostics: [],
+      },
+    ]);
     const piped = lintJson(["--ndjson"], { input: readFileSync(join(fixtures, "dir/logs/day.jsonl")) });
     expect(piped.report.results.map((r) => r.line)).toEqual([1, 2]);
   });
 
   it("stdin and files in one run", () => {
-    const { report } = lintJson(["payloads/keyframes-valid.json", "-", ...KEYFRAMES], { input: readFileSync(join(fixtures, "payloads/keyframes-frame-past-end.json")) });
+    const { report } = lintJson(["payloads/keyframes-valid.json", "-", ...KEYFRAMES], {
+      input: readFileSync(join(fixtures, "payloads/keyframes-frame-past-end.json")),
+    });
     expect(report.results.map((r) => [r.source, r.valid])).toEqual([
       ["payloads/keyframes-valid.json", true],
       ["<stdin>", false],
@@ -374,14 +464,18 @@ describe("bad input gets a clear answer, and nothing else is lost", () => {
     expect(bad).toMatchObject({ model: null, endpoint: null, valid: false });
     expect(bad.diagnostics).toHaveLength(1);
     expect(bad.diagnostics[0]).toMatchObject({ severity: "error", pointer: "", rule: "lint/invalid-json" });
-    expect(bad.diagnostics[0]!.message).toMatch(/^not valid JSON at line 3, column \d+: .+; fix the JSON or remove the line$/);
+    expect(bad.diagnostics[0]!.message).toMatch(
+      /^not valid JSON at line 3, column \d+: .+; fix the JSON or remove the line$/,
+    );
     expect(report.results.filter((r) => r.line > 3)).toHaveLength(8);
   });
 
   it("a syntax error in a .json file points at its line and column", () => {
     const { report } = lintJson(["odd/crlf.json", ...TEXT_A]);
     expect(report.results[0]).toMatchObject({ source: "odd/crlf.json", line: 3, valid: false });
-    expect(report.results[0]!.diagnostics[0]!.message).toMatch(/^not valid JSON at line 3, column 17: .+; fix the JSON$/);
+    expect(report.results[0]!.diagnostics[0]!.message).toMatch(
+      /^not valid JSON at line 3, column 17: .+; fix the JSON$/,
+    );
   });
 
   it("a payload that is not an object: a type error at the root, with or without an envelope", () => {
@@ -394,8 +488,12 @@ describe("bad input gets a clear answer, and nothing else is lost", () => {
       "(request body): expected object, received boolean true",
       "valid",
     ]);
-    for (const r of report.results.slice(0, 5)) expect(r.diagnostics[0]).toMatchObject({ pointer: "", rule: "schema/type" });
-    expect(at(lintJson(["mixed.ndjson"]).report, "mixed.ndjson", 10).diagnostics[0]).toMatchObject({ pointer: "/input", message: "(request body): expected object, received an array" });
+    for (const r of report.results.slice(0, 5))
+      expect(r.diagnostics[0]).toMatchObject({ pointer: "", rule: "schema/type" });
+    expect(at(lintJson(["mixed.ndjson"]).report, "mixed.ndjson", 10).diagnostics[0]).toMatchObject({
+      pointer: "/input",
+      message: "(request body): expected object, received an array",
+    });
   });
 
   it("a 100 000-level nested array, as the payload and as a field value, in .json and NDJSON", () => {
@@ -405,11 +503,18 @@ describe("bad input gets a clear answer, and nothing else is lost", () => {
     writeFileSync(join(tmp, "deep-keyframes.json"), `{"prompt": "x", "keyframes": ${deep}}`);
     writeFileSync(
       join(tmp, "deep.ndjson"),
-      [deep, `{"model": "modelA", "endpoint": "text-to-video", "input": {"prompt": "x", "duration": ${deep}}}`, `{"model": "modelA", "endpoint": "text-to-video", "input": ${deep}}`, `{"model": "modelA", "endpoint": "text-to-video", "input": {"prompt": "after"}}`].join("\n") + "\n",
+      [
+        deep,
+        `{"model": "modelA", "endpoint": "text-to-video", "input": {"prompt": "x", "duration": ${deep}}}`,
+        `{"model": "modelA", "endpoint": "text-to-video", "input": ${deep}}`,
+        `{"model": "modelA", "endpoint": "text-to-video", "input": {"prompt": "after"}}`,
+      ].join("\n") + "\n",
     );
     const single = lintJson(["deep.json", "deep-field.json", ...TEXT_A], { cwd: tmp });
     expect(single.code).toBe(1);
-    expect(single.report.results[0]!.diagnostics).toEqual([expect.objectContaining({ pointer: "", message: "(request body): expected object, received an array" })]);
+    expect(single.report.results[0]!.diagnostics).toEqual([
+      expect.objectContaining({ pointer: "", message: "(request body): expected object, received an array" }),
+    ]);
     const field = single.report.results[1]!.diagnostics;
     expect(field.map((d) => [d.severity, d.pointer])).toEqual([
       ["error", "/aspect_ratio"],
@@ -418,7 +523,10 @@ describe("bad input gets a clear answer, and nothing else is lost", () => {
     ]);
     expect(field[0]!.message).toBe("aspect_ratio: expected string, received an array");
     const keyframes = lintJson(["deep-keyframes.json", ...KEYFRAMES], { cwd: tmp });
-    expect(keyframes.report.results[0]!.diagnostics[0]).toMatchObject({ pointer: "/keyframes/0", message: "keyframes[0]: expected object, received an array" });
+    expect(keyframes.report.results[0]!.diagnostics[0]).toMatchObject({
+      pointer: "/keyframes/0",
+      message: "keyframes[0]: expected object, received an array",
+    });
     const lines = lintJson(["deep.ndjson", ...TEXT_A], { cwd: tmp });
     expect(lines.report.results.map((r) => [r.line, r.diagnostics[0]?.pointer ?? "valid"])).toEqual([
       [1, ""],
@@ -435,7 +543,11 @@ describe("bad input gets a clear answer, and nothing else is lost", () => {
     expect(prompt.code).toBe(0);
     expect(prompt.stdout.length).toBeLessThan(1000);
     const big = `https://cdn.example/x.png?X-Amz-Signature=${SECRET}` + "x".repeat(fifty);
-    const input = [JSON.stringify({ model: "modelC", endpoint: "text-to-video", input: { prompt: "a kite", duration: big } }), JSON.stringify({ model: "modelC", endpoint: "text-to-video", input: { prompt: "x".repeat(fifty) } }), '{"model": "modelC", "endpoint": "text-to-video", "input": {"prompt": 1}}'].join("\n");
+    const input = [
+      JSON.stringify({ model: "modelC", endpoint: "text-to-video", input: { prompt: "a kite", duration: big } }),
+      JSON.stringify({ model: "modelC", endpoint: "text-to-video", input: { prompt: "x".repeat(fifty) } }),
+      '{"model": "modelC", "endpoint": "text-to-video", "input": {"prompt": 1}}',
+    ].join("\n");
     const lines = lintJson(["-", "--ndjson"], { input });
     expect(lines.stdout.length).toBeLessThan(5000);
     expect(lines.report.results.map((r) => [r.line, r.valid])).toEqual([
@@ -444,24 +556,44 @@ describe("bad input gets a clear answer, and nothing else is lost", () => {
       [3, false],
     ]);
     const message = lines.report.results[0]!.diagnostics[0]!.message;
-    expect(message).toBe(`duration: expected integer, received string "https://cdn.example/x.png" (${big.length} characters)`);
+    expect(message).toBe(
+      `duration: expected integer, received string "https://cdn.example/x.png" (${big.length} characters)`,
+    );
   });
 
   it("__proto__ and constructor keys are unknown-field warnings, in payloads and envelopes; an envelope naming them is an unknown model or endpoint", () => {
     const { report } = lintJson(["odd/proto.json", "odd/proto.ndjson", ...TEXT_A]);
-    const warnings = (r: Result) => r.diagnostics.filter((d) => d.severity === "warning").map((d) => [d.pointer, d.rule]);
+    const warnings = (r: Result) =>
+      r.diagnostics.filter((d) => d.severity === "warning").map((d) => [d.pointer, d.rule]);
     expect(warnings(at(report, "odd/proto.json", 1))).toEqual([
       ["/__proto__", "unknown-field"],
       ["/constructor", "unknown-field"],
     ]);
     expect(at(report, "odd/proto.json", 1).valid).toBe(true);
-    expect(at(report, "odd/proto.json", 1).diagnostics[0]!.message).toMatch(/^__proto__: is not a field of this endpoint/);
+    expect(at(report, "odd/proto.json", 1).diagnostics[0]!.message).toMatch(
+      /^__proto__: is not a field of this endpoint/,
+    );
     expect(warnings(at(report, "odd/proto.ndjson", 1))).toEqual([
       ["/input/__proto__", "unknown-field"],
       ["/input/constructor", "unknown-field"],
     ]);
-    expect(at(report, "odd/proto.ndjson", 2)).toMatchObject({ model: null, valid: false, diagnostics: [expect.objectContaining({ pointer: "/model", message: expect.stringMatching(/^model: "__proto__" is not a configured model/) })] });
-    for (const line of [3, 4]) expect(at(report, "odd/proto.ndjson", line)).toMatchObject({ model: "example/model-a", endpoint: null, valid: false, diagnostics: [expect.objectContaining({ rule: "lint/unknown-endpoint", pointer: "/endpoint" })] });
+    expect(at(report, "odd/proto.ndjson", 2)).toMatchObject({
+      model: null,
+      valid: false,
+      diagnostics: [
+        expect.objectContaining({
+          pointer: "/model",
+          message: expect.stringMatching(/^model: "__proto__" is not a configured model/),
+        }),
+      ],
+    });
+    for (const line of [3, 4])
+      expect(at(report, "odd/proto.ndjson", line)).toMatchObject({
+        model: "example/model-a",
+        endpoint: null,
+        valid: false,
+        diagnostics: [expect.objectContaining({ rule: "lint/unknown-endpoint", pointer: "/endpoint" })],
+      });
   });
 
   it("__proto__ and constructor keys pollute no prototype (a driver runs main() in-process)", () => {
@@ -497,7 +629,10 @@ process.stderr.write(JSON.stringify({ code, polluted: ({}).polluted ?? null, arr
       ["odd/empty.json", ["lint/empty-file"]],
       ["odd/whitespace.json", ["lint/empty-file"]],
     ]);
-    expect(vsk(["odd/empty.ndjson", ...TEXT_A])).toMatchObject({ code: 0, stdout: "0 requests: 0 valid, 0 invalid, 0 warnings\n" });
+    expect(vsk(["odd/empty.ndjson", ...TEXT_A])).toMatchObject({
+      code: 0,
+      stdout: "0 requests: 0 valid, 0 invalid, 0 warnings\n",
+    });
     expect(lintJson(["-"], { input: "" }).report.results.map(rules)).toEqual([["lint/empty-file"]]);
   });
 
@@ -533,14 +668,28 @@ process.stderr.write(JSON.stringify({ code, polluted: ({}).polluted ?? null, arr
   it("a URL's query string never appears in any format (checked on every run) and the URL itself is kept", () => {
     const json = lintJson(["secrets.ndjson"]);
     expect(json.report.summary.requests).toBe(8);
-    expect(at(json.report, "secrets.ndjson", 1).diagnostics[0]!.message).toContain('aspect_ratio: "https://cdn.example/x.png" is not one of');
-    expect(at(json.report, "secrets.ndjson", 3).diagnostics[0]!.message).toContain('model: "https://models.example/m" is not a configured model');
-    expect(at(json.report, "secrets.ndjson", 4).diagnostics[0]!.message).toContain('endpoint: "https://models.example/e" is not an endpoint of example/model-a');
-    expect(at(json.report, "secrets.ndjson", 5).diagnostics[0]!.message).toContain("endpoint: expected the endpoint name as a string, received 7");
-    expect(at(json.report, "secrets.ndjson", 6).diagnostics.map((d) => d.message)).toContain("keyframes[0].frame_index: 999 is past the last frame (120) of the default 5 s video (duration × 24, spec 2.2)");
+    expect(at(json.report, "secrets.ndjson", 1).diagnostics[0]!.message).toContain(
+      'aspect_ratio: "https://cdn.example/x.png" is not one of',
+    );
+    expect(at(json.report, "secrets.ndjson", 3).diagnostics[0]!.message).toContain(
+      'model: "https://models.example/m" is not a configured model',
+    );
+    expect(at(json.report, "secrets.ndjson", 4).diagnostics[0]!.message).toContain(
+      'endpoint: "https://models.example/e" is not an endpoint of example/model-a',
+    );
+    expect(at(json.report, "secrets.ndjson", 5).diagnostics[0]!.message).toContain(
+      "endpoint: expected the endpoint name as a string, received 7",
+    );
+    expect(at(json.report, "secrets.ndjson", 6).diagnostics.map((d) => d.message)).toContain(
+      "keyframes[0].frame_index: 999 is past the last frame (120) of the default 5 s video (duration × 24, spec 2.2)",
+    );
     // V8's syntax error quotes the text around the error; that quote is not passed on
-    expect(at(json.report, "secrets.ndjson", 7).diagnostics[0]!.message).toBe("not valid JSON at line 7, column 12: unexpected \"h\", expected a value; fix the JSON or remove the line");
-    expect(at(json.report, "secrets.ndjson", 8).diagnostics[0]!.message).toMatch(/^not valid JSON at line 8, column 63: /);
+    expect(at(json.report, "secrets.ndjson", 7).diagnostics[0]!.message).toBe(
+      'not valid JSON at line 7, column 12: unexpected "h", expected a value; fix the JSON or remove the line',
+    );
+    expect(at(json.report, "secrets.ndjson", 8).diagnostics[0]!.message).toMatch(
+      /^not valid JSON at line 8, column 63: /,
+    );
     vsk(["secrets.ndjson"]);
     const summaryFile = join(tmp, "secrets-summary.md");
     vsk(["secrets.ndjson", "--format", "github"], { env: { GITHUB_STEP_SUMMARY: summaryFile } });

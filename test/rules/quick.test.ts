@@ -6,7 +6,10 @@ import { checkRules, quickCheckSource, SPEC_RULES, type RuleSpec } from "../../s
 // must never say "nothing" (true) when the full check finds something.
 
 const scalar = fc.oneof(fc.integer({ min: -2, max: 500 }), fc.constantFrom(null, true, false, "x", "", 1.5, undefined));
-const keyframe = fc.record({ image_url: fc.constantFrom("a", "https://x.io/a.png", 5), frame_index: scalar }, { requiredKeys: [] });
+const keyframe = fc.record(
+  { image_url: fc.constantFrom("a", "https://x.io/a.png", 5), frame_index: scalar },
+  { requiredKeys: [] },
+);
 const payload = fc.record(
   {
     prompt: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom("字".repeat(501), "word ".repeat(1001), 7)),
@@ -19,9 +22,20 @@ const payload = fc.record(
   { requiredKeys: [] },
 );
 /** the same with, now and then, a field the endpoint does not know (or named like a prototype member) */
-const withExtras = fc.tuple(payload, fc.constantFrom({}, {}, {}, { aspect_ratio: "16:9" }, JSON.parse('{"__proto__": {"polluted": true}}') as object, { constructor: 1 })).map(([p, extra]) => ({ ...p, ...extra }));
+const withExtras = fc
+  .tuple(
+    payload,
+    fc.constantFrom({}, {}, {}, { aspect_ratio: "16:9" }, JSON.parse('{"__proto__": {"polluted": true}}') as object, {
+      constructor: 1,
+    }),
+  )
+  .map(([p, extra]) => ({ ...p, ...extra }));
 
-const unknown: RuleSpec = { id: "unknown-field", kind: "unknownFields", known: ["prompt", "keyframes", "duration", "enable_thinking", "file_url", "web_url"] };
+const unknown: RuleSpec = {
+  id: "unknown-field",
+  kind: "unknownFields",
+  known: ["prompt", "keyframes", "duration", "enable_thinking", "file_url", "web_url"],
+};
 const endpoints = Object.entries(SPEC_RULES).map(([key, rules]) => [key, [...rules, unknown]] as const);
 
 describe("quick rule checks are never more lenient than the full checks", () => {
@@ -36,8 +50,18 @@ describe("quick rule checks are never more lenient than the full checks", () => 
   });
 
   it("says true for an ordinary valid payload (the fast path is taken)", () => {
-    const quick = new Function("input", quickCheckSource([...SPEC_RULES["modelA/keyframes-to-video"]!, unknown])) as (input: unknown) => boolean;
-    expect(quick({ prompt: "p", keyframes: [{ image_url: "a", frame_index: 0 }, { image_url: "b", frame_index: 120 }] })).toBe(true);
+    const quick = new Function("input", quickCheckSource([...SPEC_RULES["modelA/keyframes-to-video"]!, unknown])) as (
+      input: unknown,
+    ) => boolean;
+    expect(
+      quick({
+        prompt: "p",
+        keyframes: [
+          { image_url: "a", frame_index: 0 },
+          { image_url: "b", frame_index: 120 },
+        ],
+      }),
+    ).toBe(true);
     expect(quick({ prompt: "p", keyframes: [{ image_url: "a", frame_index: 121 }] })).toBe(false);
   });
 });

@@ -1,12 +1,22 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_MODELS } from "../../src/config/index.js";
-import { loadModelDocument, nullableInner, parseModelText, SchemaLoadError, type EndpointModel, type JsonSchemaObject } from "../../src/schema/index.js";
+import {
+  loadModelDocument,
+  nullableInner,
+  parseModelText,
+  SchemaLoadError,
+  type EndpointModel,
+  type JsonSchemaObject,
+} from "../../src/schema/index.js";
 import { readSnapshot } from "../../src/snapshot/index.js";
 
 const snapshot = readSnapshot("schemas-cache", DEFAULT_MODELS);
-const endpoints = new Map<string, EndpointModel>(snapshot.flatMap((m) => m.schema.endpoints.map((e) => [e.key, e] as const)));
-const prop = (key: string, name: string) => (endpoints.get(key)!.input.properties as Record<string, JsonSchemaObject>)[name]!;
+const endpoints = new Map<string, EndpointModel>(
+  snapshot.flatMap((m) => m.schema.endpoints.map((e) => [e.key, e] as const)),
+);
+const prop = (key: string, name: string) =>
+  (endpoints.get(key)!.input.properties as Record<string, JsonSchemaObject>)[name]!;
 
 describe("the committed snapshot (spec 2, 4.2-4.5, 8)", () => {
   it("loads the three models into exactly four endpoints with their queue paths", () => {
@@ -16,25 +26,51 @@ describe("the committed snapshot (spec 2, 4.2-4.5, 8)", () => {
       "example/model-b/reference-to-video",
       "example/model-c/text-to-video",
     ]);
-    expect(endpoints.get("example/model-a/keyframes-to-video")!.queuePath).toBe("/v1/queue/example/model-a/keyframes-to-video");
+    expect(endpoints.get("example/model-a/keyframes-to-video")!.queuePath).toBe(
+      "/v1/queue/example/model-a/keyframes-to-video",
+    );
   });
 
   // [endpoint, field, required?, default, type keywords expected on the field (or its non-null branch)]
   const table: Array<[string, string, boolean, unknown, JsonSchemaObject]> = [
     ["example/model-a/text-to-video", "prompt", true, undefined, { type: "string" }],
-    ["example/model-a/text-to-video", "aspect_ratio", false, "auto", { enum: ["auto", "21:9", "2:1", "16:9", "4:3", "1:1", "3:4", "9:16"] }],
+    [
+      "example/model-a/text-to-video",
+      "aspect_ratio",
+      false,
+      "auto",
+      { enum: ["auto", "21:9", "2:1", "16:9", "4:3", "1:1", "3:4", "9:16"] },
+    ],
     ["example/model-a/text-to-video", "generate_audio", false, true, { type: "boolean" }],
     ["example/model-a/text-to-video", "resolution", false, "720p", { enum: ["720p", "1080p"] }],
     ["example/model-a/keyframes-to-video", "keyframes", true, undefined, { type: "array" }],
     ["example/model-a/keyframes-to-video", "duration", false, 5, { type: "integer", minimum: 5, maximum: 20 }],
-    ["example/model-b/reference-to-video", "seed", false, undefined, { type: "integer", minimum: 0, maximum: 2147483647 }],
-    ["example/model-b/reference-to-video", "aspect_ratio", false, "adaptive", { enum: ["adaptive", "16:9", "4:3", "1:1", "3:4", "9:16"] }],
+    [
+      "example/model-b/reference-to-video",
+      "seed",
+      false,
+      undefined,
+      { type: "integer", minimum: 0, maximum: 2147483647 },
+    ],
+    [
+      "example/model-b/reference-to-video",
+      "aspect_ratio",
+      false,
+      "adaptive",
+      { enum: ["adaptive", "16:9", "4:3", "1:1", "3:4", "9:16"] },
+    ],
     ["example/model-b/reference-to-video", "audio", false, true, { type: "boolean" }],
     ["example/model-b/reference-to-video", "enable_thinking", false, false, { type: "boolean" }],
     ["example/model-b/reference-to-video", "resolution", false, "1080p", { enum: ["480p", "720p", "1080p"] }],
     ["example/model-c/text-to-video", "prompt", true, undefined, { type: "string" }],
     ["example/model-c/text-to-video", "duration", false, 5, { type: "integer", minimum: -1, maximum: 15 }],
-    ["example/model-c/text-to-video", "ratio", false, "adaptive", { enum: ["21:9", "16:9", "4:3", "1:1", "3:4", "9:16", "adaptive"] }],
+    [
+      "example/model-c/text-to-video",
+      "ratio",
+      false,
+      "adaptive",
+      { enum: ["21:9", "16:9", "4:3", "1:1", "3:4", "9:16", "adaptive"] },
+    ],
     ["example/model-c/text-to-video", "resolution", false, "720p", { enum: ["480p", "720p", "1080p", "4k"] }],
   ];
   it.each(table)("%s %s: required=%s, default=%j", (key, name, required, dflt, expected) => {
@@ -48,15 +84,26 @@ describe("the committed snapshot (spec 2, 4.2-4.5, 8)", () => {
   it("model A text-to-video duration is auto or an integer 5..20, default auto (spec 4.2)", () => {
     const schema = prop("example/model-a/text-to-video", "duration");
     expect(schema.default).toBe("auto");
-    expect(schema.anyOf).toEqual([{ type: "string", enum: ["auto"] }, { type: "integer", minimum: 5, maximum: 20 }]);
+    expect(schema.anyOf).toEqual([
+      { type: "string", enum: ["auto"] },
+      { type: "integer", minimum: 5, maximum: 20 },
+    ]);
   });
 
   it("model B has no required field and its nullable fields use one form (spec 4.4)", () => {
     const input = endpoints.get("example/model-b/reference-to-video")!.input;
     expect(input.required).toBeUndefined();
-    expect(nullableInner(prop("example/model-b/reference-to-video", "duration"))).toEqual({ type: "integer", minimum: 2, maximum: 30 });
+    expect(nullableInner(prop("example/model-b/reference-to-video", "duration"))).toEqual({
+      type: "integer",
+      minimum: 2,
+      maximum: 30,
+    });
     expect(prop("example/model-b/reference-to-video", "duration").default).toBe(5);
-    for (const [name, max] of [["reference_images", 10], ["reference_videos", 5], ["reference_audios", 5]] as const) {
+    for (const [name, max] of [
+      ["reference_images", 10],
+      ["reference_videos", 5],
+      ["reference_audios", 5],
+    ] as const) {
       expect(nullableInner(prop("example/model-b/reference-to-video", name))).toEqual({
         type: "array",
         maxItems: max,
@@ -65,7 +112,10 @@ describe("the committed snapshot (spec 2, 4.2-4.5, 8)", () => {
     }
     for (const name of ["file_url", "web_url"]) {
       const inner = nullableInner(prop("example/model-b/reference-to-video", name))!;
-      expect(inner.anyOf).toEqual([{ type: "string", format: "uri", minLength: 1, maxLength: 2083 }, { type: "string" }]);
+      expect(inner.anyOf).toEqual([
+        { type: "string", format: "uri", minLength: 1, maxLength: 2083 },
+        { type: "string" },
+      ]);
       expect(JSON.stringify(prop("example/model-b/reference-to-video", name))).not.toContain("enable_thinking");
     }
   });
@@ -78,20 +128,32 @@ describe("the committed snapshot (spec 2, 4.2-4.5, 8)", () => {
     const props = keyframe.properties as Record<string, JsonSchemaObject>;
     expect(props.frame_index).toMatchObject({ type: "integer", minimum: 0 });
     expect(props.frame_index!.maximum).toBeUndefined();
-    expect(props.image_url!.anyOf).toEqual([{ type: "string", format: "uri", minLength: 1, maxLength: 2083 }, { type: "string" }]);
+    expect(props.image_url!.anyOf).toEqual([
+      { type: "string", format: "uri", minLength: 1, maxLength: 2083 },
+      { type: "string" },
+    ]);
   });
 
   it("outputs carry the File object and each model's billing fields (spec 2.1, 2.3)", () => {
     const a = endpoints.get("example/model-a/text-to-video")!.output;
     expect(a.required).toEqual(["video", "output_video_dur"]);
-    expect(nullableInner((a.properties as Record<string, JsonSchemaObject>).draft_cache)).toEqual({ $ref: "#/$defs/File" });
-    expect((a.$defs as Record<string, JsonSchemaObject>).File!.required).toEqual(["content_type", "file_name", "file_size", "url"]);
+    expect(nullableInner((a.properties as Record<string, JsonSchemaObject>).draft_cache)).toEqual({
+      $ref: "#/$defs/File",
+    });
+    expect((a.$defs as Record<string, JsonSchemaObject>).File!.required).toEqual([
+      "content_type",
+      "file_name",
+      "file_size",
+      "url",
+    ]);
     expect(endpoints.get("example/model-c/text-to-video")!.output.required).toEqual(["video", "total_tokens", "units"]);
     expect(endpoints.get("example/model-b/reference-to-video")!.output.required).toEqual(["video", "output_video_dur"]);
   });
 
   it("the manifest records each file's sha256", () => {
-    const manifest = JSON.parse(readFileSync("schemas-cache/manifest.json", "utf8")) as { models: Record<string, { sha256: string }> };
+    const manifest = JSON.parse(readFileSync("schemas-cache/manifest.json", "utf8")) as {
+      models: Record<string, { sha256: string }>;
+    };
     for (const m of snapshot) expect(manifest.models[m.ref.id]!.sha256).toBe(m.sha256);
   });
 });
@@ -111,7 +173,10 @@ describe("dialects", () => {
   it("reads type: [T, 'null'] as the same nullable form", () => {
     const doc = minimalDoc({ type: ["integer", "null"], minimum: 2, description: "d" });
     const e = loadModelDocument(doc, { model: "o/m", file: "f.json" }).endpoints[0]!;
-    expect((e.input.properties as Record<string, unknown>).x).toEqual({ description: "d", anyOf: [{ type: "integer", minimum: 2 }, { type: "null" }] });
+    expect((e.input.properties as Record<string, unknown>).x).toEqual({
+      description: "d",
+      anyOf: [{ type: "integer", minimum: 2 }, { type: "null" }],
+    });
   });
 });
 
@@ -138,8 +203,16 @@ describe("documents that cannot be read say which model, file and JSON Pointer",
     ["not an object", [1, 2], /o\/m: schemas-cache\/o\/m\/latest\.json: is not an OpenAPI document/],
     ["not OpenAPI", { swagger: "2.0", paths: {} }, /at \/openapi: .*Swagger 2\.0 is not supported/],
     ["no endpoints", { openapi: "3.1.0", paths: {} }, /at \/paths: the document has no POST endpoint/],
-    ["a dangling $ref", minimalDoc({ $ref: "#/components/schemas/Nope" }), /at \/components\/schemas\/In\/properties\/x\/\$ref: reference "#\/components\/schemas\/Nope" points at nothing/],
-    ["an external $ref", minimalDoc({ $ref: "https://other/schema.json" }), /at \/components\/schemas\/In\/properties\/x\/\$ref: reference "https:\/\/other\/schema\.json" is not supported/],
+    [
+      "a dangling $ref",
+      minimalDoc({ $ref: "#/components/schemas/Nope" }),
+      /at \/components\/schemas\/In\/properties\/x\/\$ref: reference "#\/components\/schemas\/Nope" points at nothing/,
+    ],
+    [
+      "an external $ref",
+      minimalDoc({ $ref: "https://other/schema.json" }),
+      /at \/components\/schemas\/In\/properties\/x\/\$ref: reference "https:\/\/other\/schema\.json" is not supported/,
+    ],
   ];
   it.each(cases)("%s", (_name, doc, message) => {
     expect(() => loadModelDocument(doc, origin)).toThrow(SchemaLoadError);
@@ -148,6 +221,8 @@ describe("documents that cannot be read say which model, file and JSON Pointer",
 
   it("a body that is HTML or broken JSON names the problem and the line", () => {
     expect(() => parseModelText("<html>502 Bad Gateway</html>", origin)).toThrow(/is HTML or XML, not JSON/);
-    expect(() => parseModelText('{\n  "openapi": "3.1.0",\n  oops\n}', origin)).toThrow(/is not valid JSON \(line 3, column 3\)/);
+    expect(() => parseModelText('{\n  "openapi": "3.1.0",\n  oops\n}', origin)).toThrow(
+      /is not valid JSON \(line 3, column 3\)/,
+    );
   });
 });

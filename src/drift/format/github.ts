@@ -6,7 +6,13 @@
 import type { DriftReport, Severity } from "../types.js";
 import { pointerText, verdict } from "./shared.js";
 
-const LEVEL: Record<Severity, "error" | "warning" | "notice"> = { breaking: "error", behavior: "warning", unclassified: "warning", safe: "notice", docs: "notice" };
+const LEVEL: Record<Severity, "error" | "warning" | "notice"> = {
+  breaking: "error",
+  behavior: "warning",
+  unclassified: "warning",
+  safe: "notice",
+  docs: "notice",
+};
 
 /** Escapes a workflow-command message (GitHub Actions: %, CR, LF). */
 function escapeData(text: string): string {
@@ -23,17 +29,27 @@ export function formatGithub(report: DriftReport, files: ReadonlyMap<string, str
   const lines: string[] = [];
   const annotate = (level: string, title: string, message: string, model?: string): void => {
     const file = model === undefined ? undefined : files.get(model);
-    const props = [...(file === undefined ? [] : [`file=${escapeProperty(file)}`]), `title=${escapeProperty(title)}`].join(",");
+    const props = [
+      ...(file === undefined ? [] : [`file=${escapeProperty(file)}`]),
+      `title=${escapeProperty(title)}`,
+    ].join(",");
     lines.push(`::${level} ${props}::${escapeData(message)}`);
   };
   for (const m of report.models) {
-    if (m.status === "missing" || m.status === "error") annotate("error", `Schema drift: ${m.model} ${m.status}`, m.message ?? m.status, m.model);
+    if (m.status === "missing" || m.status === "error")
+      annotate("error", `Schema drift: ${m.model} ${m.status}`, m.message ?? m.status, m.model);
   }
   for (const c of report.changes) {
     const example = c.example === undefined ? "" : `\nexample: ${JSON.stringify(c.example)}`;
-    annotate(LEVEL[c.severity], `Schema drift (${c.severity}): ${c.model} ${c.endpoint} ${c.direction}`, `${c.text}\n${c.id} at ${pointerText(c)}${example}`, c.model);
+    annotate(
+      LEVEL[c.severity],
+      `Schema drift (${c.severity}): ${c.model} ${c.endpoint} ${c.direction}`,
+      `${c.text}\n${c.id} at ${pointerText(c)}${example}`,
+      c.model,
+    );
   }
-  for (const w of report.warnings) lines.push(`::warning title=${escapeProperty("Schema drift accept file")}::${escapeData(w)}`);
+  for (const w of report.warnings)
+    lines.push(`::warning title=${escapeProperty("Schema drift accept file")}::${escapeData(w)}`);
   lines.push(verdict(report));
   return lines.join("\n") + "\n";
 }

@@ -10,11 +10,14 @@ export function pointerText(c: Pick<Change, "pointer">): string {
 }
 
 /** Changes grouped model → endpoint → direction, keeping report order (breaking first within a group). */
-export function groupChanges<T extends Change>(changes: readonly T[]): Array<{ model: string; endpoint: string; direction: Change["direction"]; changes: T[] }> {
+export function groupChanges<T extends Change>(
+  changes: readonly T[],
+): Array<{ model: string; endpoint: string; direction: Change["direction"]; changes: T[] }> {
   const groups: Array<{ model: string; endpoint: string; direction: Change["direction"]; changes: T[] }> = [];
   for (const c of changes) {
     const last = groups.at(-1);
-    if (last && last.model === c.model && last.endpoint === c.endpoint && last.direction === c.direction) last.changes.push(c);
+    if (last && last.model === c.model && last.endpoint === c.endpoint && last.direction === c.direction)
+      last.changes.push(c);
     else groups.push({ model: c.model, endpoint: c.endpoint, direction: c.direction, changes: [c] });
   }
   return groups;
@@ -38,8 +41,10 @@ export function verdict(report: DriftReport): string {
   const broken = s.models.missing + s.models.error;
   const rejected = report.requests?.rejectedNow ?? 0;
   const what = `${countsText(s)}${s.accepted > 0 ? ` (+${s.accepted} accepted)` : ""}${rejected > 0 ? `; ${rejected} of your request(s) rejected now` : ""}`;
-  if (broken > 0) return `${broken} model(s) could not be compared (missing at the source or unreadable): exit 3, never "no drift"; the others: ${what}`;
+  if (broken > 0)
+    return `${broken} model(s) could not be compared (missing at the source or unreadable): exit 3, never "no drift"; the others: ${what}`;
   if (s.exitCode === 1) return `drift at or above --fail-on ${s.failOn}: ${what}`;
-  if (report.changes.length === 0 && s.accepted === 0 && s.models.changed === 0) return `no drift: ${s.models.unchanged} model(s) unchanged`;
+  if (report.changes.length === 0 && s.accepted === 0 && s.models.changed === 0)
+    return `no drift: ${s.models.unchanged} model(s) unchanged`;
   return `nothing at or above --fail-on ${s.failOn}: ${what}`;
 }

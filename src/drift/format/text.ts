@@ -5,7 +5,8 @@ import { groupChanges, pointerText, verdict } from "./shared.js";
 export function formatText(report: DriftReport): string {
   const lines: string[] = [`vsk drift: ${report.source}`];
   const width = Math.max(...report.models.map((m) => m.model.length), 0);
-  for (const m of report.models) lines.push(`  ${m.model.padEnd(width)}  ${m.status}${m.message ? `: ${m.message}` : ""}`);
+  for (const m of report.models)
+    lines.push(`  ${m.model.padEnd(width)}  ${m.status}${m.message ? `: ${m.message}` : ""}`);
   const severityWidth = Math.max(0, ...report.changes.map((c) => c.severity.length));
   for (const group of groupChanges(report.changes)) {
     lines.push("", `${group.model} › ${group.endpoint} › ${group.direction}`);
@@ -16,13 +17,23 @@ export function formatText(report: DriftReport): string {
   }
   if (report.accepted.length > 0) {
     lines.push("", "accepted (.vsk-drift-accept.json):");
-    for (const c of report.accepted) lines.push(`  ${c.model} › ${c.endpoint} › ${c.direction}  ${c.severity}  ${c.text}  [${c.id} at ${pointerText(c)}]: ${c.accepted.reason}`);
+    for (const c of report.accepted)
+      lines.push(
+        `  ${c.model} › ${c.endpoint} › ${c.direction}  ${c.severity}  ${c.text}  [${c.id} at ${pointerText(c)}]: ${c.accepted.reason}`,
+      );
   }
   const r = report.requests;
   if (r !== undefined) {
-    lines.push("", `requests: ${r.checked} checked, ${r.rejectedNow} valid before and rejected now, ${r.invalidBefore} already invalid against the snapshot${r.skipped.length > 0 ? `, ${r.skipped.length} skipped` : ""}`);
+    lines.push(
+      "",
+      `requests: ${r.checked} checked, ${r.rejectedNow} valid before and rejected now, ${r.invalidBefore} already invalid against the snapshot${r.skipped.length > 0 ? `, ${r.skipped.length} skipped` : ""}`,
+    );
     for (const g of r.groups) {
-      lines.push(g.change === null ? "  rejected, not explained by a classified change:" : `  ${g.change.severity} ${g.change.id}  ${g.change.model} › ${g.change.endpoint}  ${g.change.text}`);
+      lines.push(
+        g.change === null
+          ? "  rejected, not explained by a classified change:"
+          : `  ${g.change.severity} ${g.change.id}  ${g.change.model} › ${g.change.endpoint}  ${g.change.text}`,
+      );
       for (const q of g.requests) lines.push(`    ${q.source}:${q.line}  ${q.pointer || "/"}  ${q.message}`);
     }
     for (const s of r.skipped) lines.push(`  skipped ${s.source}:${s.line}: ${s.message}`);

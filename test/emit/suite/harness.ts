@@ -12,7 +12,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AnySchema } from "ajv";
 import { createAjv, emitTypes, emitValidator, needsOwnProperties, simplifySchema } from "../../../src/emit/index.js";
-import { normalizeNullable, transformSchema, type JsonSchema, type JsonSchemaObject } from "../../../src/schema/index.js";
+import {
+  normalizeNullable,
+  transformSchema,
+  type JsonSchema,
+  type JsonSchemaObject,
+} from "../../../src/schema/index.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 /** The suite lives beside the repository (CI clones the repo next to `shared/`). */
@@ -40,23 +45,48 @@ export interface SuiteGroup {
 
 /** Every group of draft2020-12/*.json and optional/format/*.json, in a stable order. */
 export function loadSuite(): SuiteGroup[] {
-  if (!existsSync(SUITE_DIR)) throw new Error(`JSON Schema Test Suite not found at ${SUITE_DIR} (expected shared/ beside the repository)`);
+  if (!existsSync(SUITE_DIR))
+    throw new Error(`JSON Schema Test Suite not found at ${SUITE_DIR} (expected shared/ beside the repository)`);
   const files = [
-    ...readdirSync(SUITE_DIR).filter((f) => f.endsWith(".json")).sort(),
-    ...readdirSync(join(SUITE_DIR, "optional", "format")).filter((f) => f.endsWith(".json")).sort().map((f) => `optional/format/${f}`),
+    ...readdirSync(SUITE_DIR)
+      .filter((f) => f.endsWith(".json"))
+      .sort(),
+    ...readdirSync(join(SUITE_DIR, "optional", "format"))
+      .filter((f) => f.endsWith(".json"))
+      .sort()
+      .map((f) => `optional/format/${f}`),
   ];
   const groups: SuiteGroup[] = [];
   const seen = new Set<string>();
   for (const file of files) {
     const optional = file.startsWith("optional/");
-    const parsed = JSON.parse(readFileSync(join(SUITE_DIR, file), "utf8")) as Array<{ description: string; schema: JsonSchema; tests: Array<{ description: string; data: unknown; valid: boolean }> }>;
+    const parsed = JSON.parse(readFileSync(join(SUITE_DIR, file), "utf8")) as Array<{
+      description: string;
+      schema: JsonSchema;
+      tests: Array<{ description: string; data: unknown; valid: boolean }>;
+    }>;
     for (const g of parsed) {
-      const group: SuiteGroup = { index: groups.length, file, description: g.description, optional, schema: g.schema, cases: [] };
+      const group: SuiteGroup = {
+        index: groups.length,
+        file,
+        description: g.description,
+        optional,
+        schema: g.schema,
+        cases: [],
+      };
       for (const t of g.tests) {
         let key = `${file} | ${g.description} | ${t.description}`;
         for (let n = 2; seen.has(key); n++) key = `${file} | ${g.description} | ${t.description} #${n}`;
         seen.add(key);
-        group.cases.push({ key, file, group: g.description, description: t.description, optional, data: t.data, valid: t.valid });
+        group.cases.push({
+          key,
+          file,
+          group: g.description,
+          description: t.description,
+          optional,
+          data: t.data,
+          valid: t.valid,
+        });
       }
       groups.push(group);
     }
@@ -72,7 +102,11 @@ export function normalize(schema: JsonSchema): JsonSchema {
 /** Ajv warns on unknown formats through its logger; keep the test output readable, count them. */
 function quietAjv(warnings: string[], options: { ownProperties?: boolean } = {}) {
   const ajv = createAjv(options);
-  (ajv as unknown as { logger: unknown }).logger = { log() {}, warn: (...a: unknown[]) => warnings.push(a.map(String).join(" ")), error: (...a: unknown[]) => warnings.push(a.map(String).join(" ")) };
+  (ajv as unknown as { logger: unknown }).logger = {
+    log() {},
+    warn: (...a: unknown[]) => warnings.push(a.map(String).join(" ")),
+    error: (...a: unknown[]) => warnings.push(a.map(String).join(" ")),
+  };
   return ajv;
 }
 
@@ -106,7 +140,10 @@ export function runPlainAjv(groups: readonly SuiteGroup[]): { outcomes: Map<stri
         const verdict = validate(c.data);
         outcomes.set(c.key, { pass: verdict === c.valid, verdict });
       } catch (error) {
-        outcomes.set(c.key, { pass: false, problem: `Ajv threw: ${error instanceof Error ? error.message : String(error)}` });
+        outcomes.set(c.key, {
+          pass: false,
+          problem: `Ajv threw: ${error instanceof Error ? error.message : String(error)}`,
+        });
       }
     }
   }
@@ -144,9 +181,14 @@ process.stdout.write(JSON.stringify(out));
  * with a copy of dist/templates/support.js to a temp dir), then one plain `node` process
  * imports them all and validates every case.
  */
-export function runPipeline(groups: readonly SuiteGroup[]): { outcomes: Map<string, CaseOutcome>; dir: string; warnings: string[] } {
+export function runPipeline(groups: readonly SuiteGroup[]): {
+  outcomes: Map<string, CaseOutcome>;
+  dir: string;
+  warnings: string[];
+} {
   const support = join(REPO_ROOT, "dist", "templates", "support.js");
-  if (!existsSync(support)) throw new Error(`${support} is missing: build the package first (npx tsc -p tsconfig.build.json)`);
+  if (!existsSync(support))
+    throw new Error(`${support} is missing: build the package first (npx tsc -p tsconfig.build.json)`);
   const dir = mkdtempSync(join(tmpdir(), "vsk-jsts-"));
   copyFileSync(support, join(dir, "support.js"));
   const warnings: string[] = [];
@@ -155,7 +197,14 @@ export function runPipeline(groups: readonly SuiteGroup[]): { outcomes: Map<stri
   for (const g of groups) {
     try {
       const simplified = simplifySchema(normalize(g.schema) as JsonSchemaObject);
-      const { js } = emitValidator(quietAjv(warnings, { ownProperties: needsOwnProperties(simplified) }), simplified, [], "./support.js", "// JSON Schema Test Suite", `${g.file}: ${g.description}`);
+      const { js } = emitValidator(
+        quietAjv(warnings, { ownProperties: needsOwnProperties(simplified) }),
+        simplified,
+        [],
+        "./support.js",
+        "// JSON Schema Test Suite",
+        `${g.file}: ${g.description}`,
+      );
       const module = `g${g.index}.js`;
       writeFileSync(join(dir, module), js);
       driverInput.push({ index: g.index, module, data: g.cases.map((c) => c.data) });
@@ -167,7 +216,12 @@ export function runPipeline(groups: readonly SuiteGroup[]): { outcomes: Map<stri
   writeFileSync(join(dir, "driver.mjs"), DRIVER);
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
-  const stdout = execFileSync(process.execPath, [join(dir, "driver.mjs")], { cwd: dir, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const stdout = execFileSync(process.execPath, [join(dir, "driver.mjs")], {
+    cwd: dir,
+    env,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const results = JSON.parse(stdout) as Record<string, { importError?: string; verdicts?: Array<boolean | string> }>;
   const outcomes = new Map<string, CaseOutcome>();
   for (const g of groups) {
@@ -175,7 +229,8 @@ export function runPipeline(groups: readonly SuiteGroup[]): { outcomes: Map<stri
     g.cases.forEach((c, i) => {
       const emitProblem = emitProblems.get(g.index);
       if (emitProblem !== undefined) return outcomes.set(c.key, { pass: false, problem: emitProblem });
-      if (!r || r.importError !== undefined) return outcomes.set(c.key, { pass: false, problem: `import failed: ${r?.importError ?? "no result"}` });
+      if (!r || r.importError !== undefined)
+        return outcomes.set(c.key, { pass: false, problem: `import failed: ${r?.importError ?? "no result"}` });
       const v = r.verdicts?.[i];
       if (typeof v !== "boolean") return outcomes.set(c.key, { pass: false, problem: String(v) });
       return outcomes.set(c.key, { pass: v === c.valid, verdict: v });
@@ -219,7 +274,10 @@ export async function runTypes(groups: readonly SuiteGroup[], dir: string): Prom
         written.set(file, g);
       } catch (error) {
         crashed++;
-        problems.set(groupKey(g), `json-schema-to-typescript crashed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+        problems.set(
+          groupKey(g),
+          `json-schema-to-typescript crashed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+        );
       }
     }
   } finally {
@@ -229,19 +287,34 @@ export async function runTypes(groups: readonly SuiteGroup[], dir: string): Prom
   writeFileSync(
     join(typesDir, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { target: "ES2022", lib: ["ES2022"], module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: true, types: [], moduleDetection: "force" },
+      compilerOptions: {
+        target: "ES2022",
+        lib: ["ES2022"],
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        strict: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+        moduleDetection: "force",
+      },
       include: ["*.ts"],
     }),
   );
   const tsc = join(REPO_ROOT, "node_modules", "typescript", "bin", "tsc");
-  const run = spawnSync(process.execPath, [tsc, "-p", join(typesDir, "tsconfig.json"), "--pretty", "false"], { cwd: typesDir, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync(process.execPath, [tsc, "-p", join(typesDir, "tsconfig.json"), "--pretty", "false"], {
+    cwd: typesDir,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const failedFiles = new Map<string, string[]>();
   for (const line of `${run.stdout}\n${run.stderr}`.split("\n")) {
     const m = /^(?:.*[\\/])?(g\d+\.ts)\(\d+,\d+\): error (TS\d+: .*)$/.exec(line.trim());
     if (m) failedFiles.set(m[1]!, [...(failedFiles.get(m[1]!) ?? []), m[2]!]);
     else if (/error TS/.test(line)) failedFiles.set("(tsc)", [...(failedFiles.get("(tsc)") ?? []), line.trim()]);
   }
-  if (run.status !== 0 && failedFiles.size === 0) failedFiles.set("(tsc)", [`tsc exited with ${String(run.status)}: ${run.stdout}${run.stderr}`]);
+  if (run.status !== 0 && failedFiles.size === 0)
+    failedFiles.set("(tsc)", [`tsc exited with ${String(run.status)}: ${run.stdout}${run.stderr}`]);
   for (const [file, errors] of failedFiles) {
     const g = written.get(file);
     problems.set(g ? groupKey(g) : file, `tsc: ${errors.slice(0, 3).join("; ")}`);

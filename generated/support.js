@@ -30,19 +30,31 @@ function diagnostic(severity, pointer, rule, message) {
     code: "invalid_input",
     reason: "input_validation_failed",
     retryable: false,
-    message: redactUrlsInText(message),
+    // a URL needs "://" and a query needs "?": most messages have neither and skip the scan
+    message: message.includes("://") || message.includes("?") ? redactUrlsInText(message) : message,
   };
 }
 // ---------------------------------------------------------------------------------------------
 // Pointers, values, URLs
 function unescapeToken(t) {
-  return t.replace(/~1/g, "/").replace(/~0/g, "~");
+  return t.includes("~") ? t.replace(/~1/g, "/").replace(/~0/g, "~") : t;
 }
 function escapeToken(t) {
   return t.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 /** `/keyframes/1/frame_index` → `keyframes[1].frame_index`; the root is `(request body)`. */
 export function fieldLabel(pointer) {
+  let label = LABELS.get(pointer);
+  if (label === undefined) {
+    label = labelOf(pointer);
+    if (LABELS.size >= 4096) LABELS.clear();
+    LABELS.set(pointer, label);
+  }
+  return label;
+}
+/** Labels already worked out: the same pointers come back payload after payload. */
+const LABELS = new Map();
+function labelOf(pointer) {
   if (pointer === "") return "(request body)";
   let label = "";
   for (const raw of pointer.slice(1).split("/")) {

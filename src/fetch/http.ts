@@ -89,7 +89,17 @@ async function attempt(
         return { problem: `${statusLine(status)} without a Location header`, status, retryable: false };
       if (redirects >= o.maxRedirects)
         return { problem: `more than ${o.maxRedirects} redirects`, status, retryable: false };
-      const next = new URL(location, current);
+      let next: URL;
+      try {
+        next = new URL(location, current);
+      } catch {
+        // Not echoed: a Location that does not parse cannot be redacted reliably.
+        return {
+          problem: `${statusLine(status)}${via}: redirect with an invalid Location header`,
+          status,
+          retryable: false,
+        };
+      }
       if (next.protocol !== "http:" && next.protocol !== "https:") {
         return {
           problem: `redirect to ${redactUrl(next.href)} refused: only http(s) is followed`,

@@ -252,6 +252,16 @@ describe("vsk pull over HTTP (127.0.0.1)", () => {
     ]);
   });
 
+  it("a redirect with an invalid Location header is one line and exit 3, not a stack trace", async () => {
+    const server = await serve({ [path("example/model-a")]: redirect("http://[::1") }, MIRROR);
+    const { dir, snap } = project({});
+    const run = await vsk(["--schema-url", server.origin, "--model", "modelA"], dir);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain("redirect with an invalid Location header");
+    expect(run.stderr).not.toMatch(/\n\s+at |TypeError|internal error/);
+    expect(existsSync(snap)).toBe(false);
+  });
+
   it("sends VSK_API_KEY as Authorization: Key, drops it on a redirect to another origin, never prints it", async () => {
     const cdn = await serve({}, MIRROR);
     const server = await serve(

@@ -211,6 +211,15 @@ describe("Authorization (spec 5)", () => {
     expect(error.message).toContain("more than 5 redirects");
   });
 
+  it("reports a redirect with an invalid Location header as a clear, non-retryable FetchError", async () => {
+    const server = await serve({ [MODEL_A]: redirect("http://[::1") });
+    const error = await failure(fetchModelSchema(server.origin, "example/model-a", fast));
+    expect(server.hits(MODEL_A)).toBe(1);
+    expect(error).toMatchObject({ retryable: false, status: 302, attempts: 1 });
+    expect(error.message).toContain("HTTP 302 Found: redirect with an invalid Location header");
+    expect(error.message).toContain(`example/model-a: ${server.origin}${MODEL_A}`);
+  });
+
   it("refuses a redirect to a file:// URL", async () => {
     const server = await serve({ [MODEL_A]: redirect("file:///etc/passwd") });
     const error = await failure(fetchModelSchema(server.origin, "example/model-a", fast));

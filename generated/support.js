@@ -25,7 +25,8 @@ export class RequestValidationError extends Error {
 function diagnostic(severity, pointer, rule, message) {
   return {
     severity,
-    pointer,
+    // a field named like a signed URL must not carry its query string into any output either
+    pointer: pointer.includes("?") ? redactUrlsInText(pointer) : pointer,
     rule,
     code: "invalid_input",
     reason: "input_validation_failed",
@@ -48,7 +49,7 @@ export function fieldLabel(pointer) {
   if (label === undefined) {
     label = labelOf(pointer);
     if (LABELS.size >= 4096) LABELS.clear();
-    LABELS.set(pointer, label);
+    if (pointer.length <= 256) LABELS.set(pointer, label);
   }
   return label;
 }
@@ -58,7 +59,10 @@ function labelOf(pointer) {
   if (pointer === "") return "(request body)";
   let label = "";
   for (const raw of pointer.slice(1).split("/")) {
-    const token = unescapeToken(raw);
+    let token = unescapeToken(raw);
+    // a field name can be anything, a megabyte or a signed URL: show its start, redacted
+    if (token.length > 60)
+      token = `${redactUrlsInText(token.slice(0, 4096)).slice(0, 40)}… (${token.length} characters)`;
     if (/^(0|[1-9][0-9]*)$/.test(token)) label += `[${token}]`;
     else if (/^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(token)) label += label === "" ? token : `.${token}`;
     else label += `[${JSON.stringify(token)}]`;
@@ -214,7 +218,7 @@ const SCHEMA_MESSAGES = {
   maxProperties: (p) => `expected at most ${plural(p.limit, "field")}`,
   additionalProperties: () => "is not a field of this request",
   unevaluatedProperties: () => "is not a field of this request",
-  propertyNames: (p) => `field name ${JSON.stringify(p.propertyName)} is not allowed`,
+  propertyNames: (p) => `field name ${describeValue(p.propertyName)} is not allowed`,
   dependentRequired: (p) => `requires ${String(p.missingProperty)} when ${String(p.property)} is set`,
   oneOf: () => "matches none or more than one of the allowed forms",
   anyOf: () => "matches none of the allowed forms",
@@ -250,15 +254,26 @@ function collapseAnyOf(errors) {
   const drop = new Set();
   const added = [];
   const replaced = new Map();
-  for (const e of errors) {
+  for (let k = 0; k < errors.length; k++) {
+    const e = errors[k];
     if (e.keyword !== "anyOf" && e.keyword !== "oneOf") continue;
     const prefix = e.schemaPath + "/";
+    // Ajv (allErrors) reports a failed anyOf's branch errors as the run just before it: walking
+    // back over that run keeps this linear in the number of errors
+    let first = k;
+    while (
+      first > 0 &&
+      errors[first - 1].schemaPath.startsWith(prefix) &&
+      errors[first - 1].instancePath.startsWith(e.instancePath)
+    )
+      first--;
     const branches = new Map();
-    for (const sub of errors) {
-      if (sub !== e && sub.schemaPath.startsWith(prefix) && sub.instancePath.startsWith(e.instancePath)) {
-        const index = sub.schemaPath.slice(prefix.length).split("/")[0];
-        branches.set(index, [...(branches.get(index) ?? []), sub]);
-      }
+    for (let j = first; j < k; j++) {
+      const sub = errors[j];
+      const index = sub.schemaPath.slice(prefix.length).split("/")[0];
+      const list = branches.get(index);
+      if (list) list.push(sub);
+      else branches.set(index, [sub]);
     }
     if (branches.size === 0) continue;
     const typeOnly = (list) =>
@@ -335,15 +350,23 @@ const CHECKS = {
     const byValue = new Map();
     itemsOf(input, rule.array).forEach((item, i) => {
       const v = valueAt(item, "/" + rule.field);
-      if (typeof v === "number" && !invalid.has(`${rule.array}/${i}/${rule.field}`))
-        byValue.set(v, [...(byValue.get(v) ?? []), i]);
+      if (typeof v !== "number" || invalid.has(`${rule.array}/${i}/${rule.field}`)) return;
+      const list = byValue.get(v);
+      if (list) list.push(i);
+      else byValue.set(v, [i]);
     });
     const out = [];
     for (const [value, indexes] of byValue) {
       if (indexes.length < 2) continue;
       for (const i of indexes) {
         const pointer = `${rule.array}/${i}/${rule.field}`;
-        const others = indexes.filter((j) => j !== i).map((j) => fieldLabel(`${rule.array}/${j}`));
+        // name a few of the others: thousands of duplicates must not make the output quadratic
+        const named = indexes.filter((j) => j !== i).slice(0, 3);
+        const more = indexes.length - 1 - named.length;
+        const others = [
+          ...named.map((j) => fieldLabel(`${rule.array}/${j}`)),
+          ...(more > 0 ? [`${more} more`] : []),
+        ];
         out.push(
           diagnostic(
             "error",

@@ -5,6 +5,7 @@
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { redactUrlsInText } from "../runtime/index.js";
 import { CliError, ExitCode } from "./errors.js";
 
 type CommandRunner = (argv: string[]) => Promise<number>;
@@ -76,7 +77,10 @@ export function reportFailure(error: unknown): number {
     return error.exitCode;
   }
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`vsk: internal error (a bug in vsk, please report it):\n${text}\n`);
+  // even a bug's report must not print a URL's query string or the API key
+  const key = process.env.VSK_API_KEY;
+  const safe = redactUrlsInText(key ? text.split(key).join("<VSK_API_KEY>") : text);
+  process.stderr.write(`vsk: internal error (a bug in vsk, please report it):\n${safe}\n`);
   return 70;
 }
 

@@ -108,6 +108,18 @@ export function parseConfig(raw: unknown, file: string): VskConfig {
       };
     });
   }
+  const seen = new Map<string, number>();
+  models.forEach((m, i) => {
+    for (const name of [m.id.toLowerCase(), ...(m.alias ? [m.alias.toLowerCase()] : [])]) {
+      const before = seen.get(name);
+      if (before !== undefined && before !== i)
+        fail(
+          `/models/${i}`,
+          `"${name}" names models/${before} already; ids and aliases must be unique (case-insensitive)`,
+        );
+      seen.set(name, i);
+    }
+  });
   const dir = (key: "snapshotDir" | "outDir", fallback: string): string => {
     const v = obj[key];
     if (v === undefined) return join(base, fallback);

@@ -5,7 +5,7 @@
  */
 import { Project, StructureKind, VariableDeclarationKind, type SourceFile } from "ts-morph";
 import type { EndpointModel, JsonSchemaObject } from "../schema/index.js";
-import { isSchemaObject } from "../schema/index.js";
+import { isSchemaObject, PROTOTYPE_MEMBERS } from "../schema/index.js";
 import type { EndpointNames } from "./names.js";
 
 let project: Project | undefined;
@@ -41,9 +41,6 @@ export function defaultsOf(input: JsonSchemaObject): Record<string, unknown> {
   }
   return out;
 }
-
-/** Object.prototype's members: an object literal type "has" them, which defeats `satisfies`. */
-const PROTOTYPE_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype));
 
 /** Whether the defaults can be checked against the input type with `satisfies` (TS1360 otherwise). */
 function checkable(input: JsonSchemaObject): boolean {

@@ -11,9 +11,12 @@ import type { EndpointModel, JsonSchemaObject } from "../schema/index.js";
 import { endpointNames, relativeImport } from "./names.js";
 import { emitEndpointManifest, emitRegistry, type RegistryEntry } from "./registry.js";
 import { simplifySchema } from "./simplify.js";
-import { EmitError, createAjv, emitValidator, needsOwnProperties } from "./validator.js";
+import { createAjv, needsOwnProperties } from "../rules/index.js";
+import { EmitError, emitValidator } from "./validator.js";
 
-export { EmitError, createAjv, emitValidator, needsOwnProperties } from "./validator.js";
+export { EmitError, emitValidator } from "./validator.js";
+/** Re-exported for callers of this stage; the configuration lives in src/rules. */
+export { createAjv, needsOwnProperties } from "../rules/index.js";
 export { simplifySchema } from "./simplify.js";
 /**
  * ts-morph and json-schema-to-typescript take about a second to import; they are loaded only
@@ -53,13 +56,35 @@ function supportFiles(head: string): GeneratedFile[] {
   ];
 }
 
+/** json-schema-to-typescript's failures become an `EmitError` that names the endpoint. */
+async function typesOf(
+  emit: typeof import("./types.js").emitTypes,
+  schema: JsonSchemaObject,
+  name: string,
+  what: string,
+): Promise<string> {
+  try {
+    return await emit(schema, name, name);
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).split("\n")[0];
+    throw new EmitError(`${what}: the type generator (json-schema-to-typescript) cannot read the schema: ${message}`);
+  }
+}
+
 async function format(files: GeneratedFile[]): Promise<GeneratedFile[]> {
   const prettier = await import("prettier");
   return Promise.all(
     files.map(async (f) => {
       if (!/\.(ts|js)$/.test(f.path)) return f;
       const parser = f.path.endsWith(".ts") ? "typescript" : "babel";
-      return { ...f, content: await prettier.format(f.content, { parser, printWidth: 110 }) };
+      try {
+        return { ...f, content: await prettier.format(f.content, { parser, printWidth: 110 }) };
+      } catch (error) {
+        const message = (error instanceof Error ? error.message : String(error)).split("\n")[0];
+        throw new EmitError(
+          `${f.path}: the generated code does not parse (a bug in vsk, please report it): ${message}`,
+        );
+      }
     }),
   );
 }
@@ -75,20 +100,28 @@ export async function generateFiles(models: readonly EmitInput[]): Promise<Gener
   };
   const files: GeneratedFile[] = [];
   const registry: RegistryEntry[] = [];
+  const taken = new Map<string, string>();
   const indexHead = header(models.map((m) => m.sourceLabel).join(", "));
   files.push(...supportFiles(indexHead));
   for (const model of models) {
     const head = header(model.sourceLabel);
     for (const endpoint of model.endpoints) {
       const names = endpointNames(endpoint, model.ref);
+      const clash = taken.get(names.base);
+      if (clash !== undefined) {
+        throw new EmitError(
+          `${endpoint.key} and ${clash} would both generate ${names.build}(); give one of the models an alias in vsk.config.json (models[].alias)`,
+        );
+      }
+      taken.set(names.base, endpoint.key);
       const stem = names.stem;
       const validatorFile = `${stem}.validate.js`;
       const support = relativeImport(validatorFile, "support.js");
       const rules = rulesFor(endpoint, model.ref);
       const schema = simplifySchema(endpoint.input);
       const validator = emitValidator(ajvFor(schema), schema, rules, support, head, `${endpoint.key} input`);
-      const inputTypes = await emitTypes(endpoint.input, names.input, names.input);
-      const outputTypes = await emitTypes(endpoint.output, names.output, names.output);
+      const inputTypes = await typesOf(emitTypes, endpoint.input, names.input, `${endpoint.key} input`);
+      const outputTypes = await typesOf(emitTypes, endpoint.output, names.output, `${endpoint.key} output`);
       files.push(
         { path: validatorFile, content: validator.js },
         { path: `${stem}.validate.d.ts`, content: validator.dts },

@@ -4,38 +4,14 @@
  * in a browser, plus its `.d.ts`. Ajv's standalone output `require`s a few run-time helpers
  * even in ESM mode (TOOLCHAIN.md); they are replaced by imports from `support.js`.
  */
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { AnySchema } from "ajv";
-import addFormatsModule from "ajv-formats";
 import standaloneModule from "ajv/dist/standalone/index.js";
-import { ajvFormats, formatUri } from "../../templates/support.js";
+import { ajvFormats } from "../../templates/support.js";
 import { quickCheckSource, type RuleSpec } from "../rules/index.js";
-import { forEachSchema, isSchemaObject, type JsonSchemaObject } from "../schema/index.js";
+import type { JsonSchemaObject } from "../schema/index.js";
 
-const addFormats = addFormatsModule.default;
 const standaloneCode = standaloneModule.default;
-
-/**
- * A fresh Ajv configured the way every emitted validator is compiled. `ownProperties` makes a
- * property named like an Object.prototype member (`constructor`, `__proto__`) count only when
- * the payload has it as its own; it costs 10-30% on valid payloads, so the emitter turns it off
- * for schemas that name no such property (see `needsOwnProperties`), where for JSON data the
- * answers are the same.
- */
-export function createAjv(options: { ownProperties?: boolean } = {}): Ajv2020 {
-  const ajv = new Ajv2020({
-    allErrors: true,
-    ownProperties: options.ownProperties ?? true,
-    strict: false,
-    messages: false,
-    validateFormats: true,
-    code: { source: true, esm: true, lines: false },
-  });
-  addFormats(ajv);
-  // the uri check with a fast path for plain http(s) URLs (support.js; same answers as ajv-formats)
-  ajv.addFormat("uri", formatUri);
-  return ajv;
-}
 
 /**
  * Ajv run-time helpers and where the emitted module gets them instead: all from `support.js`,
@@ -54,6 +30,85 @@ const REQUIRE_REPLACEMENTS: ReadonlyArray<{ pattern: RegExp; replacement: string
     support: "ajvFormats",
   },
 ];
+
+/**
+ * Where a module's string, template and regular-expression literals (and comments) are: a schema's property
+ * names, enum values and descriptions sit in Ajv's output as literals and must come out exactly
+ * as they went in, whatever text they contain. (A "/" is a regular expression where an operand
+ * may start, after one of `=(,:;!&|?{}[`; Ajv's divisions follow an identifier or a number.)
+ */
+export function literalRanges(code: string): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  let i = 0;
+  while (i < code.length) {
+    const c = code[i]!;
+    const begin = i;
+    if (c === '"' || c === "'" || c === "`") {
+      i++;
+      while (i < code.length && code[i] !== c) i += code[i] === "\\" ? 2 : 1;
+      ranges.push([begin, ++i]);
+      continue;
+    }
+    if (c === "/" && (code[i + 1] === "*" || code[i + 1] === "/")) {
+      // a comment (Ajv writes `/*# sourceURL=… */` for a schema with an $id)
+      const end = code[i + 1] === "*" ? code.indexOf("*/", i + 2) : code.indexOf("\n", i + 2);
+      i = end === -1 ? code.length : code[i + 1] === "*" ? end + 2 : end;
+      ranges.push([begin, i]);
+      continue;
+    }
+    if (c === "/" && /(^|[=(,:;!&|?{}[])\s*$/.test(code.slice(Math.max(0, i - 8), i))) {
+      i++;
+      let inClass = false;
+      while (i < code.length && (inClass || code[i] !== "/")) {
+        if (code[i] === "\\") i++;
+        else if (code[i] === "[") inClass = true;
+        else if (code[i] === "]") inClass = false;
+        i++;
+      }
+      i++;
+      while (i < code.length && /[a-z]/.test(code[i]!)) i++;
+      ranges.push([begin, i]);
+      continue;
+    }
+    i++;
+  }
+  return ranges;
+}
+
+/** Applies `rewrite` to the code between a module's literals, never to a literal. */
+export function rewriteCodeOnly(code: string, rewrite: (segment: string) => string): string {
+  let out = "";
+  let at = 0;
+  for (const [begin, end] of literalRanges(code)) {
+    out += rewrite(code.slice(at, begin)) + code.slice(begin, end);
+    at = end;
+  }
+  return out + rewrite(code.slice(at));
+}
+
+/** Replaces the matches of `pattern` (global) that start in code, not inside a literal. */
+function replaceInCode(code: string, pattern: RegExp, replacement: string): { code: string; replaced: boolean } {
+  const ranges = literalRanges(code);
+  const inLiteral = (pos: number) => ranges.some(([b, e]) => pos >= b && pos < e);
+  let replaced = false;
+  const result = code.replace(pattern, (match: string, ...rest: unknown[]) => {
+    const offset = rest[rest.length - 2] as number;
+    if (inLiteral(offset)) return match;
+    replaced = true;
+    return replacement;
+  });
+  return { code: result, replaced };
+}
+
+/** The code of a module without its literals (for looking things up in it). */
+function codeOnly(code: string): string {
+  const parts: string[] = [];
+  rewriteCodeOnly(code, (segment) => {
+    parts.push(segment);
+    return segment;
+  });
+  return parts.join(" ");
+}
 
 /** The ajv-formats entries the emitted code reads (`ajvFormats.date`, `ajvFormats["date-time"]`). */
 function formatsUsed(code: string): string[] {
@@ -77,25 +132,6 @@ function cheapLengthChecks(code: string): string {
       ? `(${data}.length > ${n} && ${fn}(${data}) > ${n})`
       : `(${data}.length < ${2 * Number(n)} && ${fn}(${data}) < ${n})`,
   );
-}
-
-const PROTOTYPE_MEMBERS = new Set(Object.getOwnPropertyNames(Object.prototype));
-
-/** Whether a schema names a property that every JSON object inherits (`constructor`, `toString`, …). */
-export function needsOwnProperties(schema: JsonSchemaObject): boolean {
-  let found = false;
-  forEachSchema(schema, (node) => {
-    const names = [
-      ...(isSchemaObject(node.properties) ? Object.keys(node.properties) : []),
-      ...(Array.isArray(node.required) ? node.required : []),
-      ...(isSchemaObject(node.dependentRequired)
-        ? Object.entries(node.dependentRequired).flatMap(([k, v]) => [k, ...(Array.isArray(v) ? v : [])])
-        : []),
-      ...(isSchemaObject(node.dependentSchemas) ? Object.keys(node.dependentSchemas) : []),
-    ];
-    if (names.some((n) => typeof n === "string" && PROTOTYPE_MEMBERS.has(n))) found = true;
-  });
-  return found;
 }
 
 export class EmitError extends Error {
@@ -133,20 +169,23 @@ export function emitValidator(
   const fn = exported[1]!;
   code = code.replace(exported[0], "").replace(/^"use strict";/, "");
   const fromSupport = new Set(["diagnose"]);
+  // Ajv's helpers are `require("…")` calls: replaced where the call starts in code, never
+  // where the same text stands inside a literal taken from the schema
   for (const r of REQUIRE_REPLACEMENTS) {
-    if (r.pattern.test(code)) {
-      code = code.replace(r.pattern, r.replacement);
-      fromSupport.add(r.support);
-    }
-    r.pattern.lastIndex = 0;
+    const result = replaceInCode(code, r.pattern, r.replacement);
+    code = result.code;
+    if (result.replaced) fromSupport.add(r.support);
   }
-  const missingFormat = formatsUsed(code).find((f) => !Object.prototype.hasOwnProperty.call(ajvFormats, f));
+  const missingFormat = formatsUsed(codeOnly(code)).find((f) => !Object.prototype.hasOwnProperty.call(ajvFormats, f));
   if (missingFormat !== undefined)
     throw new EmitError(
       `${what}: format "${missingFormat}" needs an ajv-formats function that support.js does not provide yet`,
     );
-  code = cheapLengthChecks(code);
-  const leftover = /require\("([^"]+)"\)/.exec(code);
+  code = rewriteCodeOnly(code, cheapLengthChecks);
+  const ranges = literalRanges(code);
+  const leftover = [...code.matchAll(/require\("([^"]+)"\)/g)].find(
+    (m) => !ranges.some(([b, e]) => m.index >= b && m.index < e),
+  );
   if (leftover)
     throw new EmitError(`${what}: Ajv's output needs run-time module "${leftover[1]}", which vsk cannot inline yet`);
   const js = [

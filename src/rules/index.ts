@@ -12,6 +12,7 @@ export type { RuleSpec } from "../../templates/support.js";
 export { checkRules, runValidation, diagnose, diagnosticsFromAjv, type Diagnostic } from "../../templates/support.js";
 export { SPEC_RULES, UNKNOWN_FIELD_RULE } from "./table.js";
 export { quickCheckSource } from "./quick.js";
+export { createAjv, needsOwnProperties } from "./ajv.js";
 
 const SPEC_MODELS = new Set(["modelA", "modelB", "modelC"]);
 

@@ -8,14 +8,12 @@
  * Parameters come from the rule table (data); every key is embedded with JSON.stringify.
  */
 import type { RuleSpec } from "../../templates/support.js";
-
-/** Object.prototype's members: reading them without an own-property check could see inherited values. */
-const INHERITED = new Set(Object.getOwnPropertyNames(Object.prototype));
+import { PROTOTYPE_MEMBERS } from "../schema/index.js";
 
 /** `/a` → `["a"]`; undefined for pointers the quick path does not handle (deeper, escaped, inherited names). */
 function topLevel(pointer: string): string | undefined {
   const token = pointer.slice(1);
-  return pointer.startsWith("/") && !token.includes("/") && !token.includes("~") && !INHERITED.has(token)
+  return pointer.startsWith("/") && !token.includes("/") && !token.includes("~") && !PROTOTYPE_MEMBERS.has(token)
     ? token
     : undefined;
 }

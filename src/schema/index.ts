@@ -6,4 +6,4 @@ export type { EndpointModel, JsonSchema, JsonSchemaObject, ModelSchema, SchemaOr
 export { SchemaLoadError, pointerOf, escapePointerToken, unescapePointerToken } from "./errors.js";
 export { loadModelDocument, parseModelText, splitModelId } from "./openapi.js";
 export { normalizeNullable, nullableInner, NULL_SCHEMA } from "./nullable.js";
-export { transformSchema, forEachSchema, isSchemaObject, defineOwn } from "./walk.js";
+export { transformSchema, forEachSchema, isSchemaObject, defineOwn, PROTOTYPE_MEMBERS } from "./walk.js";

@@ -42,6 +42,27 @@ const TYPE_SPECIFIC = new Set([
   "dependentRequired",
 ]);
 
+/** Keywords whose values are subschemas: moving them would break a `$ref` into them. */
+const HOLDS_SUBSCHEMAS = new Set([
+  "properties",
+  "patternProperties",
+  "additionalProperties",
+  "propertyNames",
+  "dependentSchemas",
+  "items",
+  "prefixItems",
+  "contains",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "$defs",
+  "definitions",
+]);
+
 export const NULL_SCHEMA: JsonSchemaObject = Object.freeze({ type: "null" }) as JsonSchemaObject;
 
 function isNullSchema(s: unknown): boolean {
@@ -62,11 +83,22 @@ function wrapNullable(rest: JsonSchemaObject): JsonSchemaObject {
  * OpenAPI 3.0's `nullable: true`, and `type: [T, "null"]` where the rewrite keeps the meaning
  * (only type-specific keywords beside it). Anything else is left as it is.
  */
-export function normalizeNullable(node: JsonSchemaObject, dialect: "openapi-3.0" | "openapi-3.1"): JsonSchemaObject {
+export function normalizeNullable(
+  node: JsonSchemaObject,
+  dialect: "openapi-3.0" | "openapi-3.1",
+  /** a `$ref` points inside this node: its subschemas must stay where they are */
+  referencedInside = false,
+): JsonSchemaObject {
   if (dialect === "openapi-3.0" && "nullable" in node) {
     const { nullable, ...rest } = node;
     if (nullable !== true) return rest;
     if (Array.isArray(rest.anyOf) && rest.anyOf.some(isNullSchema)) return rest;
+    // A $ref points into it: its subschemas stay where they are, and null joins the type instead.
+    if (referencedInside && Object.keys(rest).some((k) => HOLDS_SUBSCHEMAS.has(k)) && typeof rest.type === "string") {
+      const withNull: JsonSchemaObject = { ...rest, type: [rest.type, "null"] };
+      if (Array.isArray(rest.enum) && !rest.enum.includes(null)) withNull.enum = [...rest.enum, null];
+      return withNull;
+    }
     return wrapNullable(rest);
   }
   const type = node.type;

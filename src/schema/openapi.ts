@@ -95,13 +95,19 @@ function selfContained(
   dialect: ModelSchema["dialect"],
 ): JsonSchemaObject {
   const components = (get(doc, ["components", "schemas"]) ?? {}) as JsonSchemaObject;
+  const targets = refTargets(doc);
   const reached = new Set<string>();
   const queue: Array<{ schema: unknown; at: string[] }> = [];
 
   const rewrite = (schema: unknown, at: string[]): JsonSchema =>
     transformSchema(schema as JsonSchema, (node, path) => {
       let out = dialect === "openapi-3.0" ? upgrade30(node) : node;
-      out = normalizeNullable(out, dialect);
+      const here = pointerOf([...at, ...path]) + "/";
+      out = normalizeNullable(
+        out,
+        dialect,
+        targets.some((t) => t.startsWith(here)),
+      );
       const ref = out.$ref;
       if (typeof ref === "string") {
         const where = [...at, ...path, "$ref"];
@@ -154,7 +160,47 @@ function selfContained(
   const body: JsonSchemaObject = isSchemaObject(rootSchema) ? { ...rootSchema } : rootSchema ? {} : { not: {} };
   const sortedDefs: JsonSchemaObject = {};
   for (const name of Object.keys(defs).sort()) defineOwn(sortedDefs, name, defs[name]);
-  return { $schema: DIALECT_2020, ...body, ...(reached.size > 0 ? { $defs: sortedDefs } : {}) };
+  const result: JsonSchemaObject = {
+    $schema: DIALECT_2020,
+    ...body,
+    ...(reached.size > 0 ? { $defs: sortedDefs } : {}),
+  };
+  assertRefsResolve(result, origin, rootAt);
+  return result;
+}
+
+/** The JSON Pointers that local `$ref`s anywhere in the document point at. */
+function refTargets(doc: unknown): string[] {
+  const found = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (isSchemaObject(value)) {
+      if (typeof value.$ref === "string" && value.$ref.startsWith("#/")) found.add(value.$ref.slice(1));
+      Object.values(value).forEach(visit);
+    }
+  };
+  visit(doc);
+  return [...found];
+}
+
+/** Every local `$ref` of a self-contained schema must point at something inside it. */
+function assertRefsResolve(schema: JsonSchemaObject, origin: SchemaOrigin, rootAt: string[]): void {
+  forEachSchema(schema, (node, path) => {
+    const ref = node.$ref;
+    if (typeof ref !== "string" || !ref.startsWith("#")) return;
+    const tokens = ref === "#" ? [] : ref.slice(2).split("/").map(unescapePointerToken);
+    if (ref !== "#" && !ref.startsWith("#/")) return; // an anchor: Ajv resolves it or says so
+    if (get(schema, tokens) === undefined) {
+      throw new SchemaLoadError(
+        origin,
+        pointerOf([
+          ...(path[0] === "$defs" ? ["components", "schemas", ...path.slice(1)] : [...rootAt, ...path]),
+          "$ref",
+        ]),
+        `reference "${ref}" does not resolve once the endpoint's schema is made self-contained (it points into a component that was rewritten or outside the components); point at "${COMPONENT_PREFIX}<name>" instead`,
+      );
+    }
+  });
 }
 
 /** Splits `<owner>/<name>` into its parts; the model id must have exactly one slash. */
@@ -264,5 +310,3 @@ export function parseModelText(text: string, origin: SchemaOrigin): unknown {
     throw new SchemaLoadError(origin, "", `is not valid JSON (line ${line}, column ${column}): ${problem}`);
   }
 }
-
-export { forEachSchema };

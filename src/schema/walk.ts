@@ -80,3 +80,6 @@ export function forEachSchema(
 export function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
+
+/** Object.prototype's members: every JSON object "has" them, so they need own-property checks. */
+export const PROTOTYPE_MEMBERS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));

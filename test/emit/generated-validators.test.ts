@@ -596,7 +596,8 @@ table("model B reference-to-video (plain node)", "example/model-b/reference-to-v
   bad(
     "URL as a field name",
     JSON.parse(`{"https://example.com/?token=${SECRET}": 1}`),
-    warn(`/https:~1~1example.com~1?token=${SECRET}`, "unknown-field"),
+    // the pointer loses the query string too: no output may carry it
+    warn(`/https:~1~1example.com~1`, "unknown-field"),
   ),
 ]);
 

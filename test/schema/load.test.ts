@@ -226,3 +226,57 @@ describe("documents that cannot be read say which model, file and JSON Pointer",
     );
   });
 });
+
+describe("nullability rewrites never leave a $ref dangling", () => {
+  const origin = { model: "o/m", file: "f.json" };
+  const doc30 = (aSchema: unknown, refTarget: string) => ({
+    openapi: "3.0.3",
+    info: { title: "m", version: "1" },
+    paths: {
+      "/o/m/run": {
+        post: {
+          requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/In" } } } },
+          responses: {
+            "200": {
+              description: "ok",
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Out" } } },
+            },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        In: { type: "object", properties: { a: { $ref: "#/components/schemas/A" } } },
+        A: aSchema,
+        Out: { type: "object", properties: { b: { $ref: refTarget } } },
+      },
+    },
+  });
+
+  it("a 3.0 nullable object keeps its properties in place, so a $ref into them resolves", () => {
+    const doc = doc30(
+      { type: "object", nullable: true, properties: { b: { type: "integer" } } },
+      "#/components/schemas/A/properties/b",
+    );
+    const e = loadModelDocument(doc, origin).endpoints[0]!;
+    expect((e.input.$defs as Record<string, unknown>).A).toEqual({
+      type: ["object", "null"],
+      properties: { b: { type: "integer" } },
+    });
+    expect(((e.output.properties as Record<string, unknown>).b as { $ref: string }).$ref).toBe(
+      "#/$defs/A/properties/b",
+    );
+  });
+
+  it("a $ref into a part that normalization moved is a clear SchemaLoadError, not a crash later", () => {
+    const doc = doc30(
+      { allOf: [{ type: "object", properties: { b: { type: "integer" } } }], nullable: true },
+      "#/components/schemas/A/allOf/0/properties/b",
+    );
+    expect(() => loadModelDocument(doc, origin)).toThrow(SchemaLoadError);
+    expect(() => loadModelDocument(doc, origin)).toThrow(
+      /does not resolve once the endpoint's schema is made self-contained/,
+    );
+  });
+});

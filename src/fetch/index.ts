@@ -3,10 +3,12 @@
  * `{schema_url}/main/{owner}/{name}/latest.json`) from `http(s)://`, `file://` or a mirror
  * directory. Checks only that the body is JSON; whether it is a model document is stage 2's call.
  */
+import { jsonSyntaxError } from "../json/index.js";
 import { FetchError, FetchUsageError } from "./errors.js";
 import { httpGet } from "./http.js";
 import { readLocal } from "./local.js";
 import { resolveFetchOptions, type FetchOptions } from "./options.js";
+import { redactUrlsInText } from "./redact.js";
 import { describeSource, modelLocation, parseSchemaSource, type SchemaSource } from "./source.js";
 
 export { FetchError, FetchUsageError } from "./errors.js";
@@ -29,17 +31,27 @@ export interface FetchedSchema {
   attempts: number;
 }
 
+// The same form as src/config's MODEL_ID, which is not exported; one shared pattern belongs there.
 const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
+/**
+ * Everything a command prints about fetching goes through this: no URL keeps its query string,
+ * fragment or user info (spec 7.2 rule 3), and `VSK_API_KEY` is never shown (spec 5), whatever
+ * the text holds (an echo from a server, a library's error message).
+ */
+export function scrubSecrets(text: string, env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const redacted = redactUrlsInText(text);
+  const apiKey = env.VSK_API_KEY?.trim();
+  return apiKey ? redacted.split(apiKey).join("[redacted]") : redacted;
+}
+
 /** Why a body is not JSON, without echoing it (it may come from anywhere in front of the host). */
-function notJson(text: string, error: unknown): string {
+function notJson(text: string): string {
   const start = text.trimStart();
   if (start === "") return "the body is empty";
   if (start.startsWith("<")) return "it looks like HTML or XML: an error page from a CDN edge or proxy?";
-  const position = /position (\d+)/.exec(error instanceof Error ? error.message : "");
-  if (position === null) return "invalid JSON";
-  const before = text.slice(0, Number(position[1]));
-  return `invalid JSON at line ${before.split("\n").length}, column ${before.length - before.lastIndexOf("\n")}`;
+  const { line, column, problem } = jsonSyntaxError(text);
+  return `invalid JSON at line ${line}, column ${column}: ${problem}`;
 }
 
 /**
@@ -86,8 +98,8 @@ export async function fetchModelSchema(
   try {
     // The content-type is not checked: raw file hosts serve JSON as text/plain. The body decides.
     document = JSON.parse(text);
-  } catch (error) {
-    fail(`${answer}the body is not JSON (${notJson(text, error)})`, {
+  } catch {
+    fail(`${answer}the body is not JSON (${notJson(text)})`, {
       ...(status === undefined ? {} : { status }),
       attempts,
     });

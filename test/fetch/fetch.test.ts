@@ -118,6 +118,17 @@ describe("fetchModelSchema over HTTP", () => {
     );
   });
 
+  it("locates a syntax error JSON.parse gives no position for, and is not fooled by 'position' in the body", async () => {
+    const body = '{\n  "openapi": "3.1.0",\n  "note": "see position 3",\n  "paths": nope\n}\n';
+    const server = await serve({ [MODEL_A]: text(200, body, "application/json") });
+    const error = await failure(fetchModelSchema(server.origin, "example/model-a", fast));
+    expect(error.message).toBe(
+      `example/model-a: ${server.origin}${MODEL_A}: HTTP 200 with content-type application/json: ` +
+        'the body is not JSON (invalid JSON at line 4, column 12: unexpected "n", expected a value)',
+    );
+    expect(error).toMatchObject({ status: 200, retryable: false, attempts: 1 });
+  });
+
   it("accepts JSON served as text/plain (raw file hosts do that)", async () => {
     const server = await serve({ [MODEL_A]: text(200, '{"openapi":"3.1.0"}') });
     await expect(fetchModelSchema(server.origin, "example/model-a", fast)).resolves.toMatchObject({
@@ -252,7 +263,7 @@ describe("fetchModelSchema from files", () => {
     const broken = resolve(import.meta.dirname, "../fixtures/pull/broken-json");
     const error = await failure(fetchModelSchema(broken, "example/model-a", fast));
     expect(error.message).toMatch(
-      /example\/model-a: .*broken-json\/main\/example\/model-a\/latest\.json: the body is not JSON \(invalid JSON at line \d+, column \d+\)/,
+      /example\/model-a: .*broken-json\/main\/example\/model-a\/latest\.json: the body is not JSON \(invalid JSON at line 4, column 1: unexpected end of input, expected a double-quoted property name\)$/,
     );
     const big = await failure(fetchModelSchema(MIRROR, "example/model-a", { ...fast, maxBytes: 100 }));
     expect(big.message).toMatch(/is \d+ bytes, over the 100-byte limit/);

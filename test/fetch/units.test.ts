@@ -11,6 +11,7 @@ import {
   redactUrlsInText,
   resolveFetchOptions,
   retryDelay,
+  scrubSecrets,
   TRANSIENT_ERRORS,
 } from "../../src/fetch/index.js";
 
@@ -48,6 +49,15 @@ describe("redaction (spec 7.2 rule 3)", () => {
 
   it("redacts URLs inside text and keeps trailing punctuation", () => {
     expect(redactUrlsInText("see https://h/a?sig=1, then http://h/b#x.")).toBe("see https://h/a, then http://h/b.");
+  });
+
+  it("scrubSecrets redacts URLs and every occurrence of VSK_API_KEY (trimmed), and nothing else", () => {
+    const env = { VSK_API_KEY: "  sk-live-42  " };
+    expect(scrubSecrets("key sk-live-42 at https://h/a?key=sk-live-42; again sk-live-42.", env)).toBe(
+      "key [redacted] at https://h/a; again [redacted].",
+    );
+    expect(scrubSecrets("https://h/a?sig=1 and sk-live-42", {})).toBe("https://h/a and sk-live-42");
+    expect(scrubSecrets("plain text", { VSK_API_KEY: "   " })).toBe("plain text");
   });
 });
 

@@ -2,7 +2,8 @@
  * `vsk pull [--schema-url URL] [--model ID|ALIAS]… [--config FILE]`: refreshes the snapshot
  * from `{schema_url}/main/{owner}/{name}/latest.json` (spec 9.1). All-or-nothing: every
  * selected model is fetched and loaded before anything is written; one failure leaves the
- * snapshot unchanged byte for byte. Exit 0 ok, 2 usage, 3 fetch or parse failure.
+ * snapshot unchanged byte for byte. Exit 0 ok, 2 usage or a snapshot (manifest) that cannot be read
+ * or written, 3 fetch or parse failure.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,13 +16,21 @@ import {
   FetchError,
   FetchUsageError,
   mapLimit,
-  redactUrlsInText,
   resolveFetchOptions,
+  scrubSecrets,
   type RetryEvent,
   type SchemaSource,
 } from "../fetch/index.js";
 import { loadModelDocument, SchemaLoadError } from "../schema/index.js";
-import { readManifest, sha256, snapshotFile, writeSnapshot, type FetchedModel } from "../snapshot/index.js";
+import {
+  readManifest,
+  sha256,
+  snapshotFile,
+  SnapshotError,
+  writeSnapshot,
+  type FetchedModel,
+  type Manifest,
+} from "../snapshot/index.js";
 import { CliError, ExitCode } from "./errors.js";
 
 /** How many models are fetched at once. */
@@ -43,7 +52,7 @@ async function parseArgs(argv: string[]): Promise<PullArgs | "help"> {
       "$0 [--schema-url URL] [--model ID|ALIAS]… [--config FILE]\n\n" +
         "Fetches {schema_url}/main/<owner>/<name>/latest.json for each configured model into the snapshot (schemas-cache/).\n" +
         "URL is https://…, http://…, file://… or a mirror directory. All-or-nothing: on any failure nothing is written.\n" +
-        "Exit codes: 0 ok, 2 usage, 3 fetch or parse failure.",
+        "Exit codes: 0 ok, 2 usage or a snapshot that cannot be read or written, 3 fetch or parse failure.",
     )
     .option("schema-url", {
       type: "string",
@@ -121,15 +130,19 @@ async function pullOne(source: SchemaSource, ref: ModelRef, onRetry: (event: Ret
 function changeOf(snapshotDir: string, fetched: FetchedModel): Change {
   const file = join(snapshotDir, snapshotFile(fetched.model));
   if (!existsSync(file)) return "new";
-  return sha256(readFileSync(file)) === sha256(fetched.text) ? "unchanged" : "updated";
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return "updated"; // unreadable (a directory in the way, EACCES): writing it says what is wrong
+  }
+  return sha256(bytes) === sha256(fetched.text) ? "unchanged" : "updated";
 }
 
 export async function runPull(argv: string[]): Promise<number> {
   const cwd = process.cwd();
-  const apiKey = process.env.VSK_API_KEY?.trim();
-  // Belt and braces: whatever a message holds, the key is never printed (spec 5).
-  const scrub = (text: string): string =>
-    apiKey ? redactUrlsInText(text).split(apiKey).join("[redacted]") : redactUrlsInText(text);
+  // Belt and braces: whatever a message holds, no URL keeps its query string and the key is never printed (spec 5).
+  const scrub = (text: string): string => scrubSecrets(text);
   const out = (line: string): void => void process.stdout.write(scrub(line) + "\n");
   const err = (line: string): void => void process.stderr.write(scrub(line) + "\n");
 
@@ -149,6 +162,14 @@ export async function runPull(argv: string[]): Promise<number> {
     throw error;
   }
   const models = selectModels(config, args.models);
+  // Read before any request: a corrupt manifest is reported at once, never rewritten without the other models.
+  let manifest: Manifest;
+  try {
+    manifest = readManifest(config.snapshotDir);
+  } catch (error) {
+    if (error instanceof SnapshotError) throw new CliError(`pull: ${scrub(error.message)}`, ExitCode.usage);
+    throw error;
+  }
 
   const progress = process.stderr.isTTY === true;
   let done = 0;
@@ -180,7 +201,6 @@ export async function runPull(argv: string[]): Promise<number> {
   }
 
   const fetched = outcomes.map((o) => (o as Extract<Outcome, { ok: true }>).fetched);
-  const manifest = readManifest(config.snapshotDir);
   const changes = fetched.map((f) => changeOf(config.snapshotDir, f));
   // Unchanged files whose manifest entry already says so are left alone: a no-op pull leaves the tree clean.
   const toWrite = fetched.filter((f, i) => {
@@ -189,7 +209,12 @@ export async function runPull(argv: string[]): Promise<number> {
       changes[i] !== "unchanged" || entry === undefined || entry.sha256 !== sha256(f.text) || entry.source !== f.source
     );
   });
-  if (toWrite.length > 0) writeSnapshot(config.snapshotDir, toWrite);
+  try {
+    if (toWrite.length > 0) writeSnapshot(config.snapshotDir, toWrite);
+  } catch (error) {
+    if (error instanceof SnapshotError) throw new CliError(`pull: ${scrub(error.message)}`, ExitCode.usage);
+    throw error;
+  }
 
   const width = Math.max(...fetched.map((f) => f.model.length));
   fetched.forEach((f, i) =>

@@ -2,11 +2,11 @@
  * The generated validators the linter runs, found through `endpoints.json` of the generated
  * directory and imported only when a payload needs them. Nothing is compiled at run time.
  */
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { PACKAGE_ROOT, type ModelRef, type VskConfig } from "../config/index.js";
+import { sha256 } from "../snapshot/index.js";
 import type { Diagnostic } from "../../templates/support.js";
 
 export interface EndpointEntry {
@@ -99,8 +99,8 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
       for (const e of entries.values()) {
         const file = join(snapshotDir, e.model, "latest.json");
         if (!existsSync(file)) continue;
-        const sha = createHash("sha256").update(readFileSync(file)).digest("hex");
-        if (sha !== e.snapshotSha256) stale.add(e.model);
+        // the bytes on disk, as `generate` records them (readSnapshot), so a file that is not UTF-8 is not always stale
+        if (sha256(readFileSync(file)) !== e.snapshotSha256) stale.add(e.model);
       }
       return stale.size === 0
         ? undefined

@@ -1,12 +1,14 @@
 /**
  * The committed snapshot: `schemas-cache/<owner>/<name>/latest.json` per model plus
  * `schemas-cache/manifest.json` (sha256, source URL without query string, fetch time).
- * Writes are all-or-nothing: every file goes to a temp file first, then each is renamed.
+ * Writes are all-or-nothing: temp files first, existing files backed up, then renamed in; any
+ * failure restores the backups.
  */
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { ModelRef } from "../config/index.js";
+import { jsonSyntaxError } from "../json/index.js";
 import { loadModelDocument, parseModelText, splitModelId, type ModelSchema } from "../schema/index.js";
 
 export interface ManifestEntry {
@@ -43,6 +45,17 @@ export interface SnapshotModel {
   schema: ModelSchema;
 }
 
+/** One snapshot file: hashed as the bytes on disk (as `generate`, `lint` and `pull` do), decoded for parsing. */
+export function readSnapshotFile(file: string): { text: string; sha256: string } {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    throw new SnapshotError(`${file} cannot be read (${errorCode(error)})`);
+  }
+  return { text: bytes.toString("utf8"), sha256: sha256(bytes) };
+}
+
 /** Reads and loads every model of the snapshot; a missing file says how to get it. */
 export function readSnapshot(dir: string, models: readonly ModelRef[]): SnapshotModel[] {
   return models.map((ref) => {
@@ -50,39 +63,129 @@ export function readSnapshot(dir: string, models: readonly ModelRef[]): Snapshot
     if (!existsSync(file)) {
       throw new SnapshotError(`${ref.id}: no snapshot at ${file}; run \`vsk pull\` to fetch it`);
     }
-    const text = readFileSync(file, "utf8");
+    const { text, sha256 } = readSnapshotFile(file);
     const origin = { model: ref.id, file };
-    return { ref, file, text, sha256: sha256(text), schema: loadModelDocument(parseModelText(text, origin), origin) };
+    return { ref, file, text, sha256, schema: loadModelDocument(parseModelText(text, origin), origin) };
   });
 }
 
+function errorCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException | undefined)?.code ?? (error instanceof Error ? error.message : String(error));
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The manifest, or an empty one when there is none yet. One that exists but cannot be read,
+ * is not JSON or is not `{ "models": { … } }` is a `SnapshotError`: treating it as empty would
+ * make the next `pull --model X` drop every other model's entry.
+ */
 export function readManifest(dir: string): Manifest {
   const file = join(dir, MANIFEST_FILE);
   if (!existsSync(file)) return { models: {} };
+  const fix =
+    "fix it (or restore it from version control), or delete it and run `vsk pull` for every model to rebuild it";
+  const { text } = readSnapshotFile(file);
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(readFileSync(file, "utf8")) as Manifest;
-    return parsed && typeof parsed.models === "object" && parsed.models !== null ? parsed : { models: {} };
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch {
-    return { models: {} };
+    const { line, column, problem } = jsonSyntaxError(text.replace(/^\uFEFF/, ""));
+    throw new SnapshotError(`${file} is not valid JSON (line ${line}, column ${column}: ${problem}); ${fix}`);
   }
+  if (!isObject(parsed) || !isObject(parsed.models))
+    throw new SnapshotError(`${file} is not a snapshot manifest (expected { "models": { … } }); ${fix}`);
+  for (const [model, entry] of Object.entries(parsed.models)) {
+    const bad = !isObject(entry)
+      ? "is not an object"
+      : (["file", "sha256", "source", "fetchedAt"] as const).find((k) => typeof entry[k] !== "string");
+    if (bad !== undefined)
+      throw new SnapshotError(
+        `${file}: the entry of ${JSON.stringify(model)} ${bad === "is not an object" ? bad : `has no string "${bad}"`}; ${fix}`,
+      );
+  }
+  return parsed as unknown as Manifest;
 }
 
-/** Writes files relative to `dir` all-or-nothing: temp files first, renames after. */
-export function writeFilesAtomically(dir: string, files: ReadonlyArray<{ path: string; content: string }>): void {
-  const temps: Array<{ temp: string; target: string }> = [];
+/**
+ * Writes files relative to `dir` all-or-nothing. Every file goes to a temp file first; then each
+ * existing target is renamed to a backup, and the temps are renamed in. A failure at any step
+ * (EACCES, EXDEV, ENOSPC…) puts the backups back and removes the temps and any directory made, so
+ * the snapshot is left as it was; it is thrown as a `SnapshotError`. Backups are removed at the end.
+ */
+export function writeFilesAtomically(
+  dir: string,
+  files: ReadonlyArray<{ path: string; content: string | Buffer }>,
+): void {
+  const tag = `${process.pid}-${randomBytes(4).toString("hex")}`;
+  const madeDirs: string[] = [];
+  const staged: Array<{ temp: string; target: string; backup?: string; installed?: boolean }> = [];
   try {
     for (const f of files) {
       const target = join(dir, f.path);
-      mkdirSync(dirname(target), { recursive: true });
-      const temp = `${target}.vsk-tmp-${process.pid}`;
-      writeFileSync(temp, f.content);
-      temps.push({ temp, target });
+      const made = mkdirSync(dirname(target), { recursive: true });
+      for (let d = dirname(target); made !== undefined; d = dirname(d)) {
+        madeDirs.push(d);
+        if (d === made || d === dirname(d)) break;
+      }
+      const entry: (typeof staged)[number] = { temp: `${target}.vsk-tmp-${tag}`, target };
+      staged.push(entry);
+      writeFileSync(entry.temp, f.content);
+    }
+    for (const entry of staged) {
+      const info = lstatSync(entry.target, { throwIfNoEntry: false });
+      if (info === undefined) continue;
+      if (info.isDirectory()) throw Object.assign(new Error(`${entry.target} is a directory`), { code: "EISDIR" });
+      const backup = `${entry.target}.vsk-bak-${tag}`;
+      renameSync(entry.target, backup);
+      entry.backup = backup;
+    }
+    for (const entry of staged) {
+      renameSync(entry.temp, entry.target);
+      entry.installed = true;
     }
   } catch (error) {
-    for (const t of temps) rmSync(t.temp, { force: true });
-    throw error;
+    const left = rollBack(staged, madeDirs);
+    const note =
+      left.length === 0
+        ? "nothing was changed"
+        : `some files could not be put back, restore them by hand: ${left.join("; ")}`;
+    throw new SnapshotError(`cannot write the snapshot in ${dir} (${errorCode(error)}); ${note}`, { cause: error });
   }
-  for (const t of temps) renameSync(t.temp, t.target);
+  for (const entry of staged) {
+    try {
+      if (entry.backup !== undefined) rmSync(entry.backup, { force: true });
+    } catch {
+      // the new snapshot is in place; a backup left behind is only clutter
+    }
+  }
+}
+
+/** Undoes a partial `writeFilesAtomically`; returns the targets it could not restore. */
+function rollBack(
+  staged: ReadonlyArray<{ temp: string; target: string; backup?: string; installed?: boolean }>,
+  madeDirs: readonly string[],
+): string[] {
+  const left: string[] = [];
+  for (const entry of [...staged].reverse()) {
+    try {
+      if (entry.backup !== undefined) renameSync(entry.backup, entry.target);
+      else if (entry.installed === true) rmSync(entry.target, { force: true });
+    } catch {
+      left.push(`${entry.target} (its previous content is in ${entry.backup})`);
+    }
+    rmSync(entry.temp, { force: true });
+  }
+  // deepest first, so that a directory made for one file is empty once its subdirectories are gone
+  for (const made of [...madeDirs].sort((a, b) => b.length - a.length)) {
+    try {
+      rmdirSync(made);
+    } catch {
+      // not empty or already gone: leave it
+    }
+  }
+  return left;
 }
 
 export interface FetchedModel {
@@ -103,8 +206,13 @@ export function writeSnapshot(dir: string, fetched: readonly FetchedModel[], now
       fetchedAt: now.toISOString(),
     };
   }
-  const sorted: Manifest = { models: {} };
-  for (const id of Object.keys(manifest.models).sort()) sorted.models[id] = manifest.models[id]!;
+  const sorted: Manifest = {
+    models: Object.fromEntries(
+      Object.keys(manifest.models)
+        .sort()
+        .map((id) => [id, manifest.models[id]!]),
+    ),
+  };
   writeFilesAtomically(dir, [
     ...fetched.map((f) => ({ path: snapshotFile(f.model), content: f.text })),
     { path: MANIFEST_FILE, content: JSON.stringify(sorted, null, 2) + "\n" },

@@ -4,7 +4,7 @@
  * to the repository's own schemas-cache/ (checked after the suite).
  */
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -137,6 +137,48 @@ describe("vsk pull from local sources", () => {
       `vsk: example/model-a: ${join(FIXTURES, "not-a-model", path("example/model-a"))} at /openapi: is not an OpenAPI 3.0 or 3.1 document`,
     );
     expect(existsSync(snap)).toBe(false);
+  });
+});
+
+describe("vsk pull and a snapshot it cannot read or write (exit 2, one line, nothing written)", () => {
+  it("a corrupt manifest is reported, not taken as empty: pull --model would drop the other models' entries", async () => {
+    const { dir, snap } = project({});
+    seedOldSnapshot(snap);
+    writeFileSync(join(snap, "manifest.json"), '{\n  "models": {\n    "example/model-a": {\n');
+    const before = tree(snap);
+    const run = await vsk(["--schema-url", MIRROR, "--model", "modelA"], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr.split("\n").filter(Boolean)).toEqual([
+      `vsk: pull: ${join(snap, "manifest.json")} is not valid JSON (line 4, column 1: unexpected end of input, expected a double-quoted property name); ` +
+        "fix it (or restore it from version control), or delete it and run `vsk pull` for every model to rebuild it",
+    ]);
+    expect(run.stdout).toBe("");
+    expect(tree(snap)).toEqual(before);
+  });
+
+  it("a manifest of another shape too", async () => {
+    const { dir, snap } = project({});
+    seedOldSnapshot(snap);
+    writeFileSync(join(snap, "manifest.json"), "[]\n");
+    const run = await vsk(["--schema-url", MIRROR], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /^vsk: pull: .*manifest\.json is not a snapshot manifest \(expected \{ "models": \{ … \} \}\); /,
+    );
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("a write failing part-way (a directory where the third model goes) leaves every file as it was", async () => {
+    const { dir, snap } = project({});
+    seedOldSnapshot(snap);
+    rmSync(join(snap, "example/model-c/latest.json"));
+    mkdirSync(join(snap, "example/model-c/latest.json"));
+    writeFileSync(join(snap, "example/model-c/latest.json/keep.txt"), "in the way");
+    const before = tree(snap);
+    const run = await vsk(["--schema-url", MIRROR], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`vsk: pull: cannot write the snapshot in ${snap} (EISDIR); nothing was changed\n`);
+    expect(tree(snap)).toEqual(before);
   });
 });
 

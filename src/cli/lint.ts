@@ -25,7 +25,8 @@ const HELP = `Usage: vsk lint [FILES… | -] [options]
 
 Checks request payloads the way the service would, before anyone waits for a failed prediction.
 A .json file holds one payload; .ndjson / .jsonl hold one per line. Directories and globs expand
-to their .json, .ndjson and .jsonl files; - (or no file, with input piped) reads stdin.
+to their .json, .ndjson and .jsonl files (an existing file named like a glob, requests[1].json,
+is read as itself); - (or no file, with input piped) reads stdin.
 A payload is bare (then --model and --endpoint say what it is for) or an envelope
 {"model": "<owner>/<name>" or alias, "endpoint": "<endpoint>", "input": {…}}.
 

@@ -231,7 +231,8 @@ export class InputError extends Error {
 
 /**
  * Expands the command line's inputs into files: a directory becomes its `.json`, `.ndjson` and
- * `.jsonl` files (recursively, sorted), a glob its matches; `-` stays stdin. A missing file or
+ * `.jsonl` files (recursively, sorted), a glob its matches (only when no file or directory has
+ * that very name: `requests[1].json` is a file first); `-` stays stdin. A missing file or
  * unreadable directory is an `InputError` (exit 2), reported after the others were linted.
  */
 export async function expandInputs(
@@ -245,7 +246,16 @@ export async function expandInputs(
       files.push("-");
       continue;
     }
-    if (/[*?[\]{}]/.test(input)) {
+    let info;
+    let statError: unknown;
+    try {
+      info = await stat(resolve(cwd, input));
+    } catch (error) {
+      statError = error;
+    }
+    // An existing path is read as named, even `requests[1].json`; only one that does not exist is a pattern.
+    const absent = ["ENOENT", "ENOTDIR"].includes((statError as NodeJS.ErrnoException | undefined)?.code ?? "");
+    if (info === undefined && absent && /[*?[\]{}]/.test(input)) {
       const { glob } = await import("tinyglobby");
       const matches = (await glob(input, { cwd, onlyFiles: true, dot: false, expandDirectories: false }))
         .filter((f) => PAYLOAD_EXTENSIONS.has(extname(f).toLowerCase()))
@@ -255,16 +265,13 @@ export async function expandInputs(
       files.push(...matches);
       continue;
     }
-    let info;
-    try {
-      info = await stat(resolve(cwd, input));
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
+    if (info === undefined) {
+      const code = (statError as NodeJS.ErrnoException).code;
       errors.push(
         new InputError(
           code === "ENOENT"
             ? `${input}: no such file or directory`
-            : `${input}: cannot be read (${code ?? String(error)})`,
+            : `${input}: cannot be read (${code ?? String(statError)})`,
         ),
       );
       continue;

@@ -408,6 +408,19 @@ describe("inputs", () => {
     expect(none.stderr).toContain("nothing/**/*.json: no .json, .ndjson or .jsonl file matches this pattern");
   });
 
+  it("an existing file or directory whose name holds glob characters is read as named, not as a pattern", () => {
+    const { code, report } = lintJson(["brackets/requests[1].json", "brackets/logs{old}"]);
+    expect(code).toBe(1);
+    expect(report.results.map((r) => `${r.source}:${r.line}:${r.valid}`)).toEqual([
+      "brackets/requests[1].json:1:true",
+      "brackets/logs{old}/day.ndjson:1:false",
+    ]);
+    // one that does not exist is still a pattern: [12] matches requests1.json or requests2.json, neither there
+    const none = vsk(["brackets/requests[12].json"]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("brackets/requests[12].json: no .json, .ndjson or .jsonl file matches this pattern");
+  });
+
   it("stdin: - with --ndjson reads one payload per line, as <stdin>", () => {
     const { code, report } = lintJson(["-", "--ndjson"], { input: readFileSync(join(fixtures, "mixed.ndjson")) });
     expect(code).toBe(1);

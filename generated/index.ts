@@ -100,5 +100,9 @@ export type EndpointKey = keyof EndpointTypeMap;
 
 /** Validates a payload for any endpoint by its key. */
 export function validateRequest<K extends EndpointKey>(key: K, input: unknown): Diagnostic[] {
-  return endpoints[key].validate(input);
+  const entry = (endpoints as Record<string, { validate(input: unknown): Diagnostic[] } | undefined>)[key];
+  if (entry === undefined || !Object.prototype.hasOwnProperty.call(endpoints, key)) {
+    throw new Error(`unknown endpoint "${String(key)}"; known: ${Object.keys(endpoints).join(", ")}`);
+  }
+  return entry.validate(input);
 }

@@ -176,6 +176,7 @@ function typeName(value: unknown): string {
 
 /** `string "auto"`, `integer 5`, `null`, `an array`: the received value with its JSON type. */
 function received(value: unknown): string {
+  if (value === undefined) return "nothing";
   if (value === null || Array.isArray(value) || typeof value === "object")
     return value === null ? "null" : describeValue(value).replace(/ of \d+ items?$/, "");
   return `${typeName(value)} ${describeValue(value)}`;

@@ -6,6 +6,7 @@ import { readFile } from "node:fs/promises";
 import yargs from "yargs";
 import { explain, orderKeys, renderText, type InputKind } from "../explain/index.js";
 import { jsonSyntaxError } from "../json/index.js";
+import { redactUrlsInText } from "../runtime/index.js";
 import { CliError, ExitCode } from "./errors.js";
 
 /** `--as` values and the kind each forces. */
@@ -24,7 +25,9 @@ export async function runExplain(argv: string[]): Promise<number> {
   const { text, source } = await readInput(args.file);
   const value = parseJson(text, source);
   const explanation = orderKeys(explain(value, source, AS_CHOICES[args.as]));
-  process.stdout.write(args.format === "json" ? JSON.stringify(explanation, null, 2) + "\n" : renderText(explanation));
+  const output = args.format === "json" ? JSON.stringify(explanation, null, 2) + "\n" : renderText(explanation);
+  // raw values (an unknown code, a request_id) are printed as sent: never with a URL's query string
+  process.stdout.write(redactUrlsInText(output));
   return ExitCode.ok;
 }
 

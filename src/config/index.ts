@@ -129,7 +129,11 @@ export function parseConfig(raw: unknown, file: string): VskConfig {
   return {
     ...(typeof obj.schemaUrl === "string" ? { schemaUrl: obj.schemaUrl } : {}),
     models,
-    snapshotDir: dir("snapshotDir", "schemas-cache"),
+    // the three example models are embedded: with no snapshot of its own, such a config uses that one
+    snapshotDir:
+      obj.models === undefined && obj.snapshotDir === undefined && !existsSync(join(base, "schemas-cache"))
+        ? join(PACKAGE_ROOT, "schemas-cache")
+        : dir("snapshotDir", "schemas-cache"),
     outDir: dir("outDir", "generated"),
     file,
   };

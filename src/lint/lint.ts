@@ -72,6 +72,17 @@ export class Linter {
     return id;
   }
 
+  /** The endpoint of a model that has exactly one, else undefined. */
+  private onlyEndpointOf(model: string): string | undefined {
+    let only: string | undefined;
+    for (const e of this.registry.entries.values()) {
+      if (e.model !== model) continue;
+      if (only !== undefined) return undefined;
+      only = e.endpoint;
+    }
+    return only;
+  }
+
   private finish(
     at: PayloadSource,
     model: string | null,
@@ -111,7 +122,9 @@ export class Linter {
       }
       model = named;
       if (typeof envelope.endpoint === "string") endpoint = envelope.endpoint;
-      else if (envelope.endpoint !== undefined || endpoint === undefined) {
+      else if (envelope.endpoint === undefined && endpoint === undefined && this.onlyEndpointOf(model) !== undefined) {
+        endpoint = this.onlyEndpointOf(model); // a model with one endpoint needs no name for it
+      } else if (envelope.endpoint !== undefined || endpoint === undefined) {
         return this.finish(at, model, null, [
           lintDiagnostic(
             "lint/unknown-endpoint",

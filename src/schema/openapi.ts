@@ -190,6 +190,31 @@ function assertRefsResolve(schema: JsonSchemaObject, origin: SchemaOrigin, rootA
     if (typeof ref !== "string" || !ref.startsWith("#")) return;
     const tokens = ref === "#" ? [] : ref.slice(2).split("/").map(unescapePointerToken);
     if (ref !== "#" && !ref.startsWith("#/")) return; // an anchor: Ajv resolves it or says so
+    // a chain of references that never reaches a schema (A -> B -> A) describes nothing
+    const seen = new Set<string>([ref]);
+    for (
+      let target = get(schema, tokens);
+      isSchemaObject(target) && typeof target.$ref === "string" && Object.keys(target).length === 1;
+    ) {
+      const next = target.$ref;
+      if (seen.has(next)) {
+        throw new SchemaLoadError(
+          origin,
+          pointerOf([
+            ...(path[0] === "$defs" ? ["components", "schemas", ...path.slice(1)] : [...rootAt, ...path]),
+            "$ref",
+          ]),
+          `reference "${ref}" leads to a cycle of references that never reaches a schema`,
+        );
+      }
+      seen.add(next);
+      target =
+        next === "#"
+          ? schema
+          : next.startsWith("#/")
+            ? get(schema, next.slice(2).split("/").map(unescapePointerToken))
+            : undefined;
+    }
     if (get(schema, tokens) === undefined) {
       throw new SchemaLoadError(
         origin,

@@ -185,6 +185,11 @@ describe("vsk generate (default models, child process)", () => {
     expect(stale.stderr).toContain("example/model-b/reference-to-video.validate.js");
     expect(stale.stderr).toMatch(/^vsk: out\/ is stale: 3 files /);
 
+    // generate replaces the directory as a whole: it refuses while a file it did not write is there
+    const refused = await vsk(dir);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/holds files that vsk did not generate \(example\/stray\.ts\)/);
+    rmSync(join(dir, "out/example/stray.ts"));
     const regenerate = await vsk(dir);
     expect(regenerate.status).toBe(0);
     const tree = readTree(join(dir, "out"));

@@ -280,3 +280,12 @@ describe("nullability rewrites never leave a $ref dangling", () => {
     );
   });
 });
+
+describe("a cycle of references that never reaches a schema", () => {
+  it("is a SchemaLoadError at load time (pull rejects it), not an Ajv stack overflow at generate time", () => {
+    const doc = minimalDoc({ $ref: "#/components/schemas/A" }, {});
+    (doc.components as { schemas: Record<string, unknown> }).schemas.A = { $ref: "#/components/schemas/B" };
+    (doc.components as { schemas: Record<string, unknown> }).schemas.B = { $ref: "#/components/schemas/A" };
+    expect(() => loadModelDocument(doc, { model: "o/m", file: "f.json" })).toThrow(/leads to a cycle of references that never reaches a schema/);
+  });
+});

@@ -1,0 +1,76 @@
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const CLI = resolve("dist/src/cli/main.js");
+const work = mkdtempSync(join(tmpdir(), "vsk-outdir-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function vsk(cwd: string, ...args: string[]) {
+  const run = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", input: "" });
+  expect(run.stderr).not.toMatch(/\n\s+at /); // never a stack trace
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+function project(name: string, config: Record<string, unknown>): string {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "vsk.config.json"), JSON.stringify(config));
+  return dir;
+}
+
+describe("vsk generate replaces only a directory it made", () => {
+  it("refuses an outDir holding a file it did not write, even beside an endpoints.json, and deletes nothing", () => {
+    const dir = project("foreign", { outDir: "api" });
+    mkdirSync(join(dir, "api"));
+    writeFileSync(join(dir, "api/endpoints.json"), '{"routes":[]}');
+    writeFileSync(join(dir, "api/server.ts"), "export const handwritten = 1;\n");
+    const run = vsk(dir, "generate");
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/outDir .*api holds files that vsk did not generate \(endpoints\.json, server\.ts\)/);
+    expect(readFileSync(join(dir, "api/server.ts"), "utf8")).toBe("export const handwritten = 1;\n");
+  });
+
+  it("refuses an outDir that is a file, or the project itself, with one line", () => {
+    const file = project("file", { outDir: "vsk.config.json" });
+    expect(vsk(file, "generate")).toMatchObject({ status: 2, stderr: expect.stringMatching(/is a file, not a directory/) });
+    const self = project("self", { outDir: "." });
+    writeFileSync(join(self, "notes.txt"), "mine");
+    expect(vsk(self, "generate")).toMatchObject({ status: 2, stderr: expect.stringMatching(/current directory or one of its parents/) });
+    expect(existsSync(join(self, "notes.txt"))).toBe(true);
+  });
+
+  it("regenerates its own directory, and a config without models uses the embedded snapshot", () => {
+    const dir = project("own", { outDir: "gen" });
+    expect(vsk(dir, "generate").status).toBe(0);
+    writeFileSync(join(dir, "gen/index.ts"), readFileSync(join(dir, "gen/index.ts"), "utf8") + "// edited\n");
+    const again = vsk(dir, "generate");
+    expect(again.status).toBe(0);
+    expect(again.stdout).toMatch(/for 4 endpoints of 3 models into gen\//);
+  });
+
+  it("two models that would generate the same names are a clear error", () => {
+    const dir = project("clash", { models: [{ id: "example/model-a" }, { id: "other/model-a" }], outDir: "gen" });
+    cpSync(resolve("schemas-cache/example"), join(dir, "schemas-cache/example"), { recursive: true });
+    cpSync(resolve("schemas-cache/example/model-a"), join(dir, "schemas-cache/other/model-a"), { recursive: true });
+    const run = vsk(dir, "generate");
+    expect(run.status).toBe(3);
+    expect(run.stderr).toMatch(/other\/model-a\/.* and example\/model-a\/.* would both generate build\w+\(\); give one of the models an alias/);
+    expect(existsSync(join(dir, "gen"))).toBe(false);
+  });
+});
+
+describe("lint: an envelope for a model with one endpoint needs no endpoint name", () => {
+  it("model B", () => {
+    const dir = join(work, "envelope");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "b.json"), JSON.stringify({ model: "modelB", input: { file_url: "https://d.io/x.pdf" } }));
+    const run = vsk(dir, "lint", "b.json", "--format", "json");
+    expect(run.status).toBe(1);
+    const result = (JSON.parse(run.stdout) as { results: Array<{ endpoint: string; diagnostics: Array<{ rule: string }> }> }).results[0]!;
+    expect(result.endpoint).toBe("reference-to-video");
+    expect(result.diagnostics.map((d) => d.rule)).toEqual(["file-url-requires-thinking"]);
+  });
+});

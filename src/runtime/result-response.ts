@@ -57,9 +57,18 @@ function readUnguarded(response: unknown, options: ReadOptions): ResultReading {
     );
 
   const bodyValue = field(response, "body").value;
-  const bodyText = typeof bodyValue === "string" ? bodyValue : "";
-  if (typeof bodyValue !== "string" && bodyValue !== undefined)
-    notes.push(`body is ${describe(bodyValue)}, not the raw text of the body; read as empty.`);
+  // The body should be the raw text. A body already parsed (an object, as some HTTP clients
+  // hand it over) is read as the text it came from, with a note, rather than thrown away.
+  let bodyText = "";
+  if (typeof bodyValue === "string") bodyText = bodyValue;
+  else if (typeof bodyValue === "object" && bodyValue !== null) {
+    try {
+      bodyText = JSON.stringify(bodyValue) ?? "";
+      notes.push(`body is ${describe(bodyValue)}, not the raw text of the body; read as the JSON text it stands for.`);
+    } catch {
+      notes.push(`body is ${describe(bodyValue)} that cannot be written as JSON; read as empty.`);
+    }
+  } else if (bodyValue !== undefined) notes.push(`body is ${describe(bodyValue)}, not the raw text of the body; read as empty.`);
 
   const edge = (why: string): ResultReading => ({
     kind: "edge_error",

@@ -209,3 +209,15 @@ describe("spec 7.3: the error raised from the result call equals the one from a 
     expect(toPredictionFailedError(null as never)).toMatchObject({ code: "unknown_error_code", retryable: false });
   });
 });
+
+describe("a body handed over already parsed (spec 7.3 wants the raw text)", () => {
+  it("is read as the JSON text it stands for, with a note, so a prediction failure is not lost", () => {
+    const reading = readResultResponse({
+      status: 400,
+      headers: {},
+      body: { error: { code: "PREDICTION_FAILED", message: "m", details: { code: "task_timeout", message: "m", timestamp: "t" } } },
+    } as never);
+    expect(reading.kind).toBe("prediction_failed");
+    expect(reading.notes.join(" ")).toMatch(/not the raw text of the body; read as the JSON text it stands for/);
+  });
+});

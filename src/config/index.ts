@@ -51,7 +51,8 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** `<owner>/<name>`: the form of a model id everywhere (spec 4.1, 9.1). */
+export const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** Reads `vsk.config.json` from `cwd` if there is one; otherwise the embedded default. */
 export function loadConfig(cwd: string = process.cwd(), explicitFile?: string): VskConfig {

@@ -10,6 +10,7 @@ import { readLocal } from "./local.js";
 import { resolveFetchOptions, type FetchOptions } from "./options.js";
 import { redactUrlsInText } from "./redact.js";
 import { describeSource, modelLocation, parseSchemaSource, type SchemaSource } from "./source.js";
+import { MODEL_ID } from "../config/index.js";
 
 export { FetchError, FetchUsageError } from "./errors.js";
 export { FETCH_DEFAULTS, resolveFetchOptions, type FetchOptions, type RetryEvent } from "./options.js";
@@ -31,8 +32,6 @@ export interface FetchedSchema {
   attempts: number;
 }
 
-// The same form as src/config's MODEL_ID, which is not exported; one shared pattern belongs there.
-const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /**
  * Everything a command prints about fetching goes through this: no URL keeps its query string,

@@ -20,6 +20,7 @@ import {
   type ValidatorRegistry,
 } from "../lint/index.js";
 import { CliError, ExitCode } from "./errors.js";
+import { redactUrlsInText } from "../../templates/support.js";
 
 const HELP = `Usage: vsk lint [FILES… | -] [options]
 
@@ -45,7 +46,8 @@ Exit codes: 0 all valid, 1 some invalid (or too many warnings), 2 usage or I/O e
 const FORMATS = ["pretty", "json", "github"] as const;
 
 function usage(message: string): never {
-  throw new CliError(`${message}\nRun \`vsk lint --help\` for the options.`, ExitCode.usage);
+  // a flag's value is echoed back: never with a URL's query string
+  throw new CliError(`${redactUrlsInText(message)}\nRun \`vsk lint --help\` for the options.`, ExitCode.usage);
 }
 
 /** Resolves --model/--endpoint against the generated registry; unknown ones list the known. */
@@ -105,7 +107,7 @@ export async function runLint(argv: string[]): Promise<number> {
     usage(`--format must be one of ${FORMATS.join(", ")}, not "${format}"`);
   let maxWarnings = Infinity;
   if (values["max-warnings"] !== undefined) {
-    maxWarnings = Number(values["max-warnings"]);
+    maxWarnings = /^-?\d+$/.test(values["max-warnings"].trim()) ? Number(values["max-warnings"]) : NaN;
     if (!Number.isInteger(maxWarnings) || maxWarnings < -1)
       usage(`--max-warnings must be a whole number, not "${values["max-warnings"]}"`);
     if (maxWarnings === -1) maxWarnings = Infinity;
@@ -155,6 +157,10 @@ export async function runLint(argv: string[]): Promise<number> {
   await reporter.end(linter.summary);
   for (const e of errors) process.stderr.write(`vsk: ${e.message}\n`);
   if (errors.length > 0) return ExitCode.usage;
-  if (linter.summary.invalid > 0 || linter.summary.warnings > maxWarnings) return ExitCode.findings;
+  if (linter.summary.invalid > 0) return ExitCode.findings;
+  if (linter.summary.warnings > maxWarnings) {
+    process.stderr.write(`vsk: ${linter.summary.warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
+    return ExitCode.findings;
+  }
   return ExitCode.ok;
 }

@@ -170,6 +170,14 @@ export async function readNdjson(
     const result = emit(joined, 0, joined.length);
     if (result) await result;
   }
+  if (count === 0) {
+    // an empty log is more often a truncated export than a day without traffic: say so
+    count = 1;
+    await handle({ source, line: 1 }, undefined, {
+      rule: "lint/empty-file",
+      message: "the file holds no payload (empty or blank lines only); expected one JSON request payload per line",
+    });
+  }
   return count;
 }
 

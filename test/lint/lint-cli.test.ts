@@ -10,7 +10,7 @@
  * query string anywhere in the output.
  */
 import { spawnSync, type SpawnSyncOptions } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -200,7 +200,9 @@ describe("formats", () => {
   });
 
   it("json with no payload at all is still one valid object", () => {
-    const { code, report } = lintJson(["odd/empty.ndjson"]);
+    const empty = join(tmp, "no-payloads");
+    mkdirSync(empty, { recursive: true });
+    const { code, report } = lintJson([empty]);
     expect(code).toBe(0);
     expect(report).toEqual({ results: [], summary: { requests: 0, valid: 0, invalid: 0, warnings: 0 } });
   });
@@ -635,17 +637,14 @@ process.stderr.write(JSON.stringify({ code, polluted: ({}).polluted ?? null, arr
     expect(report.results[0]!.diagnostics[0]!.message).toContain("binary");
   });
 
-  it("an empty .json file is lint/empty-file; an empty .ndjson file holds no request", () => {
+  it("an empty .json or .ndjson file is lint/empty-file (an empty log is more often a truncated export)", () => {
     const { code, report } = lintJson(["odd/empty.json", "odd/whitespace.json", "odd/empty.ndjson", ...TEXT_A]);
     expect(code).toBe(1);
     expect(report.results.map((r) => [r.source, rules(r)])).toEqual([
       ["odd/empty.json", ["lint/empty-file"]],
       ["odd/whitespace.json", ["lint/empty-file"]],
+      ["odd/empty.ndjson", ["lint/empty-file"]],
     ]);
-    expect(vsk(["odd/empty.ndjson", ...TEXT_A])).toMatchObject({
-      code: 0,
-      stdout: "0 requests: 0 valid, 0 invalid, 0 warnings\n",
-    });
     expect(lintJson(["-"], { input: "" }).report.results.map(rules)).toEqual([["lint/empty-file"]]);
   });
 
@@ -708,5 +707,26 @@ process.stderr.write(JSON.stringify({ code, polluted: ({}).polluted ?? null, arr
     vsk(["secrets.ndjson", "--format", "github"], { env: { GITHUB_STEP_SUMMARY: summaryFile } });
     expect(readFileSync(summaryFile, "utf8")).not.toContain(SECRET);
     vsk(["-", "--ndjson"], { input: readFileSync(join(fixtures, "secrets.ndjson")) });
+  });
+});
+
+describe("flags say what went wrong", () => {
+  it("--max-warnings: an empty value is a usage error; going over the limit says so", () => {
+    expect(vsk(["mixed.ndjson", "--max-warnings", ""])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--max-warnings must be a whole number/),
+    });
+    const over = vsk(["-", "--model", "modelC", "--max-warnings", "0"], {
+      input: '{"prompt":"p","aspect_ratio":"16:9"}',
+    });
+    expect(over.code).toBe(1);
+    expect(over.stderr).toMatch(/1 warnings, more than --max-warnings 0/);
+  });
+
+  it("a flag value that is a signed URL is echoed without its query string", () => {
+    const run = vsk(["mixed.ndjson", "--model", "https://a.example/b?sig=SECRET"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unknown model "https:\/\/a\.example\/b"/);
+    expect(run.stderr).not.toContain("SECRET");
   });
 });

@@ -1,6 +1,6 @@
 /**
  * `vsk drift [--schema-url URL] [--format text|markdown|json|github] [--fail-on breaking|behavior|any|never]
- * [--requests FILES…] [--update]`: what changed in the published schemas (spec 9.1) against the
+ * [--requests FILES… [--ndjson]] [--update]`: what changed in the published schemas (spec 9.1) against the
  * committed snapshot, and what it breaks. Exit 0 nothing at or above --fail-on, 1 drift at or
  * above it, 2 usage, 3 a model could not be fetched or parsed (never "no drift").
  */
@@ -46,17 +46,45 @@ interface DriftArgs {
   format: Format;
   failOn: FailOn;
   requests?: string[];
+  ndjson: boolean;
   update: boolean;
   config?: string;
   model?: string;
   endpoint?: string;
 }
 
+/**
+ * `--requests a.json - b.json` as `--requests=a.json --requests=- --requests=b.json`: yargs ends
+ * an array option's values at the first word starting with `-`, stdin's `-` included, and then
+ * rejects `-` as an unknown argument.
+ */
+function spellOutRequests(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === "--") {
+      out.push(...argv.slice(i));
+      break;
+    }
+    if (word !== "--requests") {
+      out.push(word);
+      continue;
+    }
+    let values = 0;
+    while (i + 1 < argv.length && (argv[i + 1] === "-" || !argv[i + 1]!.startsWith("-"))) {
+      out.push(`--requests=${argv[++i]!}`);
+      values++;
+    }
+    if (values === 0) out.push(word);
+  }
+  return out;
+}
+
 async function parseArgs(argv: string[]): Promise<DriftArgs | "help"> {
   const parsed = await commandParser(
-    argv,
+    spellOutRequests(argv),
     "drift",
-    "[--schema-url URL] [--format text|markdown|json|github] [--fail-on breaking|behavior|any|never] [--requests FILES…] [--update]",
+    "[--schema-url URL] [--format text|markdown|json|github] [--fail-on breaking|behavior|any|never] [--requests FILES… [--ndjson]] [--update]",
   )
     .epilogue(
       "Compares each configured model's {schema_url}/main/<owner>/<name>/latest.json with the snapshot (schemas-cache/).\n" +
@@ -77,7 +105,13 @@ async function parseArgs(argv: string[]): Promise<DriftArgs | "help"> {
     .option("requests", {
       type: "string",
       array: true,
-      describe: "payload files (JSON, NDJSON/JSONL, envelopes) to check against snapshot and source",
+      describe:
+        "payload files (JSON, NDJSON/JSONL, envelopes; - for stdin) to check against snapshot and source, as vsk lint reads them",
+    })
+    .option("ndjson", {
+      type: "boolean",
+      default: false,
+      describe: "with --requests -: read stdin as NDJSON, one payload per line (as vsk lint --ndjson)",
     })
     .option("model", { type: "string", describe: "with --requests: the model of payloads that are not envelopes" })
     .option("endpoint", {
@@ -104,9 +138,12 @@ async function parseArgs(argv: string[]): Promise<DriftArgs | "help"> {
       "drift: --requests needs at least one file\nRun `vsk drift --help` for the options.",
       ExitCode.usage,
     );
+  if (requests !== undefined && requests.filter((r) => r === "-").length > 1)
+    throw new CliError("drift: stdin (-) can be read only once", ExitCode.usage);
   const args: DriftArgs = {
     format: parsed.format as Format,
     failOn: parsed["fail-on"] as FailOn,
+    ndjson: parsed.ndjson === true,
     update: parsed.update === true,
   };
   const schemaUrl = single("schema-url", parsed["schema-url"]);
@@ -115,6 +152,8 @@ async function parseArgs(argv: string[]): Promise<DriftArgs | "help"> {
   const endpoint = single("endpoint", parsed.endpoint);
   if ((model !== undefined || endpoint !== undefined) && requests === undefined)
     throw new CliError("drift: --model and --endpoint only apply with --requests", ExitCode.usage);
+  if (args.ndjson && requests === undefined)
+    throw new CliError("drift: --ndjson only applies with --requests", ExitCode.usage);
   return {
     ...args,
     ...(schemaUrl === undefined ? {} : { schemaUrl }),
@@ -176,12 +215,26 @@ export async function runDrift(argv: string[]): Promise<number> {
 
   let requests: RequestImpact | undefined;
   if (args.requests !== undefined) {
-    const checked = await checkRequests(args.requests, cwd, config, comparisons, all, {
-      ...(args.model === undefined ? {} : { model: args.model }),
-      ...(args.endpoint === undefined ? {} : { endpoint: args.endpoint }),
-    });
+    const checked = await checkRequests(
+      args.requests,
+      cwd,
+      config,
+      comparisons,
+      all,
+      {
+        ...(args.model === undefined ? {} : { model: args.model }),
+        ...(args.endpoint === undefined ? {} : { endpoint: args.endpoint }),
+      },
+      { ndjson: args.ndjson },
+    );
     if (checked.inputErrors.length > 0) throw new CliError(`drift: ${checked.inputErrors.join("; ")}`, ExitCode.usage);
     requests = checked.impact;
+    // A request schema Ajv cannot compile: that model could not be compared (exit 3).
+    for (const problem of checked.modelProblems) {
+      const comparison = comparisons.find((c) => c.ref.id === problem.model);
+      if (comparison !== undefined)
+        comparison.report = { ...comparison.report, status: "error", message: problem.message };
+    }
   }
 
   const report = buildReport({
@@ -226,6 +279,14 @@ export async function runDrift(argv: string[]): Promise<number> {
   const files = new Map(comparisons.map((c) => [c.ref.id, relative(cwd, c.snapshotFile)]));
   process.stdout.write(scrub(render(report, args.format, files)));
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;
-  if (args.format === "github" && summaryFile) appendFileSync(summaryFile, scrub(formatMarkdown(report)));
+  if (args.format === "github" && summaryFile) {
+    try {
+      appendFileSync(summaryFile, scrub(formatMarkdown(report)));
+    } catch (error) {
+      // as `vsk lint` does: one line, and the exit code stays the report's
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      err(`vsk: could not append to GITHUB_STEP_SUMMARY (${code})`);
+    }
+  }
   return report.summary.exitCode;
 }

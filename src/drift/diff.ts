@@ -11,6 +11,7 @@ import {
   acceptsType,
   canonical,
   child,
+  resolveRef,
   typesOf,
   viewSchema,
   type Alternative,
@@ -57,8 +58,17 @@ interface Walk {
     after: string | null,
     params?: FindingParams,
   ) => void;
-  /** pairs of schema locations being compared on the current path: a recursive schema stops here */
-  active: Set<string>;
+  /**
+   * Pairs of alternatives already compared (or being compared) in this direction, by location
+   * and content. A shared definition is compared once, from the first field that reaches it:
+   * walking it once per path is exponential when definitions reference each other twice or
+   * more (D0 → D1 → … with two properties each), and a recursive schema stops where it recurs.
+   */
+  compared: Set<string>;
+  /** pairs reported as too deep to compare, reported once */
+  tooDeep: Set<string>;
+  /** alternatives on the current path */
+  depth: number;
 }
 
 /** Every difference between two loaded models: endpoints removed and added, then each endpoint's request and response. */
@@ -111,7 +121,9 @@ export function diffEndpoint(before: EndpointModel, after: EndpointModel): Findi
       direction,
       before: { schema: b },
       after: { schema: a },
-      active: new Set(),
+      compared: new Set(),
+      tooDeep: new Set(),
+      depth: 0,
       emit: (kind, field, pb, pa, params = {}) =>
         out.push({
           kind,
@@ -200,9 +212,19 @@ function compareAlternativeLists(b: SchemaView, a: SchemaView, field: string[], 
 }
 
 function compareAlternatives(b: Alternative, a: Alternative, field: string[], walk: Walk): void {
-  const key = `${b.at}|${a.at}`;
-  if (walk.active.has(key) || walk.active.size > MAX_DEPTH) return;
-  walk.active.add(key);
+  // Location and content: a `$ref` with siblings is read at its target's location, merged with them.
+  const key = canonical([b.at, a.at, b.schema, a.schema]);
+  if (walk.compared.has(key)) return;
+  if (walk.depth >= MAX_DEPTH) {
+    // Not compared, so not known to be equal: reported, never dropped.
+    if (!walk.tooDeep.has(key) && !sameBelow(b, a, walk)) {
+      walk.tooDeep.add(key);
+      walk.emit(kind(walk, "too-deep"), field, b.at, a.at, { value: MAX_DEPTH });
+    }
+    return;
+  }
+  walk.compared.add(key);
+  walk.depth++;
   try {
     compareTypes(b, a, field, walk);
     compareEnums(b, a, field, walk);
@@ -211,8 +233,43 @@ function compareAlternatives(b: Alternative, a: Alternative, field: string[], wa
     compareItems(b, a, field, walk);
     compareOtherKeywords(b, a, field, walk);
   } finally {
-    walk.active.delete(key);
+    walk.depth--;
   }
+}
+
+/** Every `$ref` string written anywhere in `value`. */
+function refsIn(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) refsIn(v, out);
+  else if (isSchemaObject(value))
+    for (const [k, v] of Object.entries(value)) {
+      if (k === "$ref" && typeof v === "string") out.push(v);
+      else refsIn(v, out);
+    }
+  return out;
+}
+
+/**
+ * Whether two alternatives are written the same, all the way down: the same text, and every
+ * definition reachable from them through `$ref`s the same text on both sides. Cheap where the
+ * walk stops; anything else is reported as too deep to compare.
+ */
+function sameBelow(b: Alternative, a: Alternative, walk: Walk): boolean {
+  if (canonical(b.schema) !== canonical(a.schema)) return false;
+  const seen = new Set<string>();
+  const queue = refsIn(b.schema);
+  for (let ref = queue.pop(); ref !== undefined; ref = queue.pop()) {
+    if (seen.has(ref)) continue;
+    seen.add(ref);
+    const rb = resolveRef(walk.before, ref);
+    const ra = resolveRef(walk.after, ref);
+    if (rb === undefined || ra === undefined) {
+      if (rb !== ra) return false;
+      continue;
+    }
+    if (canonical(rb.schema) !== canonical(ra.schema)) return false;
+    queue.push(...refsIn(rb.schema));
+  }
+  return true;
 }
 
 const at = (alt: Alternative, keyword: string): string => (keyword in alt.schema ? child(alt.at, keyword) : alt.at);

@@ -4,13 +4,18 @@
  * allows and a client built from the snapshot rejects. Each table row names a strategy; the
  * candidate it gives is checked against both schemas with Ajv and dropped unless it really
  * crosses the change.
+ *
+ * Bounds come straight from the schemas and can be anything (`maxLength: 2147483647`,
+ * `maxItems: 1e8`): a string or array longer than `MAX_EXAMPLE_SIZE`, or an example larger
+ * than the sampling budget, gives no example. Whatever goes wrong building or checking one
+ * example costs that example only, never the report.
  */
 import type { AnySchema, ValidateFunction } from "ajv";
-// validator.ts directly, not emit/index.ts: the index loads ts-morph and json-schema-to-typescript (~1 s).
-import { createAjv } from "../emit/index.js";
+// From the rules stage, where Ajv's one configuration lives; nothing of the emit stage is loaded.
+import { createAjv } from "../rules/index.js";
 import type { EndpointModel, JsonSchemaObject } from "../schema/index.js";
 import type { Finding } from "./diff.js";
-import { forcedValue, sampleValue, stringOfLength, type Leaf } from "./sample.js";
+import { arrayOfLength, forcedValue, SampleBudget, sampleValue, stringOfLength, type Leaf } from "./sample.js";
 import type { ExampleStrategy } from "./table.js";
 import { BOUNDS } from "./table.js";
 import type { SchemaRoot } from "./view.js";
@@ -26,33 +31,36 @@ function boundValue(
   n: unknown,
   sample: Finding["params"]["sample"],
   sides: Sides,
+  budget: SampleBudget,
 ): Leaf | undefined {
   if (typeof n !== "number" || n < 0) return undefined;
   if (keyword === "maximum" || keyword === "minimum") return { value: n };
-  if (keyword === "maxLength" || keyword === "minLength") return { value: stringOfLength(n) };
+  if (keyword === "maxLength" || keyword === "minLength") return { value: stringOfLength(n, budget) };
   if (keyword === "maxItems" || keyword === "minItems") {
     const items = (sample?.schema as JsonSchemaObject | undefined)?.items ?? {};
-    return { value: Array.from({ length: n }, () => sampleValue(items, sides.before)) };
+    return { value: arrayOfLength(n, () => sampleValue(items, sides.before, undefined, 0, budget), budget) };
   }
   return undefined;
 }
 
-function sampleFrom(finding: Finding, sides: Sides): Leaf | undefined {
+function sampleFrom(finding: Finding, sides: Sides, budget: SampleBudget): Leaf | undefined {
   const sample = finding.params.sample;
   if (sample === undefined) return undefined;
-  const value = sampleValue(sample.schema, sides[sample.side], sample.type);
+  const value = sampleValue(sample.schema, sides[sample.side], sample.type, 0, budget);
   return value === undefined ? undefined : { value };
 }
 
+type Strategy = (finding: Finding, sides: Sides, budget: SampleBudget) => Leaf | undefined;
+
 /** What each strategy of the table puts at the change's location. */
-const STRATEGIES: Record<ExampleStrategy, (finding: Finding, sides: Sides) => Leaf | undefined> = {
+const STRATEGIES: Record<ExampleStrategy, Strategy> = {
   value: (f) => ({ value: f.params.value }),
-  "old-bound": (f, sides) => boundValue(f.params.keyword, f.params.from, f.params.sample, sides),
-  "past-new-bound": (f, sides) => {
+  "old-bound": (f, sides, budget) => boundValue(f.params.keyword, f.params.from, f.params.sample, sides, budget),
+  "past-new-bound": (f, sides, budget) => {
     const upper = BOUNDS.find((b) => b.keyword === f.params.keyword)?.upper;
     const to = f.params.to;
     if (typeof to !== "number" || upper === undefined) return undefined;
-    return boundValue(f.params.keyword, upper ? to + 1 : to - 1, f.params.sample, sides);
+    return boundValue(f.params.keyword, upper ? to + 1 : to - 1, f.params.sample, sides, budget);
   },
   omit: () => ({ omit: true }),
   null: () => ({ value: null }),
@@ -81,19 +89,31 @@ export class ExampleMaker {
     return this.compiled.get(schema)!;
   }
 
-  /** The example for `finding` under `strategy`, or undefined when none crosses the change. */
+  /**
+   * The example for `finding` under `strategy`, or undefined when none crosses the change, when
+   * it would be too large, or when building or checking it fails: never throws.
+   */
   exampleFor(finding: Finding, strategy: ExampleStrategy): unknown {
+    try {
+      return this.build(finding, strategy);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private build(finding: Finding, strategy: ExampleStrategy): unknown {
     if (finding.direction === "endpoint") return undefined;
     const request = finding.direction === "request";
     const sides: Sides = request
       ? { before: { schema: this.before.input }, after: { schema: this.after.input } }
       : { before: { schema: this.before.output }, after: { schema: this.after.output } };
-    const leaf = STRATEGIES[strategy](finding, sides);
+    const budget = new SampleBudget();
+    const leaf = STRATEGIES[strategy](finding, sides, budget);
     if (leaf === undefined) return undefined;
     // The payload is built on the side that must accept it.
     const accepting = request ? sides.before : sides.after;
     const rejecting = request ? sides.after : sides.before;
-    const payload = forcedValue(accepting.schema, accepting, finding.field, leaf);
+    const payload = forcedValue(accepting.schema, accepting, finding.field, leaf, 0, budget);
     const accepts = this.validator(accepting.schema);
     const rejects = this.validator(rejecting.schema);
     if (accepts === null || rejects === null) return undefined;

@@ -37,7 +37,7 @@ export {
   type AcceptEntry,
 } from "./accept.js";
 export { buildReport, FAIL_LEVELS, FAIL_ON, sortChanges } from "./report.js";
-export { checkRequests, type RequestTarget } from "./requests.js";
+export { checkRequests, type ModelProblem, type RequestReading, type RequestTarget } from "./requests.js";
 export { formatText } from "./format/text.js";
 export { formatMarkdown } from "./format/markdown.js";
 export { formatGithub } from "./format/github.js";

@@ -2,12 +2,13 @@
  * `--requests FILES…`: your own payloads against both sides. Each is validated against the
  * snapshot's and the source's request schema (compiled here at run time: a diagnostic path)
  * with the endpoint's cross-field rules; those valid before and rejected now are grouped by
- * the change that rejects them. Files are read by the linter's reader (JSON, NDJSON/JSONL,
- * envelopes `{"model", "endpoint", "input"}`).
+ * the change that rejects them. Files are read by the linter's reader, as `vsk lint` reads them
+ * (JSON, NDJSON/JSONL, envelopes `{"model", "endpoint", "input"}`; stdin holds one JSON value
+ * unless `ndjson`). A file that cannot be read is an input error (exit 2); a request schema Ajv
+ * cannot compile is an error of its model (exit 3), never a crash.
  */
 import type { AnySchema } from "ajv";
 import { findModel, type VskConfig } from "../config/index.js";
-import { createAjv } from "../emit/index.js";
 import {
   expandInputs,
   isNdjsonPath,
@@ -16,7 +17,7 @@ import {
   readSingleJson,
   type PayloadHandler,
 } from "../lint/index.js";
-import { rulesFor, runValidation, type Diagnostic } from "../rules/index.js";
+import { createAjv, rulesFor, runValidation, type Diagnostic } from "../rules/index.js";
 import type { EndpointModel } from "../schema/index.js";
 import type { ModelComparison } from "./compare.js";
 import type { Change, RequestImpact } from "./types.js";
@@ -28,6 +29,17 @@ export interface RequestTarget {
 }
 
 type Validate = (input: unknown) => Diagnostic[];
+
+export interface RequestReading {
+  /** read stdin (`-`) as NDJSON, one payload per line (`--ndjson`); otherwise it holds one JSON value */
+  ndjson?: boolean;
+}
+
+/** A model whose request schema could not be compiled: it could not be compared. */
+export interface ModelProblem {
+  model: string;
+  message: string;
+}
 
 /** Whether change field `/keyframes/*\/frame_index` covers diagnostic pointer `/keyframes/1/frame_index` (or something under it). */
 function covers(field: string, pointer: string): number {
@@ -58,16 +70,30 @@ export async function checkRequests(
   comparisons: readonly ModelComparison[],
   changes: readonly Change[],
   target: RequestTarget,
-): Promise<{ impact: RequestImpact; inputErrors: string[] }> {
+  reading: RequestReading = {},
+): Promise<{ impact: RequestImpact; inputErrors: string[]; modelProblems: ModelProblem[] }> {
   const impact: RequestImpact = { checked: 0, rejectedNow: 0, invalidBefore: 0, skipped: [], groups: [] };
   const groups = new Map<Change | null, RequestImpact["groups"][number]>();
-  const validators = new Map<EndpointModel, Validate>();
-  const validatorFor = (endpoint: EndpointModel, comparison: ModelComparison): Validate => {
+  const modelProblems: ModelProblem[] = [];
+  /** each endpoint's validator, or why there is none */
+  const validators = new Map<EndpointModel, Validate | { problem: string }>();
+  const validatorFor = (
+    endpoint: EndpointModel,
+    comparison: ModelComparison,
+    side: "snapshot" | "source",
+  ): Validate | { problem: string } => {
     let v = validators.get(endpoint);
     if (v === undefined) {
-      const compiled = createAjv().compile(endpoint.input as AnySchema);
-      const rules = rulesFor(endpoint, comparison.ref);
-      v = (input) => runValidation(compiled, rules, input);
+      try {
+        const compiled = createAjv().compile(endpoint.input as AnySchema);
+        const rules = rulesFor(endpoint, comparison.ref);
+        v = (input) => runValidation(compiled, rules, input);
+      } catch (error) {
+        const why = error instanceof Error ? error.message : String(error);
+        v = { problem: `the ${side}'s request schema of ${endpoint.endpoint} cannot be compiled: ${why}` };
+        if (!modelProblems.some((p) => p.model === comparison.ref.id))
+          modelProblems.push({ model: comparison.ref.id, message: `${comparison.ref.id}: ${v.problem}` });
+      }
       validators.set(endpoint, v);
     }
     return v;
@@ -122,7 +148,9 @@ export async function checkRequests(
       return skip(`${ref.id} could not be compared (${comparison.report.status})`);
     const before = comparison.before.endpoints.find((e) => e.endpoint === endpointName);
     if (before === undefined) return skip(`"${endpointName}" is not an endpoint of ${ref.id} in the snapshot`);
-    const errorsBefore = validatorFor(before, comparison)(input).filter((d) => d.severity === "error");
+    const validateBefore = validatorFor(before, comparison, "snapshot");
+    if (typeof validateBefore !== "function") return skip(`${ref.id}: ${validateBefore.problem}`);
+    const errorsBefore = validateBefore(input).filter((d) => d.severity === "error");
     if (errorsBefore.length > 0) {
       impact.invalidBefore++;
       return;
@@ -140,7 +168,9 @@ export async function checkRequests(
       });
       return;
     }
-    const errorsAfter = validatorFor(after, comparison)(input).filter((d) => d.severity === "error");
+    const validateAfter = validatorFor(after, comparison, "source");
+    if (typeof validateAfter !== "function") return skip(`${ref.id}: ${validateAfter.problem}`);
+    const errorsAfter = validateAfter(input).filter((d) => d.severity === "error");
     if (errorsAfter.length === 0) return;
     impact.rejectedNow++;
     const requestChanges = mine.filter((c) => c.direction === "request");
@@ -156,15 +186,27 @@ export async function checkRequests(
   };
 
   const { files, errors } = await expandInputs(inputs, cwd);
+  const inputErrors = errors.map((e) => e.message);
   for (const file of files) {
-    if (file === "-") await readNdjson(process.stdin, "<stdin>", handle);
-    else if (isNdjsonPath(file)) await readNdjson(openFile(file, cwd), file, handle);
-    else await readSingleJson(openFile(file, cwd), file, handle);
+    try {
+      if (file === "-") {
+        if (reading.ndjson === true) await readNdjson(process.stdin, "<stdin>", handle);
+        else await readSingleJson(process.stdin, "<stdin>", handle);
+      } else if (isNdjsonPath(file)) await readNdjson(openFile(file, cwd), file, handle);
+      else await readSingleJson(openFile(file, cwd), file, handle);
+    } catch (error) {
+      // as `vsk lint` reports it: a file (or stdin) that cannot be read, EACCES, EISDIR, …
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === undefined) throw error;
+      inputErrors.push(
+        `${file === "-" ? "<stdin>" : file}: cannot be read (${code === "EISDIR" ? "a directory" : code})`,
+      );
+    }
   }
   // Classified changes first, in report order; then what no change explains.
   const order = [...changes];
   impact.groups = [...groups.entries()]
     .sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : order.indexOf(a) - order.indexOf(b)))
     .map(([, g]) => g);
-  return { impact, inputErrors: errors.map((e) => e.message) };
+  return { impact, inputErrors, modelProblems };
 }

@@ -12,18 +12,45 @@ export type Leaf = { value: unknown } | { omit: true };
 
 const MAX_DEPTH = 24;
 const FILLER = "…";
+/** The longest string and the longest array an example holds: a schema's bounds can be any number (2147483647, 1e8). */
+export const MAX_EXAMPLE_SIZE = 10_000;
+/** What one example may cost in all (values plus string characters): shared definitions make sampling exponential. */
+const EXAMPLE_BUDGET = 2 * MAX_EXAMPLE_SIZE;
+
+/** Thrown when an example would be larger than the caps: then there is no example. */
+export class ExampleTooLarge extends Error {
+  override name = "ExampleTooLarge";
+}
+
+/** What is left to spend on one example; every value and every string character costs one. */
+export class SampleBudget {
+  constructor(private left = EXAMPLE_BUDGET) {}
+  spend(cost: number): void {
+    if (!(cost >= 0 && cost <= MAX_EXAMPLE_SIZE) || (this.left -= cost) < 0)
+      throw new ExampleTooLarge(`an example would be larger than ${MAX_EXAMPLE_SIZE} items or characters`);
+  }
+}
 
 function firstAlternative(schema: unknown, root: SchemaRoot): { alt: Alternative | undefined; nullable: boolean } {
   const view = viewSchema(schema, "", root);
   return { alt: view.alternatives[0], nullable: view.nullable };
 }
 
-/** A string of exactly `length` characters. */
-export function stringOfLength(length: number): string {
-  return "x".repeat(Math.max(0, length));
+/** A string of exactly `length` characters; `ExampleTooLarge` past `MAX_EXAMPLE_SIZE`. */
+export function stringOfLength(length: number, budget = new SampleBudget()): string {
+  const n = Math.max(0, Math.floor(length));
+  budget.spend(n);
+  return "x".repeat(n);
 }
 
-function sampleString(s: JsonSchemaObject): string {
+/** `count` values made by `make`; `ExampleTooLarge` past `MAX_EXAMPLE_SIZE`. */
+export function arrayOfLength<T>(count: number, make: () => T, budget = new SampleBudget()): T[] {
+  const n = Math.max(0, Math.floor(count));
+  budget.spend(n);
+  return Array.from({ length: n }, make);
+}
+
+function sampleString(s: JsonSchemaObject, budget: SampleBudget): string {
   const format = typeof s.format === "string" ? s.format : "";
   let text =
     format === "uri" || format === "url" || format === "uri-reference" || format === "iri"
@@ -38,7 +65,7 @@ function sampleString(s: JsonSchemaObject): string {
               ? "00000000-0000-4000-8000-000000000000"
               : FILLER;
   if (typeof s.minLength === "number" && text.length < s.minLength)
-    text = text + stringOfLength(s.minLength - text.length);
+    text = text + stringOfLength(s.minLength - text.length, budget);
   if (typeof s.maxLength === "number" && text.length > s.maxLength) text = text.slice(0, s.maxLength);
   return text;
 }
@@ -62,8 +89,15 @@ function sampleNumber(s: JsonSchemaObject, integer: boolean): number {
 }
 
 /** The simplest value of `schema`, of `type` when given; undefined when there is none (`false`). */
-export function sampleValue(schema: unknown, root: SchemaRoot, type?: string, depth = 0): unknown {
+export function sampleValue(
+  schema: unknown,
+  root: SchemaRoot,
+  type?: string,
+  depth = 0,
+  budget = new SampleBudget(),
+): unknown {
   if (depth > MAX_DEPTH) return null;
+  budget.spend(1);
   const { alt, nullable } = firstAlternative(schema, root);
   if (type === "null") return null;
   if (alt === undefined) return nullable ? null : undefined;
@@ -76,7 +110,7 @@ export function sampleValue(schema: unknown, root: SchemaRoot, type?: string, de
     type ?? types?.[0] ?? (isSchemaObject(s.properties) ? "object" : s.items !== undefined ? "array" : "string");
   switch (chosen) {
     case "string":
-      return sampleString(s);
+      return sampleString(s, budget);
     case "integer":
     case "number":
       return sampleNumber(s, chosen === "integer");
@@ -84,10 +118,10 @@ export function sampleValue(schema: unknown, root: SchemaRoot, type?: string, de
       return true;
     case "array": {
       const count = typeof s.minItems === "number" ? s.minItems : 0;
-      return Array.from({ length: count }, () => sampleValue(s.items ?? {}, root, undefined, depth + 1));
+      return arrayOfLength(count, () => sampleValue(s.items ?? {}, root, undefined, depth + 1, budget), budget);
     }
     case "object":
-      return sampleObject(s, root, [], undefined, depth);
+      return sampleObject(s, root, [], undefined, depth, budget);
     default:
       return null;
   }
@@ -99,6 +133,7 @@ function sampleObject(
   path: readonly string[],
   leaf: Leaf | undefined,
   depth: number,
+  budget: SampleBudget,
 ): Record<string, unknown> {
   const props = isSchemaObject(s.properties) ? s.properties : {};
   const required = Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : [];
@@ -109,9 +144,9 @@ function sampleObject(
   for (const name of names) {
     if (name === forced) {
       if (path.length === 1 && leaf !== undefined && "omit" in leaf) continue;
-      defineOwn(out, name, forcedValue(props[name] ?? {}, root, path.slice(1), leaf!, depth + 1));
+      defineOwn(out, name, forcedValue(props[name] ?? {}, root, path.slice(1), leaf!, depth + 1, budget));
     } else {
-      defineOwn(out, name, sampleValue(props[name] ?? {}, root, undefined, depth + 1));
+      defineOwn(out, name, sampleValue(props[name] ?? {}, root, undefined, depth + 1, budget));
     }
   }
   return out;
@@ -120,6 +155,7 @@ function sampleObject(
 /**
  * A minimal value of `schema` with `leaf` at `path` (payload tokens, `*` for an array item).
  * The alternative chosen at each level is the first one that can hold the path.
+ * `ExampleTooLarge` when the value would be larger than the caps.
  */
 export function forcedValue(
   schema: unknown,
@@ -127,9 +163,11 @@ export function forcedValue(
   path: readonly string[],
   leaf: Leaf,
   depth = 0,
+  budget = new SampleBudget(),
 ): unknown {
   if (path.length === 0) return "value" in leaf ? leaf.value : undefined;
   if (depth > MAX_DEPTH) return null;
+  budget.spend(1);
   const view = viewSchema(schema, "", root);
   const next = path[0]!;
   const fits = (a: Alternative): boolean =>
@@ -138,13 +176,18 @@ export function forcedValue(
       : (isSchemaObject(a.schema.properties) && next in a.schema.properties) ||
         acceptsType(typesOf(a.schema), "object");
   const alt = view.alternatives.find(fits);
-  if (alt === undefined) return sampleValue(schema, root, undefined, depth);
+  if (alt === undefined) return sampleValue(schema, root, undefined, depth, budget);
   if (next === "*") {
     const items = alt.schema.items ?? {};
-    const first = path.length === 1 && "omit" in leaf ? [] : [forcedValue(items, root, path.slice(1), leaf, depth + 1)];
+    const first =
+      path.length === 1 && "omit" in leaf ? [] : [forcedValue(items, root, path.slice(1), leaf, depth + 1, budget)];
     const count = typeof alt.schema.minItems === "number" ? alt.schema.minItems : 0;
-    while (first.length < count) first.push(sampleValue(items, root, undefined, depth + 1));
-    return first;
+    const rest = arrayOfLength(
+      count - first.length,
+      () => sampleValue(items, root, undefined, depth + 1, budget),
+      budget,
+    );
+    return [...first, ...rest];
   }
-  return sampleObject(alt.schema, root, path, leaf, depth);
+  return sampleObject(alt.schema, root, path, leaf, depth, budget);
 }

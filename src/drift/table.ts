@@ -258,6 +258,13 @@ export const CHANGE_KINDS = [
     severity: "unclassified",
     text: "{field}: {keyword} changed from {from} to {to}",
   },
+  {
+    kind: "request/too-deep",
+    id: "request-schema-too-deep-to-compare",
+    direction: "request",
+    severity: "unclassified",
+    text: "{field}: nested more than {value} levels deep and written differently; not compared below here, check by hand",
+  },
 
   // -- response: what clients receive. Widening sends values a client did not expect. -------
   {
@@ -405,6 +412,13 @@ export const CHANGE_KINDS = [
     direction: "response",
     severity: "unclassified",
     text: "{field}: {keyword} changed from {from} to {to}",
+  },
+  {
+    kind: "response/too-deep",
+    id: "response-schema-too-deep-to-compare",
+    direction: "response",
+    severity: "unclassified",
+    text: "{field}: nested more than {value} levels deep and written differently; not compared below here, check by hand",
   },
 ] as const satisfies readonly ChangeKind[];
 

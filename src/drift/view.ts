@@ -9,6 +9,7 @@ import {
   defineOwn,
   escapePointerToken,
   isSchemaObject,
+  NULL_SCHEMA,
   unescapePointerToken,
   type JsonSchemaObject,
 } from "../schema/index.js";
@@ -74,12 +75,17 @@ export function child(at: string, ...tokens: string[]): string {
   return at + tokens.map((t) => "/" + escapePointerToken(t)).join("");
 }
 
-function isNullOnly(schema: JsonSchemaObject): boolean {
-  const keys = Object.keys(schema).filter((k) => !ANNOTATION_KEYWORDS.has(k));
-  return (
-    keys.length === 1 &&
-    (schema.type === "null" || (Array.isArray(schema.enum) && schema.enum.length === 1 && schema.enum[0] === null))
-  );
+const NULL_ONLY = [canonical(NULL_SCHEMA), canonical({ enum: [null] })];
+
+/**
+ * Whether constraints (annotations already set aside) accept null and nothing else: the
+ * loader's `NULL_SCHEMA` or `enum: [null]`. Not `nullableInner`: that recognises only the
+ * loader's own two-branch `anyOf: [X, {type: "null"}]`, while a view folds a null branch
+ * wherever it is (among several alternatives, in a nested `anyOf`, with a title of its own).
+ */
+function isNullOnly(constraints: JsonSchemaObject): boolean {
+  const keys = Object.keys(constraints);
+  return keys.length === 1 && (keys[0] === "type" || keys[0] === "enum") && NULL_ONLY.includes(canonical(constraints));
 }
 
 /**

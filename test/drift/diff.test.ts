@@ -45,6 +45,38 @@ describe("no change after normalization", () => {
   });
 });
 
+describe("every form of a null-only branch is the same nullability", () => {
+  const withX = (x: unknown): unknown => ({
+    openapi: "3.1.0",
+    info: { title: "t", version: "1" },
+    paths: {
+      "/fx/null/run": {
+        post: {
+          requestBody: {
+            content: { "application/json": { schema: { type: "object", required: ["x"], properties: { x } } } },
+          },
+          responses: { "200": { content: { "application/json": { schema: { type: "object", properties: { x } } } } } },
+        },
+      },
+    },
+  });
+  const AB = { type: "string", enum: ["a", "b"] };
+  const base = withX({ anyOf: [AB, { type: "null" }] });
+  it.each([
+    ["enum: [null] as the null branch", { anyOf: [AB, { enum: [null] }] }],
+    ["the null branch first", { anyOf: [{ type: "null" }, AB] }],
+    ["the null branch in a nested anyOf", { anyOf: [{ anyOf: [AB, { enum: [null] }] }] }],
+    ["null among three alternatives", { anyOf: [AB, { type: "null" }, { type: "integer" }] }, ["any-of-added"]],
+    ['type: ["string", "null"] with null in the enum', { type: ["string", "null"], enum: ["a", "b", null] }],
+    ["const: null as the null branch", { anyOf: [AB, { const: null }] }],
+    ["a null branch with another constraint is not null-only", { anyOf: [AB, { type: "null", minimum: 1 }] }, null],
+  ])("%s", (_name, x, want: string[] | null = []) => {
+    const found = diffModels(load("fx/null", base), load("fx/null", withX(x)));
+    if (want === null) expect(found.map((f) => f.kind)).toContain("request/became-not-nullable");
+    else expect([...new Set(found.map((f) => f.kind.split("/")[1]))]).toEqual(want);
+  });
+});
+
 describe("walking the schemas", () => {
   const doc = (leafMax: number): unknown => ({
     openapi: "3.1.0",

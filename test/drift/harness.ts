@@ -28,8 +28,11 @@ interface Run {
   stderr: string;
 }
 
+/** What the child reads on stdin: text, or an open file descriptor; nothing (closed at once) by default. */
+export type Stdin = { text: string } | { fd: number };
+
 /** Runs the built CLI asynchronously (the server lives in this process). */
-export function vsk(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
+export function vsk(args: string[], cwd: string, env: Record<string, string> = {}, stdin?: Stdin): Promise<Run> {
   const base = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith("VSK_") && k !== "GITHUB_STEP_SUMMARY"),
   ) as Record<string, string>;
@@ -37,11 +40,13 @@ export function vsk(args: string[], cwd: string, env: Record<string, string> = {
     const child = spawn(process.execPath, [CLI, "drift", ...args], {
       cwd,
       env: { ...base, VSK_FETCH_RETRIES: "0", ...env },
+      stdio: [stdin !== undefined && "fd" in stdin ? stdin.fd : "pipe", "pipe", "pipe"],
     });
+    if (child.stdin !== null) child.stdin.end(stdin !== undefined && "text" in stdin ? stdin.text : undefined);
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
     child.on("error", fail);
     child.on("close", (code) => done({ code, stdout, stderr }));
   });

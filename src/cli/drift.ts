@@ -29,11 +29,11 @@ import {
   describeSource,
   FetchUsageError,
   mapLimit,
-  redactUrlsInText,
   resolveFetchOptions,
+  scrubSecrets,
   type SchemaSource,
 } from "../fetch/index.js";
-import { sha256, readManifest, writeSnapshot } from "../snapshot/index.js";
+import { sha256, readManifest, writeSnapshot, SnapshotError } from "../snapshot/index.js";
 import { commandParser, helpShown } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
 
@@ -173,10 +173,8 @@ function render(report: DriftReport, format: Format, files: ReadonlyMap<string, 
 
 export async function runDrift(argv: string[]): Promise<number> {
   const cwd = process.cwd();
-  const apiKey = process.env.VSK_API_KEY?.trim();
   // Whatever a message holds, no URL keeps its query string and the key is never printed (spec 5, 7.2).
-  const scrub = (text: string): string =>
-    apiKey ? redactUrlsInText(text).split(apiKey).join("[redacted]") : redactUrlsInText(text);
+  const scrub = (text: string): string => scrubSecrets(text);
   const err = (line: string): void => void process.stderr.write(scrub(line) + "\n");
 
   const args = await parseArgs(argv);
@@ -255,7 +253,14 @@ export async function runDrift(argv: string[]): Promise<number> {
     } else {
       // With no config file the snapshot written is the project's own ./schemas-cache, never the installed package's.
       const dir = config.file === undefined ? join(cwd, "schemas-cache") : config.snapshotDir;
-      const manifest = readManifest(dir);
+      let manifest;
+      try {
+        manifest = readManifest(dir);
+      } catch (error) {
+        if (error instanceof SnapshotError)
+          throw new CliError(`drift --update: ${scrub(error.message)}`, ExitCode.usage);
+        throw error;
+      }
       const toWrite = comparisons
         .map((c) => c.fetched!)
         .filter((f) => {
@@ -267,7 +272,13 @@ export async function runDrift(argv: string[]): Promise<number> {
             dir !== config.snapshotDir
           );
         });
-      if (toWrite.length > 0) writeSnapshot(dir, toWrite);
+      try {
+        if (toWrite.length > 0) writeSnapshot(dir, toWrite);
+      } catch (error) {
+        if (error instanceof SnapshotError)
+          throw new CliError(`drift --update: ${scrub(error.message)}`, ExitCode.usage);
+        throw error;
+      }
       report.summary.exitCode = 0;
       report.summary.updated = toWrite.map((f) => f.model);
       err(

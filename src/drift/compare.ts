@@ -3,12 +3,12 @@
  * loaded into `EndpointModel`s and diffed. A model the source does not have is `missing`, one
  * that cannot be fetched or loaded is `error`: neither is ever "no drift".
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { ModelRef } from "../config/index.js";
 import { fetchModelSchema, FetchError, modelLocation, type RetryEvent, type SchemaSource } from "../fetch/index.js";
 import { loadModelDocument, parseModelText, SchemaLoadError, splitModelId, type ModelSchema } from "../schema/index.js";
-import { sha256, snapshotFile, type FetchedModel } from "../snapshot/index.js";
+import { readSnapshotFile, sha256, snapshotFile, SnapshotError, type FetchedModel } from "../snapshot/index.js";
 import { classifyModel } from "./classify.js";
 import { diffModels } from "./diff.js";
 import type { Change, ModelReport } from "./types.js";
@@ -63,13 +63,14 @@ export async function compareModel(
   let snapshotProblem: string | undefined;
   if (!existsSync(file)) snapshotProblem = `${ref.id}: no snapshot at ${file}; run \`vsk pull\` to fetch it`;
   else {
-    const text = readFileSync(file, "utf8");
-    beforeSha = sha256(text);
     try {
+      // the same hash as pull and lint: of the file's bytes
+      const { text, sha256: fileSha } = readSnapshotFile(file);
+      beforeSha = fileSha;
       const origin = { model: ref.id, file };
       before = loadModelDocument(parseModelText(text, origin), origin);
     } catch (error) {
-      if (!(error instanceof SchemaLoadError)) throw error;
+      if (!(error instanceof SchemaLoadError) && !(error instanceof SnapshotError)) throw error;
       snapshotProblem = `snapshot: ${error.message}`;
     }
   }

@@ -67,6 +67,23 @@ describe("vsk drift workflows: accept file, --update, --requests, usage", () => 
     expect(report(again).models.map((m: any) => m.status)).toEqual(["unchanged", "unchanged", "unchanged"]);
   });
 
+  it("--update says it accepted the drift; a corrupt manifest is one line, exit 2, nothing written", async () => {
+    serveChanged();
+    const text = await vsk(["--update"], ctx.dir);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/accepted with --update, the snapshot now matches the source/);
+    expect(text.stdout).not.toMatch(/nothing at or above --fail-on/);
+
+    serveChanged();
+    writeFileSync(join(ctx.dir, "schemas-cache/manifest.json"), "{ broken");
+    const before = readFileSync(join(ctx.dir, "schemas-cache/example/model-a/latest.json"));
+    const corrupt = await vsk(["--update"], ctx.dir);
+    expect(corrupt.code).toBe(2);
+    expect(corrupt.stderr).toMatch(/^vsk: drift --update: .*manifest\.json/m);
+    expect(corrupt.stderr).not.toMatch(/\n\s+at /);
+    expect(readFileSync(join(ctx.dir, "schemas-cache/example/model-a/latest.json")).equals(before)).toBe(true);
+  });
+
   it("--requests: valid before and rejected now, grouped by the change that rejects them", async () => {
     serveChanged();
     const lines = [

@@ -44,6 +44,7 @@ export function verdict(report: DriftReport): string {
   if (broken > 0)
     return `${broken} model(s) could not be compared (missing at the source or unreadable): exit 3, never "no drift"; the others: ${what}`;
   if (s.exitCode === 1) return `drift at or above --fail-on ${s.failOn}: ${what}`;
+  if (s.updated !== undefined) return `accepted with --update, the snapshot now matches the source: ${what}`;
   if (report.changes.length === 0 && s.accepted === 0 && s.models.changed === 0)
     return `no drift: ${s.models.unchanged} model(s) unchanged`;
   return `nothing at or above --fail-on ${s.failOn}: ${what}`;

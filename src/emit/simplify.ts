@@ -10,18 +10,8 @@
  * would make it dangle or, worse, point at the next branch).
  * The JSON Schema Test Suite (test/emit/json-schema-test-suite.test.ts) guards the meaning.
  */
-import { forEachSchema, isSchemaObject, transformSchema, type JsonSchemaObject } from "../schema/index.js";
+import { ANNOTATIONS, forEachSchema, isSchemaObject, transformSchema, type JsonSchemaObject } from "../schema/index.js";
 
-const ANNOTATIONS = new Set([
-  "title",
-  "description",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-  "$comment",
-]);
 const ANNOTATION_SENSITIVE = new Set(["unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef"]);
 const IDENTIFYING = new Set(["$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor"]);
 

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { PACKAGE_ROOT, type ModelRef, type VskConfig } from "../config/index.js";
+import { findModel, PACKAGE_ROOT, type ModelRef, type VskConfig } from "../config/index.js";
 import { sha256 } from "../snapshot/index.js";
 import type { Diagnostic } from "../../templates/support.js";
 
@@ -68,10 +68,8 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
     entries,
     models,
     resolveModel(idOrAlias) {
-      const byId = models.find((m) => m.id === idOrAlias);
-      if (byId) return byId.id;
-      const byAlias = models.find((m) => m.alias !== undefined && m.alias.toLowerCase() === idOrAlias.toLowerCase());
-      if (byAlias) return byAlias.id;
+      const configured = findModel({ models }, idOrAlias);
+      if (configured) return configured.id;
       return [...entries.values()].some((e) => e.model === idOrAlias) ? idOrAlias : undefined;
     },
     validator(key) {

@@ -5,5 +5,5 @@
 export type { EndpointModel, JsonSchema, JsonSchemaObject, ModelSchema, SchemaOrigin } from "./types.js";
 export { SchemaLoadError, pointerOf, escapePointerToken, unescapePointerToken } from "./errors.js";
 export { loadModelDocument, parseModelText, splitModelId } from "./openapi.js";
-export { normalizeNullable, nullableInner, NULL_SCHEMA } from "./nullable.js";
+export { normalizeNullable, nullableInner, NULL_SCHEMA, ANNOTATIONS } from "./nullable.js";
 export { transformSchema, forEachSchema, isSchemaObject, defineOwn, PROTOTYPE_MEMBERS } from "./walk.js";

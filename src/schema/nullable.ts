@@ -1,8 +1,8 @@
 import type { JsonSchemaObject } from "./types.js";
 import { defineOwn } from "./walk.js";
 
-/** Keywords that only annotate: they move to the outside when a schema is made nullable. */
-const ANNOTATIONS = new Set([
+/** Keywords that only annotate (they never change what a schema accepts). */
+export const ANNOTATIONS: ReadonlySet<string> = new Set([
   "title",
   "description",
   "default",

@@ -125,12 +125,16 @@ function formatsUsed(code: string): string[] {
  * `x.length < 2N`. The rewrite keeps the exact answer and skips the scan for ordinary strings.
  */
 function cheapLengthChecks(code: string): string {
+  // Ajv calls the helper through an alias (`const func1 = ucs2length;`): find those in the whole
+  // module first, then rewrite the calls in code only
   const names = ["ucs2length", ...[...code.matchAll(/\bconst (func\d+) = ucs2length;/g)].map((m) => m[1]!)];
   const call = new RegExp(`\\b(${names.join("|")})\\((data\\d*)\\) ([<>]) (\\d+)\\b`, "g");
-  return code.replace(call, (_m, fn: string, data: string, op: string, n: string) =>
-    op === ">"
-      ? `(${data}.length > ${n} && ${fn}(${data}) > ${n})`
-      : `(${data}.length < ${2 * Number(n)} && ${fn}(${data}) < ${n})`,
+  return rewriteCodeOnly(code, (segment) =>
+    segment.replace(call, (_m, fn: string, data: string, op: string, n: string) =>
+      op === ">"
+        ? `(${data}.length > ${n} && ${fn}(${data}) > ${n})`
+        : `(${data}.length < ${2 * Number(n)} && ${fn}(${data}) < ${n})`,
+    ),
   );
 }
 
@@ -181,7 +185,7 @@ export function emitValidator(
     throw new EmitError(
       `${what}: format "${missingFormat}" needs an ajv-formats function that support.js does not provide yet`,
     );
-  code = rewriteCodeOnly(code, cheapLengthChecks);
+  code = cheapLengthChecks(code);
   const ranges = literalRanges(code);
   const leftover = [...code.matchAll(/require\("([^"]+)"\)/g)].find(
     (m) => !ranges.some(([b, e]) => m.index >= b && m.index < e),

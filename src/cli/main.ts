@@ -5,7 +5,7 @@
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { redactUrlsInText } from "../runtime/index.js";
+import { redactUrlsInText } from "../../templates/support.js";
 import { CliError, ExitCode } from "./errors.js";
 
 type CommandRunner = (argv: string[]) => Promise<number>;

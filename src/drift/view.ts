@@ -9,22 +9,14 @@ import {
   defineOwn,
   escapePointerToken,
   isSchemaObject,
+  ANNOTATIONS,
   NULL_SCHEMA,
   unescapePointerToken,
   type JsonSchemaObject,
 } from "../schema/index.js";
 
-/** Keywords that only annotate a schema. */
-export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([
-  "title",
-  "description",
-  "default",
-  "examples",
-  "deprecated",
-  "readOnly",
-  "writeOnly",
-  "$comment",
-]);
+/** Keywords that only annotate a schema (one set for the whole toolkit, src/schema). */
+export const ANNOTATION_KEYWORDS: ReadonlySet<string> = ANNOTATIONS;
 /** Keywords that hold definitions or identify a document: never a change by themselves. */
 const STRUCTURAL_KEYWORDS: ReadonlySet<string> = new Set(["$schema", "$defs", "definitions", "$id", "$anchor"]);
 

@@ -16,7 +16,9 @@ export default class SummaryReporter implements Reporter {
         else if (state === "failed") failed++;
         else skipped++;
       }
-      if (module.state() === "failed" && [...module.children.allTests()].length === 0) failed++;
+      // a file that failed to load or in a hook counts, even when none of its tests failed
+      if (module.state() === "failed" && ![...module.children.allTests()].some((t) => t.result().state === "failed"))
+        failed++;
     }
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }

@@ -1,7 +1,14 @@
 /** `vsk generate [--check] [--config FILE]`: types, builders and validators from the snapshot. */
 import { relative } from "node:path";
 import { ConfigError, loadConfig } from "../config/index.js";
-import { compareWithDisk, EmitError, generateFiles, writeGenerated, type EmitInput } from "../emit/index.js";
+import {
+  compareWithDisk,
+  EmitConfigError,
+  EmitError,
+  generateFiles,
+  writeGenerated,
+  type EmitInput,
+} from "../emit/index.js";
 import { SchemaLoadError } from "../schema/index.js";
 import { readSnapshot, SnapshotError } from "../snapshot/index.js";
 import { commandParser, helpShown } from "./args.js";
@@ -44,6 +51,7 @@ export async function runGenerate(argv: string[]): Promise<number> {
   try {
     files = await generateFiles(inputs);
   } catch (error) {
+    if (error instanceof EmitConfigError) throw new CliError(error.message, ExitCode.usage);
     if (error instanceof EmitError) throw new CliError(error.message, ExitCode.source);
     throw error;
   }

@@ -159,7 +159,8 @@ export async function runLint(argv: string[]): Promise<number> {
   if (errors.length > 0) return ExitCode.usage;
   if (linter.summary.invalid > 0) return ExitCode.findings;
   if (linter.summary.warnings > maxWarnings) {
-    process.stderr.write(`vsk: ${linter.summary.warnings} warnings, more than --max-warnings ${maxWarnings}\n`);
+    const n = linter.summary.warnings;
+    process.stderr.write(`vsk: ${n} warning${n === 1 ? "" : "s"}, more than --max-warnings ${maxWarnings}\n`);
     return ExitCode.findings;
   }
   return ExitCode.ok;

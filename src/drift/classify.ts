@@ -8,6 +8,8 @@ import type { Finding } from "./diff.js";
 import { ExampleMaker } from "./example.js";
 import { changeKind, keywordName } from "./table.js";
 import type { Change } from "./types.js";
+import type { ModelRef } from "../config/index.js";
+import { rulesFor } from "../rules/index.js";
 
 /** `keyframes[].frame_index` for `["keyframes", "*", "frame_index"]`; the root is the whole body. */
 export function fieldLabel(field: readonly string[], direction: Change["direction"]): string {
@@ -67,14 +69,20 @@ export function classify(finding: Finding, examples?: ExampleMaker): Change {
 }
 
 /** Classifies every finding of one model, with examples checked against both sides' schemas. */
-export function classifyModel(findings: readonly Finding[], before: ModelSchema, after: ModelSchema): Change[] {
+export function classifyModel(
+  findings: readonly Finding[],
+  before: ModelSchema,
+  after: ModelSchema,
+  ref: ModelRef = { id: before.model },
+): Change[] {
   const makers = new Map<string, ExampleMaker>();
   const makerFor = (endpoint: string): ExampleMaker | undefined => {
     if (!makers.has(endpoint)) {
       const b = before.endpoints.find((e: EndpointModel) => e.endpoint === endpoint);
       const a = after.endpoints.find((e: EndpointModel) => e.endpoint === endpoint);
       if (b === undefined || a === undefined) return undefined;
-      makers.set(endpoint, new ExampleMaker(b, a));
+      // a request example must pass the snapshot's cross-field rules too (frame_index, …)
+      makers.set(endpoint, new ExampleMaker(b, a, rulesFor(b, ref)));
     }
     return makers.get(endpoint);
   };

@@ -93,6 +93,6 @@ export async function compareModel(
   const afterSha = sha256(fetched.text);
   if (before === undefined) return { ...result("error", beforeSha, afterSha, snapshotProblem), fetched, after };
   if (beforeSha === afterSha) return { ...result("unchanged", beforeSha, afterSha), before, after, fetched };
-  const changes = classifyModel(diffModels(before, after), before, after);
+  const changes = classifyModel(diffModels(before, after), before, after, ref);
   return { ...result("changed", beforeSha, afterSha), changes, before, after, fetched };
 }

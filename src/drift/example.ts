@@ -12,13 +12,13 @@
  */
 import type { AnySchema, ValidateFunction } from "ajv";
 // From the rules stage, where Ajv's one configuration lives; nothing of the emit stage is loaded.
-import { createAjv } from "../rules/index.js";
 import type { EndpointModel, JsonSchemaObject } from "../schema/index.js";
 import type { Finding } from "./diff.js";
 import { arrayOfLength, forcedValue, SampleBudget, sampleValue, stringOfLength, type Leaf } from "./sample.js";
 import type { ExampleStrategy } from "./table.js";
 import { BOUNDS } from "./table.js";
 import type { SchemaRoot } from "./view.js";
+import { checkRules, createAjv, type RuleSpec } from "../rules/index.js";
 
 interface Sides {
   before: SchemaRoot;
@@ -76,6 +76,8 @@ export class ExampleMaker {
   constructor(
     private readonly before: EndpointModel,
     private readonly after: EndpointModel,
+    /** the snapshot's cross-field rules: a request example must pass them as well as the schema */
+    private readonly rulesBefore: readonly RuleSpec[] = [],
   ) {}
 
   private validator(schema: JsonSchemaObject): ValidateFunction | null {
@@ -117,6 +119,8 @@ export class ExampleMaker {
     const accepts = this.validator(accepting.schema);
     const rejects = this.validator(rejecting.schema);
     if (accepts === null || rejects === null) return undefined;
-    return accepts(payload) && !rejects(payload) ? payload : undefined;
+    if (!accepts(payload) || rejects(payload)) return undefined;
+    if (request && checkRules(this.rulesBefore, payload, []).some((d) => d.severity === "error")) return undefined;
+    return payload;
   }
 }

@@ -136,12 +136,19 @@ export async function checkRequests(
       input = envelope.input;
       prefix = "/input";
     }
-    if (modelName === undefined || endpointName === undefined)
+    if (modelName === undefined)
       return skip(
         'cannot tell which endpoint this payload is for: wrap it as {"model", "endpoint", "input"} or pass --model and --endpoint',
       );
     const ref = findModel(config, modelName);
     const comparison = ref === undefined ? undefined : comparisons.find((c) => c.ref.id === ref.id);
+    // as `vsk lint` does: a model with one endpoint needs no endpoint name
+    const only = comparison?.before?.endpoints.length === 1 ? comparison.before.endpoints[0]!.endpoint : undefined;
+    if (endpointName === undefined) endpointName = only;
+    if (endpointName === undefined)
+      return skip(
+        'cannot tell which endpoint this payload is for: wrap it as {"model", "endpoint", "input"} or pass --model and --endpoint',
+      );
     if (ref === undefined || comparison === undefined)
       return skip(`model ${JSON.stringify(modelName)} is not a configured model`);
     if (comparison.before === undefined || comparison.after === undefined)

@@ -12,9 +12,9 @@ import { endpointNames, relativeImport } from "./names.js";
 import { emitEndpointManifest, emitRegistry, type RegistryEntry } from "./registry.js";
 import { simplifySchema } from "./simplify.js";
 import { createAjv, needsOwnProperties } from "../rules/index.js";
-import { EmitError, emitValidator } from "./validator.js";
+import { EmitConfigError, EmitError, emitValidator } from "./validator.js";
 
-export { EmitError, emitValidator } from "./validator.js";
+export { EmitConfigError, EmitError, emitValidator } from "./validator.js";
 /** Re-exported for callers of this stage; the configuration lives in src/rules. */
 export { createAjv, needsOwnProperties } from "../rules/index.js";
 export { simplifySchema } from "./simplify.js";
@@ -109,7 +109,7 @@ export async function generateFiles(models: readonly EmitInput[]): Promise<Gener
       const names = endpointNames(endpoint, model.ref);
       const clash = taken.get(names.base);
       if (clash !== undefined) {
-        throw new EmitError(
+        throw new EmitConfigError(
           `${endpoint.key} and ${clash} would both generate ${names.build}(); give one of the models an alias in vsk.config.json (models[].alias)`,
         );
       }
@@ -209,7 +209,11 @@ export function writeGenerated(outDir: string, files: readonly GeneratedFile[]):
     }
     rmSync(old, { recursive: true, force: true });
   } catch (error) {
-    rmSync(temp, { recursive: true, force: true });
+    try {
+      rmSync(temp, { recursive: true, force: true });
+    } catch {
+      // the temp directory could not even be made (its parent is a file): nothing to clean up
+    }
     const code = (error as NodeJS.ErrnoException).code;
     if (code === undefined) throw error;
     throw new EmitError(
@@ -228,7 +232,9 @@ function whyNotReplace(outDir: string): string | undefined {
   if (!existsSync(outDir)) return undefined;
   if (!statSync(outDir).isDirectory())
     return `outDir ${outDir} is a file, not a directory; choose a directory for the generated code`;
-  if (resolve(process.cwd()).startsWith(resolve(outDir) + sep) || resolve(outDir) === resolve(process.cwd())) {
+  const root = resolve(outDir);
+  const cwd = resolve(process.cwd());
+  if (cwd === root || cwd.startsWith(root.endsWith(sep) ? root : root + sep)) {
     return `outDir ${outDir} is the current directory or one of its parents; choose a directory of its own for the generated code`;
   }
   const foreign: string[] = [];

@@ -41,7 +41,7 @@ export function emitRegistry(entries: readonly RegistryEntry[], header: string):
     "export function validateRequest<K extends EndpointKey>(key: K, input: unknown): Diagnostic[] {",
     "  const entry = (endpoints as Record<string, { validate(input: unknown): Diagnostic[] } | undefined>)[key];",
     "  if (entry === undefined || !Object.prototype.hasOwnProperty.call(endpoints, key)) {",
-    "    throw new Error(`unknown endpoint \"${String(key)}\"; known: ${Object.keys(endpoints).join(\", \")}`);",
+    '    throw new Error(`unknown endpoint "${String(key)}"; known: ${Object.keys(endpoints).join(", ")}`);',
     "  }",
     "  return entry.validate(input);",
     "}",

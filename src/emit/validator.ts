@@ -142,6 +142,11 @@ export class EmitError extends Error {
   override name = "EmitError";
 }
 
+/** The configuration, not a schema, keeps generation from working (e.g. two models, one name). */
+export class EmitConfigError extends EmitError {
+  override name = "EmitConfigError";
+}
+
 export interface EmittedValidator {
   js: string;
   dts: string;

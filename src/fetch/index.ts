@@ -32,7 +32,6 @@ export interface FetchedSchema {
   attempts: number;
 }
 
-
 /**
  * Everything a command prints about fetching goes through this: no URL keeps its query string,
  * fragment or user info (spec 7.2 rule 3), and `VSK_API_KEY` is never shown (spec 5), whatever

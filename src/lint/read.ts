@@ -306,7 +306,12 @@ async function payloadFilesIn(dir: string, cwd: string): Promise<string[]> {
     if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...(await payloadFilesIn(path, cwd)));
-    else if (PAYLOAD_EXTENSIONS.has(extname(entry.name).toLowerCase())) out.push(path);
+    // regular files only: a FIFO or socket in a directory would block the run forever
+    else if (
+      PAYLOAD_EXTENSIONS.has(extname(entry.name).toLowerCase()) &&
+      (entry.isFile() || (entry.isSymbolicLink() && (await stat(resolve(cwd, path)).catch(() => undefined))?.isFile()))
+    )
+      out.push(path);
   }
   return out;
 }

@@ -68,7 +68,8 @@ function readUnguarded(response: unknown, options: ReadOptions): ResultReading {
     } catch {
       notes.push(`body is ${describe(bodyValue)} that cannot be written as JSON; read as empty.`);
     }
-  } else if (bodyValue !== undefined) notes.push(`body is ${describe(bodyValue)}, not the raw text of the body; read as empty.`);
+  } else if (bodyValue !== undefined)
+    notes.push(`body is ${describe(bodyValue)}, not the raw text of the body; read as empty.`);
 
   const edge = (why: string): ResultReading => ({
     kind: "edge_error",

@@ -33,12 +33,31 @@ describe("vsk generate replaces only a directory it made", () => {
     expect(readFileSync(join(dir, "api/server.ts"), "utf8")).toBe("export const handwritten = 1;\n");
   });
 
+  it("refuses / and an outDir under a file with one line, never walking or crashing", () => {
+    const slash = project("slash", { outDir: "/" });
+    expect(vsk(slash, "generate")).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/current directory or one of its parents/),
+    });
+    const under = project("under", { outDir: "vsk.config.json/sub" });
+    expect(vsk(under, "generate")).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/cannot write .*\(ENOTDIR\)/),
+    });
+  });
+
   it("refuses an outDir that is a file, or the project itself, with one line", () => {
     const file = project("file", { outDir: "vsk.config.json" });
-    expect(vsk(file, "generate")).toMatchObject({ status: 2, stderr: expect.stringMatching(/is a file, not a directory/) });
+    expect(vsk(file, "generate")).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/is a file, not a directory/),
+    });
     const self = project("self", { outDir: "." });
     writeFileSync(join(self, "notes.txt"), "mine");
-    expect(vsk(self, "generate")).toMatchObject({ status: 2, stderr: expect.stringMatching(/current directory or one of its parents/) });
+    expect(vsk(self, "generate")).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/current directory or one of its parents/),
+    });
     expect(existsSync(join(self, "notes.txt"))).toBe(true);
   });
 
@@ -56,8 +75,10 @@ describe("vsk generate replaces only a directory it made", () => {
     cpSync(resolve("schemas-cache/example"), join(dir, "schemas-cache/example"), { recursive: true });
     cpSync(resolve("schemas-cache/example/model-a"), join(dir, "schemas-cache/other/model-a"), { recursive: true });
     const run = vsk(dir, "generate");
-    expect(run.status).toBe(3);
-    expect(run.stderr).toMatch(/other\/model-a\/.* and example\/model-a\/.* would both generate build\w+\(\); give one of the models an alias/);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(
+      /other\/model-a\/.* and example\/model-a\/.* would both generate build\w+\(\); give one of the models an alias/,
+    );
     expect(existsSync(join(dir, "gen"))).toBe(false);
   });
 });
@@ -69,7 +90,9 @@ describe("lint: an envelope for a model with one endpoint needs no endpoint name
     writeFileSync(join(dir, "b.json"), JSON.stringify({ model: "modelB", input: { file_url: "https://d.io/x.pdf" } }));
     const run = vsk(dir, "lint", "b.json", "--format", "json");
     expect(run.status).toBe(1);
-    const result = (JSON.parse(run.stdout) as { results: Array<{ endpoint: string; diagnostics: Array<{ rule: string }> }> }).results[0]!;
+    const result = (
+      JSON.parse(run.stdout) as { results: Array<{ endpoint: string; diagnostics: Array<{ rule: string }> }> }
+    ).results[0]!;
     expect(result.endpoint).toBe("reference-to-video");
     expect(result.diagnostics.map((d) => d.rule)).toEqual(["file-url-requires-thinking"]);
   });

@@ -720,7 +720,7 @@ describe("flags say what went wrong", () => {
       input: '{"prompt":"p","aspect_ratio":"16:9"}',
     });
     expect(over.code).toBe(1);
-    expect(over.stderr).toMatch(/1 warnings, more than --max-warnings 0/);
+    expect(over.stderr).toMatch(/1 warning, more than --max-warnings 0/);
   });
 
   it("a flag value that is a signed URL is echoed without its query string", () => {

@@ -38,7 +38,7 @@ function boundValue(
   if (keyword === "maxLength" || keyword === "minLength") return { value: stringOfLength(n, budget) };
   if (keyword === "maxItems" || keyword === "minItems") {
     const items = (sample?.schema as JsonSchemaObject | undefined)?.items ?? {};
-    return { value: arrayOfLength(n, () => sampleValue(items, sides.before, undefined, 0, budget), budget) };
+    return { value: arrayOfLength(n, (i) => sampleValue(items, sides.before, undefined, 0, budget, i), budget) };
   }
   return undefined;
 }

@@ -43,11 +43,11 @@ export function stringOfLength(length: number, budget = new SampleBudget()): str
   return "x".repeat(n);
 }
 
-/** `count` values made by `make`; `ExampleTooLarge` past `MAX_EXAMPLE_SIZE`. */
-export function arrayOfLength<T>(count: number, make: () => T, budget = new SampleBudget()): T[] {
+/** `count` values made by `make(index)`; `ExampleTooLarge` past `MAX_EXAMPLE_SIZE`. */
+export function arrayOfLength<T>(count: number, make: (index: number) => T, budget = new SampleBudget()): T[] {
   const n = Math.max(0, Math.floor(count));
   budget.spend(n);
-  return Array.from({ length: n }, make);
+  return Array.from({ length: n }, (_, i) => make(i));
 }
 
 function sampleString(s: JsonSchemaObject, budget: SampleBudget): string {
@@ -70,7 +70,11 @@ function sampleString(s: JsonSchemaObject, budget: SampleBudget): string {
   return text;
 }
 
-function sampleNumber(s: JsonSchemaObject, integer: boolean): number {
+/**
+ * `variant` is the index of the array item being sampled: numbers step up by it (within their
+ * bounds), so the items of a sampled array differ where they can (unique indexes, uniqueItems).
+ */
+function sampleNumber(s: JsonSchemaObject, integer: boolean, variant = 0): number {
   const step = integer ? 1 : 0.5;
   const low =
     typeof s.minimum === "number"
@@ -84,7 +88,8 @@ function sampleNumber(s: JsonSchemaObject, integer: boolean): number {
       : typeof s.exclusiveMaximum === "number"
         ? s.exclusiveMaximum - step
         : undefined;
-  const value = low ?? (high !== undefined && high < 0 ? high : 0);
+  const base = low ?? (high !== undefined && high < 0 ? high : 0);
+  const value = high === undefined || base + variant * step <= high ? base + variant * step : base;
   return integer ? Math.ceil(value) : value;
 }
 
@@ -95,6 +100,7 @@ export function sampleValue(
   type?: string,
   depth = 0,
   budget = new SampleBudget(),
+  variant = 0,
 ): unknown {
   if (depth > MAX_DEPTH) return null;
   budget.spend(1);
@@ -113,15 +119,15 @@ export function sampleValue(
       return sampleString(s, budget);
     case "integer":
     case "number":
-      return sampleNumber(s, chosen === "integer");
+      return sampleNumber(s, chosen === "integer", variant);
     case "boolean":
       return true;
     case "array": {
       const count = typeof s.minItems === "number" ? s.minItems : 0;
-      return arrayOfLength(count, () => sampleValue(s.items ?? {}, root, undefined, depth + 1, budget), budget);
+      return arrayOfLength(count, (i) => sampleValue(s.items ?? {}, root, undefined, depth + 1, budget, i), budget);
     }
     case "object":
-      return sampleObject(s, root, [], undefined, depth, budget);
+      return sampleObject(s, root, [], undefined, depth, budget, variant);
     default:
       return null;
   }
@@ -134,6 +140,7 @@ function sampleObject(
   leaf: Leaf | undefined,
   depth: number,
   budget: SampleBudget,
+  variant = 0,
 ): Record<string, unknown> {
   const props = isSchemaObject(s.properties) ? s.properties : {};
   const required = Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : [];
@@ -146,7 +153,7 @@ function sampleObject(
       if (path.length === 1 && leaf !== undefined && "omit" in leaf) continue;
       defineOwn(out, name, forcedValue(props[name] ?? {}, root, path.slice(1), leaf!, depth + 1, budget));
     } else {
-      defineOwn(out, name, sampleValue(props[name] ?? {}, root, undefined, depth + 1, budget));
+      defineOwn(out, name, sampleValue(props[name] ?? {}, root, undefined, depth + 1, budget, variant));
     }
   }
   return out;
@@ -184,7 +191,7 @@ export function forcedValue(
     const count = typeof alt.schema.minItems === "number" ? alt.schema.minItems : 0;
     const rest = arrayOfLength(
       count - first.length,
-      () => sampleValue(items, root, undefined, depth + 1, budget),
+      (i) => sampleValue(items, root, undefined, depth + 1, budget, first.length + i),
       budget,
     );
     return [...first, ...rest];

@@ -13,10 +13,8 @@ export function commandParser(argv: string[], command: string, usage: string): A
     .version(false)
     .wrap(Math.min(100, process.stdout.columns ?? 100))
     .fail((message, error) => {
-      throw new CliError(
-        `${message ?? error?.message ?? "invalid arguments"}\nRun \`vsk ${command} --help\` for the options.`,
-        ExitCode.usage,
-      );
+      const text = (message ?? error?.message ?? "invalid arguments").replace(/\s*\n\s*/g, " ").trim();
+      throw new CliError(`${command}: ${text} (see \`vsk ${command} --help\`)`, ExitCode.usage);
     });
 }
 

@@ -3,10 +3,10 @@
  * the explanation itself is `src/explain`.
  */
 import { readFile } from "node:fs/promises";
-import yargs from "yargs";
 import { explain, orderKeys, renderText, type InputKind } from "../explain/index.js";
 import { jsonSyntaxError } from "../json/index.js";
 import { redactUrlsInText } from "../runtime/index.js";
+import { commandParser } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
 
 /** `--as` values and the kind each forces. */
@@ -38,14 +38,14 @@ interface Args {
 }
 
 async function parseArgs(argv: string[]): Promise<Args | "help"> {
-  const parsed = await yargs(argv)
-    .scriptName("vsk explain")
-    .usage(
-      "$0 [FILE|-] [--format text|json] [--as KIND]\n\n" +
-        "Say what a prediction record, queue status update, webhook delivery or saved result response " +
-        "({status, headers, body} with body the raw text) means: failed or not, code and reason, " +
-        "retry or not and why, and what to do. Reads standard input when FILE is - or absent.",
-    )
+  const parsed = await commandParser(
+    argv,
+    "explain",
+    "[FILE|-] [--format text|json] [--as KIND]\n\n" +
+      "Say what a prediction record, queue status update, webhook delivery or saved result response " +
+      "({status, headers, body} with body the raw text) means: failed or not, code and reason, " +
+      "retry or not and why, and what to do. Reads standard input when FILE is - or absent.",
+  )
     .command("$0 [file]", false, (y) =>
       y.positional("file", { type: "string", describe: "JSON file, or - for standard input" }),
     )
@@ -58,15 +58,6 @@ async function parseArgs(argv: string[]): Promise<Args | "help"> {
       choices: Object.keys(AS_CHOICES) as (keyof typeof AS_CHOICES)[],
       default: "auto" as const,
       describe: "read the input as this kind instead of detecting it",
-    })
-    .strict()
-    .help()
-    .version(false)
-    .wrap(100)
-    .exitProcess(false)
-    .fail((message: string | undefined, error: Error | undefined) => {
-      const text = (message ?? error?.message ?? "invalid arguments").replace(/\s*\n\s*/g, " ").trim();
-      throw new CliError(`explain: ${text} (run \`vsk explain --help\`)`, ExitCode.usage);
     })
     .parseAsync();
   if (parsed.help === true) return "help";

@@ -47,7 +47,7 @@ const FORMATS = ["pretty", "json", "github"] as const;
 
 function usage(message: string): never {
   // a flag's value is echoed back: never with a URL's query string
-  throw new CliError(`${redactUrlsInText(message)}\nRun \`vsk lint --help\` for the options.`, ExitCode.usage);
+  throw new CliError(`lint: ${redactUrlsInText(message)} (see \`vsk lint --help\`)`, ExitCode.usage);
 }
 
 /** Resolves --model/--endpoint against the generated registry; unknown ones list the known. */

@@ -7,7 +7,6 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import yargs from "yargs";
 import { ConfigError, describeModels, findModel, loadConfig, type ModelRef, type VskConfig } from "../config/index.js";
 import {
   chooseSchemaSource,
@@ -31,6 +30,7 @@ import {
   type FetchedModel,
   type Manifest,
 } from "../snapshot/index.js";
+import { commandParser } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
 
 /** How many models are fetched at once. */
@@ -46,14 +46,14 @@ type Outcome = { ok: true; fetched: FetchedModel } | { ok: false; message: strin
 type Change = "new" | "updated" | "unchanged";
 
 async function parseArgs(argv: string[]): Promise<PullArgs | "help"> {
-  const parsed = await yargs(argv)
-    .scriptName("vsk pull")
-    .usage(
-      "$0 [--schema-url URL] [--model ID|ALIAS]… [--config FILE]\n\n" +
-        "Fetches {schema_url}/main/<owner>/<name>/latest.json for each configured model into the snapshot (schemas-cache/).\n" +
-        "URL is https://…, http://…, file://… or a mirror directory. All-or-nothing: on any failure nothing is written.\n" +
-        "Exit codes: 0 ok, 2 usage or a snapshot that cannot be read or written, 3 fetch or parse failure.",
-    )
+  const parsed = await commandParser(
+    argv,
+    "pull",
+    "[--schema-url URL] [--model ID|ALIAS]… [--config FILE]\n\n" +
+      "Fetches {schema_url}/main/<owner>/<name>/latest.json for each configured model into the snapshot (schemas-cache/).\n" +
+      "URL is https://…, http://…, file://… or a mirror directory. All-or-nothing: on any failure nothing is written.\n" +
+      "Exit codes: 0 ok, 2 usage or a snapshot that cannot be read or written, 3 fetch or parse failure.",
+  )
     .option("schema-url", {
       type: "string",
       describe: "where the schemas are published (default: config schemaUrl, then $VSK_SCHEMA_URL)",
@@ -67,17 +67,6 @@ async function parseArgs(argv: string[]): Promise<PullArgs | "help"> {
     .epilogue(
       "Environment: VSK_API_KEY sends 'Authorization: Key <key>' (never printed); VSK_FETCH_TIMEOUT_MS, VSK_FETCH_RETRIES, VSK_RETRY_BASE_MS, VSK_RETRY_MAX_DELAY_MS, VSK_FETCH_MAX_BYTES tune the fetch.",
     )
-    .strict()
-    .version(false)
-    .help()
-    .wrap(null)
-    .exitProcess(false)
-    .fail((message: string | undefined, error: Error | undefined) => {
-      throw new CliError(
-        `pull: ${message ?? error?.message ?? "invalid arguments"} (see \`vsk pull --help\`)`,
-        ExitCode.usage,
-      );
-    })
     .parseAsync();
   if (parsed.help === true) return "help";
   const single = (flag: string, value: unknown): string | undefined => {

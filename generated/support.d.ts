@@ -5,6 +5,8 @@
  * nothing but itself. It also serves vsk's own linter and drift stages, so a rule is written
  * once: its check and its message live here, its parameters in `src/rules` (data).
  */
+import { redactUrl, redactUrlsInText } from "./redact.js";
+export { redactUrl, redactUrlsInText };
 export type Severity = "error" | "warning";
 /** One finding about one field of a request payload. */
 export interface Diagnostic {
@@ -49,10 +51,6 @@ export type BuildResult<TBody> =
 export declare function fieldLabel(pointer: string): string;
 /** The value at a JSON Pointer, or undefined; own properties only. */
 export declare function valueAt(root: unknown, pointer: string): unknown;
-/** A URL without query string, fragment and user info (spec 7.2, input_fetch_failed rule 3). */
-export declare function redactUrl(url: string): string;
-/** Every URL in a text redacted as `redactUrl` does, and any `?name=value` left on a word removed. */
-export declare function redactUrlsInText(text: string): string;
 /** A short, safe rendering of a received value for a message. */
 export declare function describeValue(value: unknown): string;
 /** The closest candidate to `word` (case-insensitive, or within a third of its length), if any. */

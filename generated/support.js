@@ -5,6 +5,10 @@
  * nothing but itself. It also serves vsk's own linter and drift stages, so a rule is written
  * once: its check and its message live here, its parameters in `src/rules` (data).
  */
+// URL redaction is the runtime's (spec 7.2, input_fetch_failed rule 3): `vsk generate` copies
+// that module beside support.js as redact.js, so generated code still depends on nothing else.
+import { redactUrl, redactUrlsInText } from "./redact.js";
+export { redactUrl, redactUrlsInText };
 /** Thrown by `build…()` when the payload would be rejected; carries every diagnostic. */
 export class RequestValidationError extends Error {
   endpoint;
@@ -80,37 +84,6 @@ export function valueAt(root, pointer) {
     current = current[token];
   }
   return current;
-}
-// URL redaction: the same algorithm as src/runtime/redact.ts (generated code imports nothing
-// from the package, so it keeps a copy; test/emit/redaction-parity.test.ts keeps them equal).
-const URL_IN_TEXT = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"<>`]+/g;
-const QUERY_IN_WORD = /\?[^\s"<>`=?#&]*=[^\s"<>`]*/g;
-const TRAILING_PUNCTUATION = ".,;:!)]}'";
-/** A URL without query string, fragment and user info (spec 7.2, input_fetch_failed rule 3). */
-export function redactUrl(url) {
-  if (typeof url !== "string") return "";
-  const cut = url.search(/[?#]/);
-  const withoutQuery = cut === -1 ? url : url.slice(0, cut);
-  const authorityStart = withoutQuery.indexOf("//");
-  if (authorityStart === -1) return withoutQuery;
-  const rest = withoutQuery.slice(authorityStart + 2);
-  const slash = rest.indexOf("/");
-  const authority = slash === -1 ? rest : rest.slice(0, slash);
-  const at = authority.lastIndexOf("@");
-  if (at === -1) return withoutQuery;
-  return withoutQuery.slice(0, authorityStart + 2) + rest.slice(at + 1);
-}
-/** Every URL in a text redacted as `redactUrl` does, and any `?name=value` left on a word removed. */
-export function redactUrlsInText(text) {
-  if (typeof text !== "string") return "";
-  return text
-    .replace(URL_IN_TEXT, (match) => keepTrailing(match, redactUrl))
-    .replace(QUERY_IN_WORD, (match) => keepTrailing(match, () => ""));
-}
-function keepTrailing(match, redact) {
-  let end = match.length;
-  while (end > 0 && TRAILING_PUNCTUATION.includes(match[end - 1])) end--;
-  return redact(match.slice(0, end)) + match.slice(end);
 }
 /** A short, safe rendering of a received value for a message. */
 export function describeValue(value) {

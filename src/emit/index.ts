@@ -45,14 +45,31 @@ function header(source: string): string {
   return template.replace("{{source}}", source);
 }
 
-/** The support module, compiled by the package build from templates/support.ts. */
-function supportFiles(head: string): GeneratedFile[] {
-  const base = join(PACKAGE_ROOT, "dist", "templates", "support");
-  if (!existsSync(`${base}.js`)) throw new Error(`${base}.js is missing: build the package first (npm run build)`);
-  const strip = (text: string) => text.replace(/^\/\/# sourceMappingURL=.*$/m, "").trimEnd() + "\n";
+/** Where the support module imports the runtime's URL redaction from, in dist/ and in generated/. */
+const REDACT_IN_DIST = "../src/runtime/redact.js";
+const REDACT_GENERATED = "./redact.js";
+
+/**
+ * The support module (compiled by the package build from templates/support.ts) and the runtime's
+ * URL redaction it imports, copied side by side so that generated code needs nothing else.
+ */
+export function supportFiles(head: string): GeneratedFile[] {
+  const read = (file: string): string => {
+    const path = join(PACKAGE_ROOT, "dist", file);
+    if (!existsSync(path)) throw new Error(`${path} is missing: build the package first (npm run build)`);
+    return (
+      readFileSync(path, "utf8")
+        .replace(/^\/\/# sourceMappingURL=.*$/m, "")
+        .trimEnd() + "\n"
+    );
+  };
+  const relink = (text: string): string =>
+    text.split(JSON.stringify(REDACT_IN_DIST)).join(JSON.stringify(REDACT_GENERATED));
   return [
-    { path: "support.js", content: `${head}\n${strip(readFileSync(`${base}.js`, "utf8"))}` },
-    { path: "support.d.ts", content: `${head}\n${strip(readFileSync(`${base}.d.ts`, "utf8"))}` },
+    { path: "support.js", content: `${head}\n${relink(read("templates/support.js"))}` },
+    { path: "support.d.ts", content: `${head}\n${relink(read("templates/support.d.ts"))}` },
+    { path: "redact.js", content: `${head}\n${read("src/runtime/redact.js")}` },
+    { path: "redact.d.ts", content: `${head}\n${read("src/runtime/redact.d.ts")}` },
   ];
 }
 

@@ -1,10 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createAjv } from "../../src/rules/index.js";
 import { emitValidator, literalRanges } from "../../src/emit/validator.js";
+import { supportFiles } from "../../src/emit/index.js";
 
 // The emitter rewrites Ajv's output (its `require`s, the length checks). Text a schema puts into
 // that output, as property names, enum values or descriptions, must come out untouched.
@@ -32,7 +33,7 @@ describe("rewrites of Ajv's output never touch the schema's own text", () => {
     writeFileSync(join(dir, "tricky.js"), js);
     // the length checks in code were rewritten (cheap UTF-16 length first)...
     expect(js).toMatch(/data\d*\.length > 3 && func\d+\(data\d*\) > 3/);
-    copyFileSync(new URL("../../dist/templates/support.js", import.meta.url), join(dir, "support.js"));
+    for (const f of supportFiles("// test")) if (f.path.endsWith(".js")) writeFileSync(join(dir, f.path), f.content);
     const good = Object.fromEntries(tricky.map((name) => [name, "abc"]));
     const bad = { ...good, [tricky[0]!]: "abcd", [tricky[2]!]: "" };
     const driver = `import { validate } from "./tricky.js";

@@ -6,12 +6,19 @@
  * `tsc --noEmit`. Used by test/emit/json-schema-test-suite.test.ts.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AnySchema } from "ajv";
-import { createAjv, emitTypes, emitValidator, needsOwnProperties, simplifySchema } from "../../../src/emit/index.js";
+import {
+  createAjv,
+  emitTypes,
+  emitValidator,
+  needsOwnProperties,
+  simplifySchema,
+  supportFiles,
+} from "../../../src/emit/index.js";
 import {
   normalizeNullable,
   transformSchema,
@@ -186,11 +193,12 @@ export function runPipeline(groups: readonly SuiteGroup[]): {
   dir: string;
   warnings: string[];
 } {
-  const support = join(REPO_ROOT, "dist", "templates", "support.js");
-  if (!existsSync(support))
-    throw new Error(`${support} is missing: build the package first (npx tsc -p tsconfig.build.json)`);
+  if (!existsSync(join(REPO_ROOT, "dist", "templates", "support.js")))
+    throw new Error("dist/templates/support.js is missing: build the package first (npx tsc -p tsconfig.build.json)");
   const dir = mkdtempSync(join(tmpdir(), "vsk-jsts-"));
-  copyFileSync(support, join(dir, "support.js"));
+  // the support files exactly as `vsk generate` writes them (support.js and the redact.js it imports)
+  for (const f of supportFiles("// JSON Schema Test Suite"))
+    if (f.path.endsWith(".js")) writeFileSync(join(dir, f.path), f.content);
   const warnings: string[] = [];
   const emitProblems = new Map<number, string>();
   const driverInput: Array<{ index: number; module: string; data: unknown[] }> = [];

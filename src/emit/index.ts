@@ -40,9 +40,10 @@ export interface EmitInput {
   endpoints: readonly EndpointModel[];
 }
 
+let headerTemplate: string | undefined;
 function header(source: string): string {
-  const template = readFileSync(join(PACKAGE_ROOT, "templates", "header.txt"), "utf8").trimEnd();
-  return template.replace("{{source}}", source);
+  headerTemplate ??= readFileSync(join(PACKAGE_ROOT, "templates", "header.txt"), "utf8").trimEnd();
+  return headerTemplate.replace("{{source}}", source);
 }
 
 /** Where the support module imports the runtime's URL redaction from, in dist/ and in generated/. */

@@ -183,45 +183,40 @@ function refTargets(doc: unknown): string[] {
   return [...found];
 }
 
+/** What a local reference (`#` or `#/…`) points at inside `schema`, or undefined. */
+function resolveLocal(schema: JsonSchemaObject, ref: string): unknown {
+  if (ref === "#") return schema;
+  return ref.startsWith("#/") ? get(schema, ref.slice(2).split("/").map(unescapePointerToken)) : undefined;
+}
+
 /** Every local `$ref` of a self-contained schema must point at something inside it. */
 function assertRefsResolve(schema: JsonSchemaObject, origin: SchemaOrigin, rootAt: string[]): void {
   forEachSchema(schema, (node, path) => {
     const ref = node.$ref;
-    if (typeof ref !== "string" || !ref.startsWith("#")) return;
-    const tokens = ref === "#" ? [] : ref.slice(2).split("/").map(unescapePointerToken);
-    if (ref !== "#" && !ref.startsWith("#/")) return; // an anchor: Ajv resolves it or says so
+    if (typeof ref !== "string" || (ref !== "#" && !ref.startsWith("#/"))) return; // an anchor: Ajv resolves it or says so
+    // where the reference stands in the published document
+    const where = pointerOf([
+      ...(path[0] === "$defs" ? ["components", "schemas", ...path.slice(1)] : [...rootAt, ...path]),
+      "$ref",
+    ]);
     // a chain of references that never reaches a schema (A -> B -> A) describes nothing
     const seen = new Set<string>([ref]);
-    for (
-      let target = get(schema, tokens);
-      isSchemaObject(target) && typeof target.$ref === "string" && Object.keys(target).length === 1;
-    ) {
+    let target = resolveLocal(schema, ref);
+    while (isSchemaObject(target) && typeof target.$ref === "string" && Object.keys(target).length === 1) {
       const next = target.$ref;
-      if (seen.has(next)) {
+      if (seen.has(next))
         throw new SchemaLoadError(
           origin,
-          pointerOf([
-            ...(path[0] === "$defs" ? ["components", "schemas", ...path.slice(1)] : [...rootAt, ...path]),
-            "$ref",
-          ]),
+          where,
           `reference "${ref}" leads to a cycle of references that never reaches a schema`,
         );
-      }
       seen.add(next);
-      target =
-        next === "#"
-          ? schema
-          : next.startsWith("#/")
-            ? get(schema, next.slice(2).split("/").map(unescapePointerToken))
-            : undefined;
+      target = resolveLocal(schema, next);
     }
-    if (get(schema, tokens) === undefined) {
+    if (resolveLocal(schema, ref) === undefined) {
       throw new SchemaLoadError(
         origin,
-        pointerOf([
-          ...(path[0] === "$defs" ? ["components", "schemas", ...path.slice(1)] : [...rootAt, ...path]),
-          "$ref",
-        ]),
+        where,
         `reference "${ref}" does not resolve once the endpoint's schema is made self-contained (it points into a component that was rewritten or outside the components); point at "${COMPONENT_PREFIX}<name>" instead`,
       );
     }

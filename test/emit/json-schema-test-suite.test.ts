@@ -1,5 +1,5 @@
 /**
- * The official JSON Schema Test Suite (draft 2020-12, ../shared/data/json-schema-test-suite) as
+ * The official JSON Schema Test Suite (draft 2020-12, vendored in test/fixtures/json-schema-test-suite) as
  * the external referee of the validator pipeline: every case goes normalize → simplify → Ajv
  * standalone → plain-ESM module, run by one plain `node` process. Plain Ajv (run-time compile,
  * same options, no simplify) runs beside it; every case it passes must pass through the

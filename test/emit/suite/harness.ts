@@ -27,8 +27,8 @@ import {
 } from "../../../src/schema/index.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-/** The suite lives beside the repository (CI clones the repo next to `shared/`). */
-export const SUITE_DIR = join(REPO_ROOT, "..", "shared", "data", "json-schema-test-suite", "draft2020-12");
+/** The suite is vendored in the repository (see its README for the source commit and licence). */
+export const SUITE_DIR = join(REPO_ROOT, "test", "fixtures", "json-schema-test-suite", "draft2020-12");
 
 export interface SuiteCase {
   /** `<file> | <group description> | <case description>`; unique */
@@ -53,7 +53,7 @@ export interface SuiteGroup {
 /** Every group of draft2020-12/*.json and optional/format/*.json, in a stable order. */
 export function loadSuite(): SuiteGroup[] {
   if (!existsSync(SUITE_DIR))
-    throw new Error(`JSON Schema Test Suite not found at ${SUITE_DIR} (expected shared/ beside the repository)`);
+    throw new Error(`JSON Schema Test Suite not found at ${SUITE_DIR} (it is vendored under test/fixtures/json-schema-test-suite)`);
   const files = [
     ...readdirSync(SUITE_DIR)
       .filter((f) => f.endsWith(".json"))

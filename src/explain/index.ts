@@ -6,6 +6,7 @@
  */
 import {
   adviseOnFailure,
+  PREDICTION_FAILED,
   readPrediction,
   readQueueStatus,
   readResultResponse,
@@ -58,19 +59,48 @@ export interface Explanation {
   notes: string[];
 }
 
-/** Detection, in order: the first test that matches decides (overridden by `--as`). */
+/** An `error` object that only the result endpoint sends (spec 7.3): `PREDICTION_FAILED`, or `details`. */
+function resultEndpointError(value: Record<string, unknown>): boolean {
+  const error = value.error;
+  if (typeof error !== "object" || error === null || Array.isArray(error)) return false;
+  const bag = error as Record<string, unknown>;
+  return bag.code === PREDICTION_FAILED || "details" in bag;
+}
+
+/**
+ * Detection, in order: the first test that matches decides (overridden by `--as`). The fields that
+ * tell the channels apart (QUEUE.md): a result response has an HTTP status and a body, or, saved
+ * raw, an error only the result endpoint sends and no prediction status; a queue update carries
+ * `queue_position` or `logs`; a webhook delivery carries `payload`, and on success no `error` key
+ * at all (spec 6.2); a `request_id` alone marks a queue update (spec 6.1).
+ */
 const DETECTORS: { kind: InputKind; why: string; test: (value: Record<string, unknown>) => boolean }[] = [
   {
     kind: "result_response",
     why: "it has a numeric status and a body",
     test: (v) => typeof v.status === "number" && "body" in v,
   },
-  { kind: "queue_update", why: "it carries a request_id (spec 6.1)", test: (v) => typeof v.request_id === "string" },
+  {
+    kind: "result_response",
+    why: "it is a result endpoint body saved without its HTTP status (an error object with PREDICTION_FAILED or details, spec 7.3)",
+    test: (v) => typeof v.status !== "string" && resultEndpointError(v),
+  },
+  {
+    kind: "queue_update",
+    why: "it carries queue_position or logs, which only queue status updates have (spec 6.1)",
+    test: (v) => "queue_position" in v || "logs" in v,
+  },
+  {
+    kind: "webhook",
+    why: "it carries a payload, as webhook deliveries do (spec 6.2)",
+    test: (v) => "payload" in v,
+  },
   {
     kind: "webhook",
     why: "it is a succeeded prediction without an error key, as webhook deliveries send it (spec 6.2)",
     test: (v) => v.status === "succeeded" && !("error" in v),
   },
+  { kind: "queue_update", why: "it carries a request_id (spec 6.1)", test: (v) => typeof v.request_id === "string" },
   { kind: "prediction", why: "nothing marks it as a result response, queue update or webhook", test: () => true },
 ];
 
@@ -129,8 +159,22 @@ export function explain(value: unknown, source: string, forced: InputKind | unde
   const input = forced ?? detector.kind;
   const detectedBy = forced !== undefined ? "--as" : detector.why;
   if (input === "result_response") {
-    const httpStatus = typeof bag.status === "number" && Number.isInteger(bag.status) ? bag.status : 0;
-    return explainResult(readResultResponse(value), httpStatus, source, detectedBy);
+    if (typeof bag.status === "number" && "body" in bag) {
+      const httpStatus = Number.isInteger(bag.status) ? bag.status : 0;
+      return explainResult(readResultResponse(value), httpStatus, source, detectedBy);
+    }
+    // A raw body (saved with curl, without `{status, headers, body}`): the service answers
+    // PREDICTION_FAILED with 400 (spec 7.3); any other status is unknown and said so.
+    const failed = resultEndpointError(bag) && (bag.error as Record<string, unknown>).code === PREDICTION_FAILED;
+    const httpStatus = failed ? 400 : 0;
+    const body = JSON.stringify(value) ?? "";
+    const explanation = explainResult(readResultResponse({ status: httpStatus, body }), httpStatus, source, detectedBy);
+    explanation.notes.push(
+      failed
+        ? "The input is a result endpoint body without its HTTP status; read as the 400 the service sends with PREDICTION_FAILED (spec 7.3)."
+        : "The input is a result endpoint body without its HTTP status; save the response as {status, headers, body} for a full reading.",
+    );
+    return explanation;
   }
   const reader = { prediction: readPrediction, webhook: readWebhook, queue_update: readQueueStatus }[input];
   return explainReading(reader(value), input, source, detectedBy);

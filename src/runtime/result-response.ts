@@ -16,7 +16,8 @@ export const PREDICTION_FAILED = "PREDICTION_FAILED";
  * Classifies a result endpoint response (spec 7.3):
  * - JSON with an `error` object whose `code` is `PREDICTION_FAILED` → `prediction_failed`, with
  *   `error.details` read exactly as the status endpoint's error and `responseTimestamp` the
- *   top-level `timestamp` (when the response was produced, not when the prediction failed);
+ *   top-level `timestamp` (when the response was produced, not when the prediction failed),
+ *   found at the body's root or inside `error` next to `code`;
  * - any other JSON with an `error` object → `api_error` (this covers the generic 400 for a
  *   queued, running or cancelled prediction, spec 3 rule 4);
  * - a 2xx JSON body without an `error` object → `output`;
@@ -102,7 +103,15 @@ function readUnguarded(response: unknown, options: ReadOptions): ResultReading {
 
   const code = field(errorValue, "code").value;
   const message = field(errorValue, "message").value;
-  const timestamp = field(parsed, "timestamp").value;
+  // spec 7.3: "the top-level timestamp is when this HTTP response was produced". Services put it
+  // at the body's root or inside `error` next to `code`; both are read, the root first.
+  const rootTimestamp = field(parsed, "timestamp").value;
+  const errorTimestamp = field(errorValue, "timestamp").value;
+  const timestamp = typeof rootTimestamp === "string" ? rootTimestamp : errorTimestamp;
+  if (typeof rootTimestamp === "string" && typeof errorTimestamp === "string" && rootTimestamp !== errorTimestamp)
+    notes.push(
+      `The response has two timestamps, ${describe(rootTimestamp)} at the root and ${describe(errorTimestamp)} in error; the root one is read as the response's (spec 7.3).`,
+    );
   if (code === PREDICTION_FAILED) {
     if (status !== 400)
       notes.push(`A PREDICTION_FAILED error came with HTTP ${status}; the service sends 400 (spec 7.3).`);

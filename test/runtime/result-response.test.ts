@@ -112,6 +112,26 @@ describe("spec 7.3: what a result response is", () => {
     expect(reading.notes.join(" ")).toMatch(/7\.3/);
   });
 
+  it("the response timestamp is read at the root or inside error next to code (spec 7.3)", () => {
+    const inError = JSON.stringify({
+      error: { code: "PREDICTION_FAILED", message: "m", timestamp: "2026-09-04T12:05:31Z", details },
+    });
+    const reading = readResultResponse({ status: 400, body: inError });
+    expect(reading).toMatchObject({ kind: "prediction_failed", responseTimestamp: "2026-09-04T12:05:31Z", notes: [] });
+    if (reading.kind === "prediction_failed") expect(reading.error.timestamp).toBe("2026-09-04T12:00:00Z");
+    const api = readResultResponse({
+      status: 401,
+      body: '{"error":{"code":"UNAUTHORIZED","message":"m","timestamp":"T2"}}',
+    });
+    expect(api).toMatchObject({ kind: "api_error", timestamp: "T2", notes: [] });
+    const both = readResultResponse({
+      status: 401,
+      body: '{"timestamp":"T1","error":{"code":"UNAUTHORIZED","message":"m","timestamp":"T2"}}',
+    });
+    expect(both).toMatchObject({ kind: "api_error", timestamp: "T1" });
+    expect(both.notes.join(" ")).toMatch(/two timestamps.*"T1" at the root.*"T2" in error/);
+  });
+
   it("api_error keeps code, message (redacted) and the top-level timestamp", () => {
     const body = '{"timestamp":"T","error":{"code":"NOT_FOUND","message":"no file at https://x.example/a?sig=1"}}';
     expect(readResultResponse({ status: 404, body })).toEqual({
@@ -215,7 +235,13 @@ describe("a body handed over already parsed (spec 7.3 wants the raw text)", () =
     const reading = readResultResponse({
       status: 400,
       headers: {},
-      body: { error: { code: "PREDICTION_FAILED", message: "m", details: { code: "task_timeout", message: "m", timestamp: "t" } } },
+      body: {
+        error: {
+          code: "PREDICTION_FAILED",
+          message: "m",
+          details: { code: "task_timeout", message: "m", timestamp: "t" },
+        },
+      },
     } as never);
     expect(reading.kind).toBe("prediction_failed");
     expect(reading.notes.join(" ")).toMatch(/not the raw text of the body; read as the JSON text it stands for/);

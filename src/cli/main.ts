@@ -32,6 +32,10 @@ const commands: Record<string, { describe: string; load: () => Promise<CommandRu
     describe: "say what a prediction record, webhook or result response means",
     load: async () => (await import("./explain.js")).runExplain,
   },
+  mock: {
+    describe: "serve a local, spec-faithful mock of the service for tests",
+    load: async () => (await import("./mock.js")).runMock,
+  },
 };
 
 function usage(): string {

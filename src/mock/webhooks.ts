@@ -1,0 +1,82 @@
+/**
+ * Webhook deliveries (spec 6.2): the final state of a prediction, POSTed to the URL given at
+ * submit (`?webhook=`, QUEUE.md). Signed per Standard Webhooks v1 when a secret is set:
+ * `webhook-id`, `webhook-timestamp` (seconds), `webhook-signature: v1,<base64 HMAC-SHA256 of
+ * "id.timestamp.body">`, the key being the base64 secret after an optional `whsec_` prefix.
+ */
+import { createHmac, randomUUID } from "node:crypto";
+
+/** One delivery, as recorded by the mock (for a test to assert on). */
+export interface WebhookDelivery {
+  requestId: string;
+  /** the target URL */
+  url: string;
+  headers: Record<string, string>;
+  /** the exact body sent */
+  body: string;
+  /** the receiver's HTTP status, or 0 when the delivery failed (then `error` says why) */
+  status: number;
+  error?: string;
+}
+
+/** The Standard Webhooks signing key of a secret: base64 after an optional `whsec_` prefix. */
+export function webhookKey(secret: string): Buffer {
+  return Buffer.from(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret, "base64");
+}
+
+/** The headers of a signed delivery (Standard Webhooks v1). */
+export function signWebhook(
+  secret: string,
+  body: string,
+  nowMs: number,
+  id = `msg_${randomUUID()}`,
+): Record<string, string> {
+  const ts = String(Math.floor(nowMs / 1000));
+  const signature = createHmac("sha256", webhookKey(secret)).update(`${id}.${ts}.${body}`).digest("base64");
+  return { "webhook-id": id, "webhook-timestamp": ts, "webhook-signature": `v1,${signature}` };
+}
+
+/** Only loopback receivers: the mock never calls out of the machine. */
+export function isLoopbackUrl(text: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** POSTs one delivery; never throws (a receiver that is down is recorded, not fatal). */
+export async function deliver(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  requestId: string,
+  timeoutMs = 5000,
+): Promise<WebhookDelivery> {
+  const all = { "content-type": "application/json", ...headers };
+  try {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: all,
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await response.arrayBuffer().catch(() => undefined);
+    return { requestId, url, headers: all, body, status: response.status };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    return {
+      requestId,
+      url,
+      headers: all,
+      body,
+      status: 0,
+      error: cause ?? (error instanceof Error ? error.message : String(error)),
+    };
+  }
+}

@@ -120,9 +120,9 @@ describe("life cycle and endpoints (spec 3, 4.1, 4.6; QUEUE.md)", () => {
     services.push(timed);
     const call = (path: string, init?: RequestInit) =>
       timed.fetch(new Request(`http://mock.test${path}`, { ...init, headers: { ...auth, ...init?.headers } }));
-    const ack = await (
+    const ack = (await (
       await call("/v1/queue/example/model-c/text-to-video", { method: "POST", body: '{"prompt":"x"}' })
-    ).json();
+    ).json()) as { request_id: string };
     const status = async () => ((await (await call(`/v1/predictions/${ack.request_id}`)).json()) as any).status;
     expect(await status()).toBe("queued");
     now += 100;
@@ -149,7 +149,8 @@ describe("life cycle and endpoints (spec 3, 4.1, 4.6; QUEUE.md)", () => {
 
 describe("authentication (spec 5)", () => {
   it("no Authorization, a Bearer token or the wrong key: 401 with a JSON error body", async () => {
-    for (const headers of [{}, { authorization: `Bearer ${KEY}` }, { authorization: "Key wrong" }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: `Bearer ${KEY}` }, { authorization: "Key wrong" }];
+    for (const headers of attempts) {
       const response = await fetch(`${base}/v1/queue/example/model-c/text-to-video`, {
         method: "POST",
         headers: { "content-type": "application/json", ...headers },
@@ -388,7 +389,10 @@ describe("webhooks (spec 6.2; Standard Webhooks signatures)", () => {
 
 describe("bad input never stops it", () => {
   it("malformed JSON 400, over 1 MiB 413, unknown path, model or endpoint 404 listing what exists, wrong method 405", async () => {
-    const post = (path: string, body: string) => fetch(`${base}${path}`, { method: "POST", headers: auth, body });
+    const post = async (path: string, body: string) => {
+      const response = await fetch(`${base}${path}`, { method: "POST", headers: auth, body });
+      return { status: response.status, json: async () => (await response.json()) as any };
+    };
     const malformed = await post("/v1/queue/example/model-c/text-to-video", '{"prompt": ');
     expect([malformed.status, (await malformed.json()).error.code]).toEqual([400, "INVALID_JSON"]);
     const huge = await post(

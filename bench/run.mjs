@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
 const only = process.argv.slice(2);
-const benches = ["validators.mjs", "generate.mjs", "lint.mjs"].filter(
+const benches = ["validators.mjs", "generate.mjs", "lint.mjs", "client.mjs"].filter(
   (b) => only.length === 0 || only.some((o) => b.startsWith(o)),
 );
 let failed = 0;

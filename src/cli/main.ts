@@ -32,6 +32,10 @@ const commands: Record<string, { describe: string; load: () => Promise<CommandRu
     describe: "say what a prediction record, webhook or result response means",
     load: async () => (await import("./explain.js")).runExplain,
   },
+  action: {
+    describe: "run as the GitHub Action does (action.yml): drift, lint or check, with summary and PR comment",
+    load: async () => (await import("./action.js")).runActionCommand,
+  },
   mock: {
     describe: "serve a local, spec-faithful mock of the service for tests",
     load: async () => (await import("./mock.js")).runMock,

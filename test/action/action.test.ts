@@ -1,0 +1,216 @@
+/**
+ * The GitHub Action's script (`vsk action`, run by action.yml) with the GitHub environment
+ * simulated: the inputs as action.yml passes them, an event payload file, GITHUB_OUTPUT and
+ * GITHUB_STEP_SUMMARY files, and a loopback server standing in for the GitHub REST API.
+ */
+import { spawn } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { outputLines, readInputs } from "../../src/action/index.js";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const cli = join(root, "dist/src/cli/main.js");
+const TOKEN = "ghs_simulatedtoken0123456789";
+
+let work: string;
+let api: Server;
+let apiUrl: string;
+const calls: Array<{ method: string; url: string; auth: string; body: string }> = [];
+let comments: Array<{ id: number; body: string }> = [];
+
+beforeAll(async () => {
+  api = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      calls.push({ method: req.method!, url: req.url!, auth: String(req.headers.authorization), body });
+      res.setHeader("content-type", "application/json");
+      if (req.method === "GET" && /^\/repos\/acme\/app\/issues\/7\/comments\?/.test(req.url!))
+        return res.end(JSON.stringify([{ id: 1, body: "unrelated" }, ...comments]));
+      if (req.method === "POST" && req.url === "/repos/acme/app/issues/7/comments") {
+        comments.push({ id: 100 + comments.length, body: JSON.parse(body).body });
+        res.statusCode = 201;
+        return res.end("{}");
+      }
+      const patch = /^\/repos\/acme\/app\/issues\/comments\/(\d+)$/.exec(req.url!);
+      if (req.method === "PATCH" && patch) {
+        comments = comments.map((c) => (c.id === Number(patch[1]) ? { ...c, body: JSON.parse(body).body } : c));
+        return res.end("{}");
+      }
+      res.statusCode = 404;
+      res.end("{}");
+    });
+  });
+  await new Promise<void>((r) => api.listen(0, "127.0.0.1", () => r()));
+  apiUrl = `http://127.0.0.1:${(api.address() as { port: number }).port}`;
+});
+afterAll(() => new Promise<void>((r) => api.close(() => r())));
+
+beforeEach(() => {
+  work = mkdtempSync(join(tmpdir(), "vsk-action-test-"));
+  cpSync(join(root, "schemas-cache"), join(work, "schemas-cache"), { recursive: true });
+  // the "published" side: model A's aspect_ratio loses "2:1" (breaking), the others unchanged
+  cpSync(join(root, "schemas-cache"), join(work, "mirror", "main"), { recursive: true });
+  const a = join(work, "mirror/main/example/model-a/latest.json");
+  writeFileSync(a, readFileSync(a, "utf8").replace(/"2:1",\s*/g, ""));
+  writeFileSync(join(work, "event.json"), JSON.stringify({ pull_request: { number: 7 } }));
+  calls.length = 0;
+  comments = [];
+  return () => rmSync(work, { recursive: true, force: true });
+});
+
+function action(inputs: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    GITHUB_EVENT_PATH: join(work, "event.json"),
+    GITHUB_REPOSITORY: "acme/app",
+    GITHUB_API_URL: apiUrl,
+    GITHUB_TOKEN: TOKEN,
+    GITHUB_OUTPUT: join(work, "output.txt"),
+    GITHUB_STEP_SUMMARY: join(work, "summary.md"),
+  };
+  for (const [k, v] of Object.entries(inputs)) env[`VSK_ACTION_${k}`] = v;
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [cli, "action"], { cwd: work, env });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => (stdout += c));
+    child.stderr.on("data", (c) => (stderr += c));
+    child.on("close", (code) => done({ code, stdout, stderr }));
+  });
+}
+
+/** Parses `name<<DELIM … DELIM` blocks of a GITHUB_OUTPUT file. */
+function outputs(): Record<string, string> {
+  const text = readFileSync(join(work, "output.txt"), "utf8");
+  const out: Record<string, string> = {};
+  for (const m of text.matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$/gm)) out[m[1]!] = m[3]!;
+  return out;
+}
+
+describe("command drift", () => {
+  it("annotates, summarises, sets outputs, comments once and updates that comment on the next run", async () => {
+    const inputs = { COMMAND: "drift", SCHEMA_URL: join(work, "mirror"), COMMENT: "true" };
+    const first = await action(inputs);
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(1);
+    expect(first.stdout).toMatch(/^::error file=schemas-cache\/example\/model-a\/latest\.json,title=.*aspect_ratio/m);
+    expect(first.stdout).toContain("comment posted on pull request #7");
+    expect(readFileSync(join(work, "summary.md"), "utf8")).toMatch(/^## Schema drift/);
+    const out = outputs();
+    // "2:1" leaves aspect_ratio of both model A endpoints
+    expect(out["breaking-count"]).toBe("2");
+    const changes = JSON.parse(out["changes-json"]!) as Array<Record<string, string>>;
+    expect(changes.map((c) => [c.id, c.severity, c.model, c.endpoint])).toEqual([
+      ["request-property-enum-value-removed", "breaking", "example/model-a", "keyframes-to-video"],
+      ["request-property-enum-value-removed", "breaking", "example/model-a", "text-to-video"],
+    ]);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toMatch(/^<!-- video-schema-kit:drift -->\n## Schema drift/);
+    expect(calls.every((c) => c.auth === `Bearer ${TOKEN}`)).toBe(true);
+
+    const second = await action(inputs);
+    expect(second.stdout).toContain("comment updated on pull request #7");
+    expect(comments).toHaveLength(1);
+    expect(calls.map((c) => c.method)).toEqual(["GET", "POST", "GET", "PATCH"]);
+    expect(first.stdout + second.stdout).not.toContain(TOKEN);
+  });
+
+  it("fail-on never passes the step but still reports; no comment without comment: true", async () => {
+    const run = await action({ COMMAND: "drift", SCHEMA_URL: join(work, "mirror"), FAIL_ON: "never" });
+    expect(run.code).toBe(0);
+    expect(outputs()["breaking-count"]).toBe("2");
+    expect(calls).toEqual([]);
+  });
+
+  it("a source that cannot be fetched fails the step with one annotation (exit 3), never 'no drift'", async () => {
+    const run = await action({ COMMAND: "drift", SCHEMA_URL: join(work, "nowhere") });
+    expect(run.code).toBe(3);
+    expect(run.stdout).toMatch(/^::error /m);
+  });
+
+  it("outside a pull request the comment is skipped out loud", async () => {
+    writeFileSync(join(work, "event.json"), JSON.stringify({ ref: "refs/heads/main" }));
+    const run = await action({ COMMAND: "drift", SCHEMA_URL: join(work, "mirror"), COMMENT: "true" });
+    expect(run.stdout).toContain(
+      "::notice title=video-schema-kit::comment skipped: this run is not for a pull request",
+    );
+    expect(calls).toEqual([]);
+  });
+
+  it("an API that refuses the comment is a warning naming the permission, not a failure of its own", async () => {
+    writeFileSync(join(work, "event.json"), JSON.stringify({ pull_request: { number: 8 } }));
+    const run = await action({ COMMAND: "drift", SCHEMA_URL: join(work, "mirror"), COMMENT: "true", FAIL_ON: "never" });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /::warning title=video-schema-kit::comment not posted: .*HTTP 404 .*pull-requests: write/,
+    );
+  });
+});
+
+describe("command lint", () => {
+  it("annotations from lint, its Markdown in the summary and the comment, invalid payloads as outputs", async () => {
+    mkdirSync(join(work, "requests"));
+    writeFileSync(join(work, "requests", "ok.json"), JSON.stringify({ model: "modelC", input: { prompt: "x" } }));
+    writeFileSync(
+      join(work, "requests", "bad.json"),
+      JSON.stringify({ model: "modelC", input: { prompt: "x", duration: 2 } }),
+    );
+    const run = await action({ COMMAND: "lint", PATHS: "requests/ok.json\nrequests/bad.json\n", COMMENT: "true" });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("::error file=requests/bad.json,line=1,title=vsk lint duration-auto-or-range::");
+    const summary = readFileSync(join(work, "summary.md"), "utf8");
+    expect(summary.length).toBeGreaterThan(0);
+    expect(comments[0]!.body.startsWith("<!-- video-schema-kit:lint -->\n")).toBe(true);
+    const out = outputs();
+    expect(out["breaking-count"]).toBe("1");
+    expect(JSON.parse(out["changes-json"]!)[0]).toMatchObject({ source: "requests/bad.json", valid: false });
+  });
+});
+
+describe("command check", () => {
+  it("stale generated code fails with one annotation; fresh code passes", async () => {
+    const stale = await action({ COMMAND: "check" });
+    expect(stale.code).toBe(1);
+    expect(stale.stdout).toMatch(/^::error title=vsk generate --check::generated\/ is stale/m);
+    expect(outputs()["breaking-count"]).toBe("1");
+    const generate = spawn(process.execPath, [cli, "generate"], { cwd: work });
+    expect(await new Promise((r) => generate.on("close", r))).toBe(0);
+    const fresh = await action({ COMMAND: "check" });
+    expect(fresh.code).toBe(0);
+    expect(fresh.stdout).toMatch(/^generated\/ is up to date/m);
+    expect(readFileSync(join(work, "summary.md"), "utf8")).toContain("✅ generated/ is up to date");
+  });
+});
+
+describe("inputs", () => {
+  it.each([
+    [{ VSK_ACTION_COMMAND: "deploy" }, /input command is "deploy"; use one of drift, lint, check/],
+    [{ VSK_ACTION_FAIL_ON: "sometimes" }, /input fail-on is "sometimes"/],
+    [{ VSK_ACTION_COMMAND: "lint" }, /input paths is empty/],
+    [{ VSK_ACTION_PATHS: "a.json" }, /input paths applies to command lint only/],
+    [{ VSK_ACTION_COMMENT: "yes" }, /input comment is "yes"; use true or false/],
+  ])("%o is refused: %s", (env, message) => {
+    expect(() => readInputs(env)).toThrow(message);
+  });
+
+  it("a bad input through the CLI is one line and exit 2", async () => {
+    const run = await action({ COMMAND: "deploy" });
+    expect([run.code, run.stderr]).toEqual([
+      2,
+      'vsk: action: input command is "deploy"; use one of drift, lint, check\n',
+    ]);
+  });
+
+  it("multi-line outputs use a delimiter that is not in the value", () => {
+    const text = outputLines({ a: "x\nvsk_y\nz" });
+    const [head, ...rest] = text.split("\n");
+    const delimiter = head!.split("<<")[1]!;
+    expect(rest.slice(0, 3)).toEqual(["x", "vsk_y", "z"]);
+    expect(rest[3]).toBe(delimiter);
+  });
+});

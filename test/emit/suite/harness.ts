@@ -53,7 +53,9 @@ export interface SuiteGroup {
 /** Every group of draft2020-12/*.json and optional/format/*.json, in a stable order. */
 export function loadSuite(): SuiteGroup[] {
   if (!existsSync(SUITE_DIR))
-    throw new Error(`JSON Schema Test Suite not found at ${SUITE_DIR} (it is vendored under test/fixtures/json-schema-test-suite)`);
+    throw new Error(
+      `JSON Schema Test Suite not found at ${SUITE_DIR} (it is vendored under test/fixtures/json-schema-test-suite)`,
+    );
   const files = [
     ...readdirSync(SUITE_DIR)
       .filter((f) => f.endsWith(".json"))

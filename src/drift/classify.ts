@@ -5,7 +5,7 @@
 import type { EndpointModel, ModelSchema } from "../schema/index.js";
 import { escapePointerToken } from "../schema/index.js";
 import type { Finding } from "./diff.js";
-import { ExampleMaker } from "./example.js";
+import { ExampleMaker, ValidatorCache } from "./example.js";
 import { changeKind, keywordName } from "./table.js";
 import type { Change } from "./types.js";
 import type { ModelRef } from "../config/index.js";
@@ -76,13 +76,14 @@ export function classifyModel(
   ref: ModelRef = { id: before.model },
 ): Change[] {
   const makers = new Map<string, ExampleMaker>();
+  const validators = new ValidatorCache();
   const makerFor = (endpoint: string): ExampleMaker | undefined => {
     if (!makers.has(endpoint)) {
       const b = before.endpoints.find((e: EndpointModel) => e.endpoint === endpoint);
       const a = after.endpoints.find((e: EndpointModel) => e.endpoint === endpoint);
       if (b === undefined || a === undefined) return undefined;
       // a request example must pass the snapshot's cross-field rules too (frame_index, …)
-      makers.set(endpoint, new ExampleMaker(b, a, rulesFor(b, ref)));
+      makers.set(endpoint, new ExampleMaker(b, a, rulesFor(b, ref), validators));
     }
     return makers.get(endpoint);
   };

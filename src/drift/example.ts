@@ -17,7 +17,7 @@ import type { Finding } from "./diff.js";
 import { arrayOfLength, forcedValue, SampleBudget, sampleValue, stringOfLength, type Leaf } from "./sample.js";
 import type { ExampleStrategy } from "./table.js";
 import { BOUNDS } from "./table.js";
-import type { SchemaRoot } from "./view.js";
+import { canonical, type SchemaRoot } from "./view.js";
 import { checkRules, createAjv, type RuleSpec } from "../rules/index.js";
 
 interface Sides {
@@ -69,26 +69,67 @@ const STRATEGIES: Record<ExampleStrategy, Strategy> = {
   "branch-sample": sampleFrom,
 };
 
-/** Builds and checks examples for the changes of one endpoint; compiles each schema at most once. */
-export class ExampleMaker {
-  private readonly compiled = new Map<JsonSchemaObject, ValidateFunction | null>();
+/**
+ * The toolkit's one Ajv configuration (rules stage), with Ajv's code optimisation off: it makes
+ * the generated code smaller, never its answers, and halves the compile time, which is most of
+ * the cost of a report with many examples (an example is checked once; a validator is not shipped).
+ */
+function ajvForExamples(): ReturnType<typeof createAjv> {
+  const ajv = createAjv();
+  ajv.opts.code.optimize = 0;
+  return ajv;
+}
 
+/**
+ * Ajv validators for example checks, one per distinct schema (by its canonical text) and one Ajv
+ * instance for all of them: compiling costs milliseconds per schema, so a model's run compiles
+ * each distinct request or response schema once, and only when a change needs an example.
+ */
+export class ValidatorCache {
+  private ajv: ReturnType<typeof createAjv> | undefined;
+  private readonly byObject = new WeakMap<JsonSchemaObject, ValidateFunction | null>();
+  private readonly byText = new Map<string, ValidateFunction | null>();
+
+  get(schema: JsonSchemaObject): ValidateFunction | null {
+    const known = this.byObject.get(schema);
+    if (known !== undefined) return known;
+    const text = canonical(schema);
+    let validate = this.byText.get(text);
+    if (validate === undefined) {
+      validate = this.compile(schema);
+      this.byText.set(text, validate);
+    }
+    this.byObject.set(schema, validate);
+    return validate;
+  }
+
+  private compile(schema: JsonSchemaObject): ValidateFunction | null {
+    try {
+      this.ajv ??= ajvForExamples();
+      return this.ajv.compile(schema as AnySchema);
+    } catch {
+      // an `$id` already met in another schema of the run: that schema alone, in an Ajv of its own
+      try {
+        return ajvForExamples().compile(schema as AnySchema);
+      } catch {
+        return null;
+      }
+    }
+  }
+}
+
+/** Builds and checks examples for the changes of one endpoint; validators come from a cache shared by the model's endpoints. */
+export class ExampleMaker {
   constructor(
     private readonly before: EndpointModel,
     private readonly after: EndpointModel,
     /** the snapshot's cross-field rules: a request example must pass them as well as the schema */
     private readonly rulesBefore: readonly RuleSpec[] = [],
+    private readonly validators: ValidatorCache = new ValidatorCache(),
   ) {}
 
   private validator(schema: JsonSchemaObject): ValidateFunction | null {
-    if (!this.compiled.has(schema)) {
-      try {
-        this.compiled.set(schema, createAjv().compile(schema as AnySchema));
-      } catch {
-        this.compiled.set(schema, null);
-      }
-    }
-    return this.compiled.get(schema)!;
+    return this.validators.get(schema);
   }
 
   /**

@@ -1,5 +1,5 @@
 /**
- * A concrete payload for a change, where one exists (issue 5): for a request, a minimal payload
+ * A concrete payload for a change, where one exists (docs/drift.md, "Every change carries"): for a request, a minimal payload
  * the snapshot accepts and the source rejects; for a response, a minimal body the source
  * allows and a client built from the snapshot rejects. Each table row names a strategy; the
  * candidate it gives is checked against both schemas with Ajv and dropped unless it really
@@ -25,7 +25,7 @@ interface Sides {
   after: SchemaRoot;
 }
 
-/** A value of the bound's kind: a number, a string of that length, or an array of that many items. */
+/** A value of the bound's kind: a number, a string of that length, an array of that many items, an object of that many properties. */
 function boundValue(
   keyword: string | undefined,
   n: unknown,
@@ -33,14 +33,30 @@ function boundValue(
   sides: Sides,
   budget: SampleBudget,
 ): Leaf | undefined {
-  if (typeof n !== "number" || n < 0) return undefined;
-  if (keyword === "maximum" || keyword === "minimum") return { value: n };
+  if (typeof n !== "number") return undefined;
+  if (
+    keyword === "maximum" ||
+    keyword === "minimum" ||
+    keyword === "exclusiveMaximum" ||
+    keyword === "exclusiveMinimum"
+  )
+    return { value: n };
+  if (n < 0) return undefined;
   if (keyword === "maxLength" || keyword === "minLength") return { value: stringOfLength(n, budget) };
   if (keyword === "maxItems" || keyword === "minItems") {
     const items = (sample?.schema as JsonSchemaObject | undefined)?.items ?? {};
     return { value: arrayOfLength(n, (i) => sampleValue(items, sides.before, undefined, 0, budget, i), budget) };
   }
+  if (keyword === "maxProperties" || keyword === "minProperties") {
+    const keys = arrayOfLength(n, (i) => `property_${i + 1}`, budget);
+    return { value: Object.fromEntries(keys.map((k) => [k, FILLER])) };
+  }
   return undefined;
+}
+
+/** Numbers near a bound, inside and outside it: exclusive bounds and steps make the bound itself invalid. */
+function near(n: number): number[] {
+  return [n, n - 1, n + 1, n - 0.5, n + 0.5, n - 0.001, n + 0.001];
 }
 
 function sampleFrom(finding: Finding, sides: Sides, budget: SampleBudget): Leaf | undefined {
@@ -50,23 +66,64 @@ function sampleFrom(finding: Finding, sides: Sides, budget: SampleBudget): Leaf 
   return value === undefined ? undefined : { value };
 }
 
-type Strategy = (finding: Finding, sides: Sides, budget: SampleBudget) => Leaf | undefined;
+const FILLER = "…";
+/** Strings unlike each other and unlike most formats and patterns. */
+const STRINGS = [FILLER, "x", "not a uri", "https://example.com/input.png", "2026-01-01", "a b", "", "0"];
 
-/** What each strategy of the table puts at the change's location. */
+/**
+ * Candidate values at the change's location, for a change no single value is known to cross
+ * (a format or pattern set, a step changed): samples of the old schema, numbers near both
+ * sides' values, assorted strings, an array with a repeated item. Ajv picks the one that crosses.
+ */
+function crossingValues(finding: Finding, sides: Sides, budget: SampleBudget): Candidate[] {
+  const p = finding.params;
+  const schema = (p.sample?.schema ?? {}) as JsonSchemaObject;
+  const values: unknown[] = [];
+  const sampled = sampleFrom(finding, sides, budget);
+  if (sampled !== undefined && "value" in sampled) values.push(sampled.value);
+  for (const n of [p.from, p.to]) if (typeof n === "number") values.push(...near(n), n * 3, n * 1.5);
+  values.push(1, 2, 3, 7, 0.5, -1, ...STRINGS);
+  const item = sampleValue(schema.items ?? {}, sides.before, undefined, 0, budget);
+  if (item !== undefined) values.push([item, item]);
+  values.push(true, null, {}, []);
+  return values.map((value) => ({ leaf: { value } }));
+}
+
+/** A candidate: what goes at the change's location, and below it when the location is an object (`extra`). */
+interface Candidate {
+  leaf: Leaf;
+  extra?: string;
+}
+
+type Strategy = (finding: Finding, sides: Sides, budget: SampleBudget) => Candidate[];
+
+const one = (leaf: Leaf | undefined): Candidate[] => (leaf === undefined ? [] : [{ leaf }]);
+
+/** Which values each strategy of the table puts at the change's location, in the order they are tried. */
 const STRATEGIES: Record<ExampleStrategy, Strategy> = {
-  value: (f) => ({ value: f.params.value }),
-  "old-bound": (f, sides, budget) => boundValue(f.params.keyword, f.params.from, f.params.sample, sides, budget),
+  value: (f) => one({ value: f.params.value }),
+  "old-bound": (f, sides, budget) => {
+    const from = f.params.from;
+    const numeric = typeof from === "number" && /^(exclusiveM|m)(ax|in)imum$/.test(f.params.keyword ?? "");
+    const values = numeric ? near(from) : [from];
+    return values.flatMap((n) => one(boundValue(f.params.keyword, n, f.params.sample, sides, budget)));
+  },
   "past-new-bound": (f, sides, budget) => {
     const upper = BOUNDS.find((b) => b.keyword === f.params.keyword)?.upper;
     const to = f.params.to;
-    if (typeof to !== "number" || upper === undefined) return undefined;
-    return boundValue(f.params.keyword, upper ? to + 1 : to - 1, f.params.sample, sides, budget);
+    if (typeof to !== "number" || upper === undefined) return [];
+    const numeric = /^(exclusiveM|m)(ax|in)imum$/.test(f.params.keyword ?? "");
+    const values = numeric ? [to, ...near(upper ? to + 1 : to - 1)] : [upper ? to + 1 : to - 1];
+    return values.flatMap((n) => one(boundValue(f.params.keyword, n, f.params.sample, sides, budget)));
   },
-  omit: () => ({ omit: true }),
-  null: () => ({ value: null }),
-  "before-sample": sampleFrom,
-  "type-sample": sampleFrom,
-  "branch-sample": sampleFrom,
+  omit: () => one({ omit: true }),
+  null: () => one({ value: null }),
+  "before-sample": (f, sides, budget) => one(sampleFrom(f, sides, budget)),
+  "type-sample": (f, sides, budget) => one(sampleFrom(f, sides, budget)),
+  "branch-sample": (f, sides, budget) => one(sampleFrom(f, sides, budget)),
+  "crossing-value": crossingValues,
+  "extra-property": () =>
+    [FILLER, 0, true, null, {}, []].map((value) => ({ leaf: { value }, extra: "unlisted_property" })),
 };
 
 /**
@@ -151,17 +208,20 @@ export class ExampleMaker {
       ? { before: { schema: this.before.input }, after: { schema: this.after.input } }
       : { before: { schema: this.before.output }, after: { schema: this.after.output } };
     const budget = new SampleBudget();
-    const leaf = STRATEGIES[strategy](finding, sides, budget);
-    if (leaf === undefined) return undefined;
     // The payload is built on the side that must accept it.
     const accepting = request ? sides.before : sides.after;
     const rejecting = request ? sides.after : sides.before;
-    const payload = forcedValue(accepting.schema, accepting, finding.field, leaf, 0, budget);
-    const accepts = this.validator(accepting.schema);
-    const rejects = this.validator(rejecting.schema);
-    if (accepts === null || rejects === null) return undefined;
-    if (!accepts(payload) || rejects(payload)) return undefined;
-    if (request && checkRules(this.rulesBefore, payload, []).some((d) => d.severity === "error")) return undefined;
-    return payload;
+    for (const candidate of STRATEGIES[strategy](finding, sides, budget)) {
+      const path = candidate.extra === undefined ? finding.field : [...finding.field, candidate.extra];
+      const payload = forcedValue(accepting.schema, accepting, path, candidate.leaf, 0, new SampleBudget());
+      // compiled only now, when a change has a candidate: each distinct schema once per run
+      const accepts = this.validator(accepting.schema);
+      const rejects = this.validator(rejecting.schema);
+      if (accepts === null || rejects === null) return undefined;
+      if (!accepts(payload) || rejects(payload)) continue;
+      if (request && checkRules(this.rulesBefore, payload, []).some((d) => d.severity === "error")) continue;
+      return payload;
+    }
+    return undefined;
   }
 }

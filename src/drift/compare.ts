@@ -58,41 +58,84 @@ export async function compareModel(
     },
   });
 
-  let before: ModelSchema | undefined;
-  let beforeSha: string | null = null;
+  let snapshot: { text: string; sha256: string } | undefined;
   let snapshotProblem: string | undefined;
   if (!existsSync(file)) snapshotProblem = `${ref.id}: no snapshot at ${file}; run \`vsk pull\` to fetch it`;
   else {
     try {
       // the same hash as pull and lint: of the file's bytes
-      const { text, sha256: fileSha } = readSnapshotFile(file);
-      beforeSha = fileSha;
-      const origin = { model: ref.id, file };
-      before = loadModelDocument(parseModelText(text, origin), origin);
+      snapshot = readSnapshotFile(file);
     } catch (error) {
-      if (!(error instanceof SchemaLoadError) && !(error instanceof SnapshotError)) throw error;
+      if (!(error instanceof SnapshotError)) throw error;
       snapshotProblem = `snapshot: ${error.message}`;
     }
   }
+  const beforeSha = snapshot?.sha256 ?? null;
+  const loadSnapshot = (text: string): ModelSchema => {
+    const origin = { model: ref.id, file };
+    return loadModelDocument(parseModelText(text, origin), origin);
+  };
 
   let fetched: FetchedModel;
-  let after: ModelSchema;
+  let document: unknown;
   try {
     const got = await fetchModelSchema(source, ref.id, onRetry === undefined ? {} : { onRetry });
     fetched = { model: ref.id, text: got.text, source: got.source };
-    after = loadModelDocument(got.document, { model: ref.id, file: got.source });
+    document = got.document;
   } catch (error) {
     if (error instanceof FetchError) {
       const missing = isMissing(error, source, ref.id);
       return result(missing ? "missing" : "error", beforeSha, null, error.message);
     }
+    throw error;
+  }
+  const afterSha = sha256(fetched.text);
+
+  // Same bytes: unchanged, known before either side is loaded (loading is most of the cost). The
+  // loaded model is still there for --requests, read once on first use.
+  if (snapshot !== undefined && beforeSha === afterSha) {
+    const unchanged: ModelComparison = { ...result("unchanged", beforeSha, afterSha), fetched };
+    let loaded: ModelSchema | null | undefined;
+    const get = (): ModelSchema | undefined => {
+      if (loaded === undefined) {
+        try {
+          loaded = loadSnapshot(snapshot.text);
+        } catch (error) {
+          if (!(error instanceof SchemaLoadError)) throw error;
+          loaded = null;
+        }
+      }
+      return loaded ?? undefined;
+    };
+    Object.defineProperty(unchanged, "before", { get, enumerable: true });
+    Object.defineProperty(unchanged, "after", { get, enumerable: true });
+    return unchanged;
+  }
+
+  let after: ModelSchema;
+  try {
+    // lenient: an endpoint whose method, media type or status changed is an endpoint change, not a load error
+    after = loadModelDocument(document, { model: ref.id, file: fetched.source }, { lenient: true });
+  } catch (error) {
     if (error instanceof SchemaLoadError)
       return result("error", beforeSha, null, `not a model document at the source: ${error.message}`);
     throw error;
   }
-  const afterSha = sha256(fetched.text);
+  let before: ModelSchema | undefined;
+  if (snapshot !== undefined) {
+    try {
+      before = loadSnapshot(snapshot.text);
+    } catch (error) {
+      if (!(error instanceof SchemaLoadError)) throw error;
+      snapshotProblem = `snapshot: ${error.message}`;
+    }
+  }
   if (before === undefined) return { ...result("error", beforeSha, afterSha, snapshotProblem), fetched, after };
-  if (beforeSha === afterSha) return { ...result("unchanged", beforeSha, afterSha), before, after, fetched };
   const changes = classifyModel(diffModels(before, after), before, after, ref);
-  return { ...result("changed", beforeSha, afterSha), changes, before, after, fetched };
+  // spec 4.1: without a queue-shaped endpoint the model cannot be called at all; the endpoint changes say why
+  const noEndpoint =
+    after.endpoints.length === 0
+      ? "the source has no queue-shaped endpoint left (a POST with a JSON request body and a JSON success response, spec 4.1); see its endpoint changes"
+      : undefined;
+  return { ...result("changed", beforeSha, afterSha, noEndpoint), changes, before, after, fetched };
 }

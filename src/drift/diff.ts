@@ -3,9 +3,9 @@
  * sides together and names every difference by its kind in `table.ts`. It only finds; the
  * table decides what a kind means.
  */
-import type { EndpointModel, JsonSchemaObject, ModelSchema } from "../schema/index.js";
-import { escapePointerToken, isSchemaObject } from "../schema/index.js";
-import { BOUNDS, DOCS_KEYWORDS, type ChangeKindName } from "./table.js";
+import type { EndpointModel, JsonSchemaObject, ModelSchema, OperationModel } from "../schema/index.js";
+import { bareMediaType, escapePointerToken, isSchemaObject } from "../schema/index.js";
+import { BOUNDS, changeKind, CONSTRAINTS, DOCS_KEYWORDS, UNCLASSIFIED_KEYWORDS, type ChangeKindName } from "./table.js";
 import type { Direction } from "./types.js";
 import {
   acceptsType,
@@ -43,7 +43,19 @@ export interface FindingParams {
 }
 
 /** Keywords `compareAlternatives` handles itself; any other difference is `keyword-changed`. */
-const HANDLED = new Set(["type", "enum", "const", "properties", "required", "items", ...BOUNDS.map((b) => b.keyword)]);
+const HANDLED = new Set([
+  "type",
+  "enum",
+  "const",
+  "properties",
+  "required",
+  "items",
+  "multipleOf",
+  "additionalProperties",
+  ...CONSTRAINTS,
+  ...BOUNDS.map((b) => b.keyword),
+]);
+const KNOWN_UNCLASSIFIED: ReadonlySet<string> = new Set(UNCLASSIFIED_KEYWORDS);
 const ALL_TYPES = ["string", "number", "integer", "boolean", "object", "array"];
 const MAX_DEPTH = 64;
 
@@ -71,43 +83,132 @@ interface Walk {
   depth: number;
 }
 
-/** Every difference between two loaded models: endpoints removed and added, then each endpoint's request and response. */
+const pathPointer = (path: string, ...tokens: string[]): string =>
+  "/paths/" + [path, ...tokens].map(escapePointerToken).join("/");
+
+/**
+ * Every difference between two loaded models: endpoints removed and added, an endpoint whose
+ * method, media type or success status changed (spec 4.1: the queue submits a POST with a JSON
+ * body), then each endpoint's request and response.
+ */
 export function diffModels(before: ModelSchema, after: ModelSchema): Finding[] {
   const out: Finding[] = [];
   const afterByName = new Map(after.endpoints.map((e) => [e.endpoint, e]));
   const beforeByName = new Map(before.endpoints.map((e) => [e.endpoint, e]));
-  const pathPointer = (e: EndpointModel): string => "/paths/" + escapePointerToken(e.operationPath);
+  const endpointFinding = (
+    kind: ChangeKindName,
+    endpoint: string,
+    pb: string | null,
+    pa: string | null,
+    params: FindingParams,
+  ): Finding => ({
+    kind,
+    model: before.model,
+    endpoint,
+    direction: "endpoint",
+    field: [],
+    before: pb,
+    after: pa,
+    params,
+  });
   for (const b of before.endpoints) {
     const a = afterByName.get(b.endpoint);
-    if (a === undefined) {
-      out.push({
-        kind: "endpoint/removed",
-        model: before.model,
-        endpoint: b.endpoint,
-        direction: "endpoint",
-        field: [],
-        before: pathPointer(b),
-        after: null,
-        params: { value: `POST ${b.queuePath}` },
-      });
+    if (a !== undefined) {
+      out.push(...compareOperations(b, operationOf(a), endpointFinding));
+      out.push(...diffEndpoint(b, a));
       continue;
     }
-    out.push(...diffEndpoint(b, a));
+    // still there, but no longer queue-shaped: say what changed, not "removed"
+    const others = (after.operations ?? []).filter((o) => o.endpoint === b.endpoint);
+    const other = others.find((o) => o.method === "POST") ?? others[0];
+    const found = other === undefined ? [] : compareOperations(b, other, endpointFinding);
+    if (found.length > 0) out.push(...found);
+    else
+      out.push(
+        endpointFinding("endpoint/removed", b.endpoint, pathPointer(b.operationPath), null, {
+          value: `POST ${b.queuePath}`,
+        }),
+      );
   }
   for (const a of after.endpoints) {
-    if (!beforeByName.has(a.endpoint)) {
-      out.push({
-        kind: "endpoint/added",
-        model: after.model,
-        endpoint: a.endpoint,
-        direction: "endpoint",
-        field: [],
-        before: null,
-        after: pathPointer(a),
-        params: { value: `POST ${a.queuePath}` },
-      });
-    }
+    if (!beforeByName.has(a.endpoint))
+      out.push(
+        endpointFinding("endpoint/added", a.endpoint, null, pathPointer(a.operationPath), {
+          value: `POST ${a.queuePath}`,
+        }),
+      );
   }
+  return out;
+}
+
+function operationOf(e: EndpointModel): OperationModel {
+  return {
+    endpoint: e.endpoint,
+    operationPath: e.operationPath,
+    method: "POST",
+    requestMediaType: e.requestMediaType,
+    responseStatus: e.responseStatus,
+    responseMediaType: e.responseMediaType,
+  };
+}
+
+/** Method, request media type, success status and response media type of an endpoint on both sides. */
+function compareOperations(
+  b: EndpointModel,
+  a: OperationModel,
+  finding: (kind: ChangeKindName, endpoint: string, pb: string | null, pa: string | null, p: FindingParams) => Finding,
+): Finding[] {
+  const out: Finding[] = [];
+  const value = `POST ${b.queuePath}`;
+  const method = a.method.toLowerCase();
+  const at = (op: { operationPath: string }, m: string, ...tokens: string[]): string =>
+    pathPointer(op.operationPath, m, ...tokens);
+  const same = (x: string | null, y: string | null): boolean =>
+    x !== null && y !== null && bareMediaType(x) === bareMediaType(y);
+  if (a.method !== "POST") {
+    out.push(
+      finding("endpoint/method-changed", b.endpoint, at(b, "post"), at(a, method), {
+        value,
+        from: "POST",
+        to: a.method,
+      }),
+    );
+    return out; // what a PUT reads and answers is not the queue's
+  }
+  if (!same(b.requestMediaType, a.requestMediaType))
+    out.push(
+      finding(
+        "endpoint/request-media-type-changed",
+        b.endpoint,
+        at(b, "post", "requestBody"),
+        at(a, method, "requestBody"),
+        {
+          value,
+          from: b.requestMediaType,
+          to: a.requestMediaType ?? "(no request body)",
+        },
+      ),
+    );
+  if (b.responseStatus !== a.responseStatus)
+    out.push(
+      finding(
+        "endpoint/response-status-changed",
+        b.endpoint,
+        at(b, "post", "responses", b.responseStatus),
+        a.responseStatus === null ? at(a, method, "responses") : at(a, method, "responses", a.responseStatus),
+        { value, from: b.responseStatus, to: a.responseStatus ?? "(no success response)" },
+      ),
+    );
+  else if (!same(b.responseMediaType, a.responseMediaType))
+    out.push(
+      finding(
+        "endpoint/response-media-type-changed",
+        b.endpoint,
+        at(b, "post", "responses", b.responseStatus),
+        at(a, method, "responses", a.responseStatus ?? ""),
+        { value, from: b.responseMediaType, to: a.responseMediaType ?? "(no content)" },
+      ),
+    );
   return out;
 }
 
@@ -208,7 +309,76 @@ function compareAlternativeLists(b: SchemaView, a: SchemaView, field: string[], 
       sample: { schema: y.schema, side: "after" },
     });
   }
-  for (const [x, y] of pairs) compareAlternatives(x, y, field, walk);
+  for (const [x, y] of pairs) {
+    // Compare what each side accepts, not branch by branch: a request alternative narrowed while
+    // another alternative still accepts all it did rejects nothing (mirror for responses).
+    const request = walk.direction === "request";
+    const subject = request ? x : y;
+    const others = (request ? a.alternatives : b.alternatives).filter((o) => o !== (request ? y : x));
+    const cover = others.some((o) => subsumes(o.schema, subject.schema))
+      ? "all"
+      : others.some((o) => overlaps(o.schema, subject.schema))
+        ? "maybe"
+        : "none";
+    compareAlternatives(x, y, field, cover === "none" ? walk : coveredWalk(walk, cover));
+  }
+}
+
+/** Severities that can hurt, per direction: what a covered alternative's changes cannot do. */
+const HURTS: Record<"request" | "response", ReadonlySet<string>> = {
+  request: new Set(["breaking", "unclassified"]),
+  response: new Set(["breaking", "behavior", "unclassified"]),
+};
+
+/**
+ * The walk below a pair of alternatives whose changes another alternative covers: `all` drops
+ * what could hurt (the other alternative accepts it all, so nothing is rejected or new); `maybe`
+ * says so, unclassified, instead of calling it breaking.
+ */
+function coveredWalk(walk: Walk, cover: "all" | "maybe"): Walk {
+  const hurts = HURTS[walk.direction];
+  return {
+    ...walk,
+    emit: (k, field, pb, pa, params = {}) => {
+      if (!hurts.has(changeKind(k).severity)) return walk.emit(k, field, pb, pa, params);
+      if (cover === "all") return;
+      const what = k.split("/")[1]!;
+      walk.emit(
+        kind(walk, walk.direction === "request" ? "any-of-narrowing-undecided" : "any-of-widening-undecided"),
+        field,
+        pb,
+        pa,
+        { value: params.keyword === undefined ? what : `${what}: ${params.keyword}` },
+      );
+    },
+  };
+}
+
+/** Whether `general` accepts every value `specific` accepts, decided only where it is plain (else false). */
+function subsumes(general: JsonSchemaObject, specific: JsonSchemaObject): boolean {
+  for (const [k, v] of Object.entries(general)) {
+    if (k === "type") {
+      const ts = typesOf(specific);
+      if (ts === undefined || !ts.every((t) => acceptsType(typesOf(general), t))) return false;
+      continue;
+    }
+    const bound = BOUNDS.find((x) => x.keyword === k);
+    const sv = specific[k];
+    if (bound !== undefined && typeof v === "number" && typeof sv === "number") {
+      if (bound.upper ? sv > v : sv < v) return false;
+      continue;
+    }
+    if (canonical(sv) !== canonical(v)) return false;
+  }
+  return true;
+}
+
+/** Whether two alternatives may accept a value in common (they share a type). */
+function overlaps(x: JsonSchemaObject, y: JsonSchemaObject): boolean {
+  const tx = typesOf(x);
+  const ty = typesOf(y);
+  if (tx === undefined || ty === undefined) return true;
+  return tx.some((t) => ty.some((u) => acceptsType([t], u) || acceptsType([u], t)));
 }
 
 function compareAlternatives(b: Alternative, a: Alternative, field: string[], walk: Walk): void {
@@ -229,6 +399,9 @@ function compareAlternatives(b: Alternative, a: Alternative, field: string[], wa
     compareTypes(b, a, field, walk);
     compareEnums(b, a, field, walk);
     compareBounds(b, a, field, walk);
+    compareConstraints(b, a, field, walk);
+    compareMultipleOf(b, a, field, walk);
+    compareAdditionalProperties(b, a, field, walk);
     compareProperties(b, a, field, walk);
     compareItems(b, a, field, walk);
     compareOtherKeywords(b, a, field, walk);
@@ -349,8 +522,12 @@ function compareBounds(b: Alternative, a: Alternative, field: string[], walk: Wa
   for (const bound of BOUNDS) {
     const number = (alt: Alternative): number | undefined => {
       const v = alt.schema[bound.keyword];
-      // minLength 0 and minItems 0 bound nothing
-      return typeof v === "number" && !(v === 0 && (bound.keyword === "minLength" || bound.keyword === "minItems"))
+      // minLength, minItems and minProperties 0 bound nothing
+      return typeof v === "number" &&
+        !(
+          v === 0 &&
+          (bound.keyword === "minLength" || bound.keyword === "minItems" || bound.keyword === "minProperties")
+        )
         ? v
         : undefined;
     };
@@ -386,6 +563,74 @@ function compareBounds(b: Alternative, a: Alternative, field: string[], walk: Wa
               : "lower-bound-lowered";
     walk.emit(kind(walk, what), field, pb, pa, params);
   }
+}
+
+/** `format`, `pattern`, `uniqueItems`: set narrows, unset widens, rewritten is undecidable (unclassified). */
+function compareConstraints(b: Alternative, a: Alternative, field: string[], walk: Walk): void {
+  for (const keyword of CONSTRAINTS) {
+    const value = (alt: Alternative): unknown =>
+      keyword === "uniqueItems" && alt.schema[keyword] === false ? undefined : alt.schema[keyword];
+    const vb = value(b);
+    const va = value(a);
+    if (canonical(vb) === canonical(va)) continue;
+    const params: FindingParams = { keyword, from: vb, to: va, sample: { schema: b.schema, side: "before" } };
+    const what = vb === undefined ? "constraint-set" : va === undefined ? "constraint-unset" : "keyword-changed";
+    walk.emit(kind(walk, what), field, at(b, keyword), at(a, keyword), params);
+  }
+}
+
+/** Whether `x` is a whole multiple of `y` (within floating-point error). */
+function isMultiple(x: number, y: number): boolean {
+  const q = x / y;
+  return y !== 0 && Math.abs(q - Math.round(q)) < 1e-9;
+}
+
+/** `multipleOf`: a step whose values are all values of the old step narrows; the reverse widens; any other change both. */
+function compareMultipleOf(b: Alternative, a: Alternative, field: string[], walk: Walk): void {
+  const step = (alt: Alternative): number | undefined =>
+    typeof alt.schema.multipleOf === "number" && alt.schema.multipleOf > 0 ? alt.schema.multipleOf : undefined;
+  const vb = step(b);
+  const va = step(a);
+  if (vb === va) return;
+  const what =
+    va !== undefined && (vb === undefined || isMultiple(va, vb))
+      ? "multiple-of-narrowed"
+      : vb !== undefined && (va === undefined || isMultiple(vb, va))
+        ? "multiple-of-widened"
+        : "multiple-of-changed";
+  walk.emit(kind(walk, what), field, at(b, "multipleOf"), at(a, "multipleOf"), {
+    keyword: "multipleOf",
+    from: vb,
+    to: va,
+    sample: { schema: b.schema, side: "before" },
+  });
+}
+
+/** `additionalProperties`: absent or true accepts any, a schema some, false none. */
+function compareAdditionalProperties(b: Alternative, a: Alternative, field: string[], walk: Walk): void {
+  const level = (v: unknown): number =>
+    v === undefined || v === true || (isSchemaObject(v) && Object.keys(v).length === 0) ? 2 : v === false ? 0 : 1;
+  const vb = b.schema.additionalProperties;
+  const va = a.schema.additionalProperties;
+  const [lb, la] = [level(vb), level(va)];
+  if (lb === la && (lb !== 1 || canonical(vb) === canonical(va))) return;
+  const params: FindingParams = {
+    keyword: "additionalProperties",
+    from: vb ?? true,
+    to: va ?? true,
+    sample: { schema: b.schema, side: "before" },
+  };
+  const [pb, pa] = [at(b, "additionalProperties"), at(a, "additionalProperties")];
+  // one schema for another: which accepts more is not decided here
+  if (lb === la) walk.emit(kind(walk, "keyword-changed"), field, pb, pa, params);
+  else
+    walk.emit(
+      kind(walk, la < lb ? "additional-properties-narrowed" : "additional-properties-widened"),
+      field,
+      pb,
+      pa,
+      params,
+    );
 }
 
 function compareProperties(b: Alternative, a: Alternative, field: string[], walk: Walk): void {
@@ -497,6 +742,12 @@ function compareOtherKeywords(b: Alternative, a: Alternative, field: string[], w
     const vb = b.schema[keyword];
     const va = a.schema[keyword];
     if (canonical(vb) === canonical(va)) continue;
-    walk.emit(kind(walk, "keyword-changed"), field, at(b, keyword), at(a, keyword), { keyword, from: vb, to: va });
+    walk.emit(
+      kind(walk, KNOWN_UNCLASSIFIED.has(keyword) ? "keyword-changed" : "unknown-keyword-changed"),
+      field,
+      at(b, keyword),
+      at(a, keyword),
+      { keyword, from: vb, to: va },
+    );
   }
 }

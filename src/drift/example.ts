@@ -1,5 +1,5 @@
 /**
- * A concrete payload for a change, where one exists (issue 5): for a request, a minimal payload
+ * A concrete payload for a change, where one exists (docs/drift.md, "Every change carries"): for a request, a minimal payload
  * the snapshot accepts and the source rejects; for a response, a minimal body the source
  * allows and a client built from the snapshot rejects. Each table row names a strategy; the
  * candidate it gives is checked against both schemas with Ajv and dropped unless it really
@@ -17,7 +17,7 @@ import type { Finding } from "./diff.js";
 import { arrayOfLength, forcedValue, SampleBudget, sampleValue, stringOfLength, type Leaf } from "./sample.js";
 import type { ExampleStrategy } from "./table.js";
 import { BOUNDS } from "./table.js";
-import type { SchemaRoot } from "./view.js";
+import { canonical, type SchemaRoot } from "./view.js";
 import { checkRules, createAjv, type RuleSpec } from "../rules/index.js";
 
 interface Sides {
@@ -25,7 +25,7 @@ interface Sides {
   after: SchemaRoot;
 }
 
-/** A value of the bound's kind: a number, a string of that length, or an array of that many items. */
+/** A value of the bound's kind: a number, a string of that length, an array of that many items, an object of that many properties. */
 function boundValue(
   keyword: string | undefined,
   n: unknown,
@@ -33,14 +33,30 @@ function boundValue(
   sides: Sides,
   budget: SampleBudget,
 ): Leaf | undefined {
-  if (typeof n !== "number" || n < 0) return undefined;
-  if (keyword === "maximum" || keyword === "minimum") return { value: n };
+  if (typeof n !== "number") return undefined;
+  if (
+    keyword === "maximum" ||
+    keyword === "minimum" ||
+    keyword === "exclusiveMaximum" ||
+    keyword === "exclusiveMinimum"
+  )
+    return { value: n };
+  if (n < 0) return undefined;
   if (keyword === "maxLength" || keyword === "minLength") return { value: stringOfLength(n, budget) };
   if (keyword === "maxItems" || keyword === "minItems") {
     const items = (sample?.schema as JsonSchemaObject | undefined)?.items ?? {};
     return { value: arrayOfLength(n, (i) => sampleValue(items, sides.before, undefined, 0, budget, i), budget) };
   }
+  if (keyword === "maxProperties" || keyword === "minProperties") {
+    const keys = arrayOfLength(n, (i) => `property_${i + 1}`, budget);
+    return { value: Object.fromEntries(keys.map((k) => [k, FILLER])) };
+  }
   return undefined;
+}
+
+/** Numbers near a bound, inside and outside it: exclusive bounds and steps make the bound itself invalid. */
+function near(n: number): number[] {
+  return [n, n - 1, n + 1, n - 0.5, n + 0.5, n - 0.001, n + 0.001];
 }
 
 function sampleFrom(finding: Finding, sides: Sides, budget: SampleBudget): Leaf | undefined {
@@ -50,45 +66,127 @@ function sampleFrom(finding: Finding, sides: Sides, budget: SampleBudget): Leaf 
   return value === undefined ? undefined : { value };
 }
 
-type Strategy = (finding: Finding, sides: Sides, budget: SampleBudget) => Leaf | undefined;
+const FILLER = "…";
+/** Strings unlike each other and unlike most formats and patterns. */
+const STRINGS = [FILLER, "x", "not a uri", "https://example.com/input.png", "2026-01-01", "a b", "", "0"];
 
-/** What each strategy of the table puts at the change's location. */
+/**
+ * Candidate values at the change's location, for a change no single value is known to cross
+ * (a format or pattern set, a step changed): samples of the old schema, numbers near both
+ * sides' values, assorted strings, an array with a repeated item. Ajv picks the one that crosses.
+ */
+function crossingValues(finding: Finding, sides: Sides, budget: SampleBudget): Candidate[] {
+  const p = finding.params;
+  const schema = (p.sample?.schema ?? {}) as JsonSchemaObject;
+  const values: unknown[] = [];
+  const sampled = sampleFrom(finding, sides, budget);
+  if (sampled !== undefined && "value" in sampled) values.push(sampled.value);
+  for (const n of [p.from, p.to]) if (typeof n === "number") values.push(...near(n), n * 3, n * 1.5);
+  values.push(1, 2, 3, 7, 0.5, -1, ...STRINGS);
+  const item = sampleValue(schema.items ?? {}, sides.before, undefined, 0, budget);
+  if (item !== undefined) values.push([item, item]);
+  values.push(true, null, {}, []);
+  return values.map((value) => ({ leaf: { value } }));
+}
+
+/** A candidate: what goes at the change's location, and below it when the location is an object (`extra`). */
+interface Candidate {
+  leaf: Leaf;
+  extra?: string;
+}
+
+type Strategy = (finding: Finding, sides: Sides, budget: SampleBudget) => Candidate[];
+
+const one = (leaf: Leaf | undefined): Candidate[] => (leaf === undefined ? [] : [{ leaf }]);
+
+/** Which values each strategy of the table puts at the change's location, in the order they are tried. */
 const STRATEGIES: Record<ExampleStrategy, Strategy> = {
-  value: (f) => ({ value: f.params.value }),
-  "old-bound": (f, sides, budget) => boundValue(f.params.keyword, f.params.from, f.params.sample, sides, budget),
+  value: (f) => one({ value: f.params.value }),
+  "old-bound": (f, sides, budget) => {
+    const from = f.params.from;
+    const numeric = typeof from === "number" && /^(exclusiveM|m)(ax|in)imum$/.test(f.params.keyword ?? "");
+    const values = numeric ? near(from) : [from];
+    return values.flatMap((n) => one(boundValue(f.params.keyword, n, f.params.sample, sides, budget)));
+  },
   "past-new-bound": (f, sides, budget) => {
     const upper = BOUNDS.find((b) => b.keyword === f.params.keyword)?.upper;
     const to = f.params.to;
-    if (typeof to !== "number" || upper === undefined) return undefined;
-    return boundValue(f.params.keyword, upper ? to + 1 : to - 1, f.params.sample, sides, budget);
+    if (typeof to !== "number" || upper === undefined) return [];
+    const numeric = /^(exclusiveM|m)(ax|in)imum$/.test(f.params.keyword ?? "");
+    const values = numeric ? [to, ...near(upper ? to + 1 : to - 1)] : [upper ? to + 1 : to - 1];
+    return values.flatMap((n) => one(boundValue(f.params.keyword, n, f.params.sample, sides, budget)));
   },
-  omit: () => ({ omit: true }),
-  null: () => ({ value: null }),
-  "before-sample": sampleFrom,
-  "type-sample": sampleFrom,
-  "branch-sample": sampleFrom,
+  omit: () => one({ omit: true }),
+  null: () => one({ value: null }),
+  "before-sample": (f, sides, budget) => one(sampleFrom(f, sides, budget)),
+  "type-sample": (f, sides, budget) => one(sampleFrom(f, sides, budget)),
+  "branch-sample": (f, sides, budget) => one(sampleFrom(f, sides, budget)),
+  "crossing-value": crossingValues,
+  "extra-property": () =>
+    [FILLER, 0, true, null, {}, []].map((value) => ({ leaf: { value }, extra: "unlisted_property" })),
 };
 
-/** Builds and checks examples for the changes of one endpoint; compiles each schema at most once. */
-export class ExampleMaker {
-  private readonly compiled = new Map<JsonSchemaObject, ValidateFunction | null>();
+/**
+ * The toolkit's one Ajv configuration (rules stage), with Ajv's code optimisation off: it makes
+ * the generated code smaller, never its answers, and halves the compile time, which is most of
+ * the cost of a report with many examples (an example is checked once; a validator is not shipped).
+ */
+function ajvForExamples(): ReturnType<typeof createAjv> {
+  const ajv = createAjv();
+  ajv.opts.code.optimize = 0;
+  return ajv;
+}
 
+/**
+ * Ajv validators for example checks, one per distinct schema (by its canonical text) and one Ajv
+ * instance for all of them: compiling costs milliseconds per schema, so a model's run compiles
+ * each distinct request or response schema once, and only when a change needs an example.
+ */
+export class ValidatorCache {
+  private ajv: ReturnType<typeof createAjv> | undefined;
+  private readonly byObject = new WeakMap<JsonSchemaObject, ValidateFunction | null>();
+  private readonly byText = new Map<string, ValidateFunction | null>();
+
+  get(schema: JsonSchemaObject): ValidateFunction | null {
+    const known = this.byObject.get(schema);
+    if (known !== undefined) return known;
+    const text = canonical(schema);
+    let validate = this.byText.get(text);
+    if (validate === undefined) {
+      validate = this.compile(schema);
+      this.byText.set(text, validate);
+    }
+    this.byObject.set(schema, validate);
+    return validate;
+  }
+
+  private compile(schema: JsonSchemaObject): ValidateFunction | null {
+    try {
+      this.ajv ??= ajvForExamples();
+      return this.ajv.compile(schema as AnySchema);
+    } catch {
+      // an `$id` already met in another schema of the run: that schema alone, in an Ajv of its own
+      try {
+        return ajvForExamples().compile(schema as AnySchema);
+      } catch {
+        return null;
+      }
+    }
+  }
+}
+
+/** Builds and checks examples for the changes of one endpoint; validators come from a cache shared by the model's endpoints. */
+export class ExampleMaker {
   constructor(
     private readonly before: EndpointModel,
     private readonly after: EndpointModel,
     /** the snapshot's cross-field rules: a request example must pass them as well as the schema */
     private readonly rulesBefore: readonly RuleSpec[] = [],
+    private readonly validators: ValidatorCache = new ValidatorCache(),
   ) {}
 
   private validator(schema: JsonSchemaObject): ValidateFunction | null {
-    if (!this.compiled.has(schema)) {
-      try {
-        this.compiled.set(schema, createAjv().compile(schema as AnySchema));
-      } catch {
-        this.compiled.set(schema, null);
-      }
-    }
-    return this.compiled.get(schema)!;
+    return this.validators.get(schema);
   }
 
   /**
@@ -110,17 +208,20 @@ export class ExampleMaker {
       ? { before: { schema: this.before.input }, after: { schema: this.after.input } }
       : { before: { schema: this.before.output }, after: { schema: this.after.output } };
     const budget = new SampleBudget();
-    const leaf = STRATEGIES[strategy](finding, sides, budget);
-    if (leaf === undefined) return undefined;
     // The payload is built on the side that must accept it.
     const accepting = request ? sides.before : sides.after;
     const rejecting = request ? sides.after : sides.before;
-    const payload = forcedValue(accepting.schema, accepting, finding.field, leaf, 0, budget);
-    const accepts = this.validator(accepting.schema);
-    const rejects = this.validator(rejecting.schema);
-    if (accepts === null || rejects === null) return undefined;
-    if (!accepts(payload) || rejects(payload)) return undefined;
-    if (request && checkRules(this.rulesBefore, payload, []).some((d) => d.severity === "error")) return undefined;
-    return payload;
+    for (const candidate of STRATEGIES[strategy](finding, sides, budget)) {
+      const path = candidate.extra === undefined ? finding.field : [...finding.field, candidate.extra];
+      const payload = forcedValue(accepting.schema, accepting, path, candidate.leaf, 0, new SampleBudget());
+      // compiled only now, when a change has a candidate: each distinct schema once per run
+      const accepts = this.validator(accepting.schema);
+      const rejects = this.validator(rejecting.schema);
+      if (accepts === null || rejects === null) return undefined;
+      if (!accepts(payload) || rejects(payload)) continue;
+      if (request && checkRules(this.rulesBefore, payload, []).some((d) => d.severity === "error")) continue;
+      return payload;
+    }
+    return undefined;
   }
 }

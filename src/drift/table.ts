@@ -2,7 +2,8 @@
  * The classification of schema changes, as one table of data: one row per change kind, with
  * its oasdiff-style id, the direction it applies to, its severity, the sentence a person reads
  * and how to build a concrete example payload. `diff.ts` finds changes and names their kind;
- * everything a report says about a kind comes from here (issue 5, "Classification").
+ * everything a report says about a kind comes from here. `CHANGE_CATALOGUE` is the same table
+ * one entry per concrete change id, as `docs/drift-changes.md` lists it.
  *
  * Placeholders in `id` and `text`: {field} (the payload location), {keyword} (a schema
  * keyword in oasdiff's kebab form: max, min-length, …), {change} (increased, decreased, set,
@@ -22,21 +23,116 @@ import type { Direction, Severity } from "./types.js";
  * - `before-sample`: a value of the field's old schema
  * - `type-sample`: a value of a type accepted on one side only
  * - `branch-sample`: a value of an `anyOf` alternative present on one side only
+ * - `crossing-value`: a few candidate values of the field's type (samples of both sides, near
+ *   the bounds, off the step, unlike the format); the first one Ajv finds crossing is shown
+ * - `extra-property`: the object with one property its schema does not list
  */
 export type ExampleStrategy =
-  "value" | "old-bound" | "past-new-bound" | "omit" | "null" | "before-sample" | "type-sample" | "branch-sample";
+  | "value"
+  | "old-bound"
+  | "past-new-bound"
+  | "omit"
+  | "null"
+  | "before-sample"
+  | "type-sample"
+  | "branch-sample"
+  | "crossing-value"
+  | "extra-property";
+
+/** One variant of a row: the keyword (and for response bounds, the change) filled into its id. */
+export interface Variant {
+  keyword: string;
+  change?: "increased" | "decreased" | "set" | "unset";
+}
 
 export interface ChangeKind {
   /** unique key of the row, `<direction>/<what>` */
   kind: string;
-  /** oasdiff-style id template */
+  /** oasdiff-style id template: `{keyword}` and `{change}` come from the row's variants */
   id: string;
   direction: Direction;
   severity: Severity;
   /** one sentence template */
   text: string;
   example?: ExampleStrategy;
+  /**
+   * The keywords (and changes) `{keyword}` / `{change}` in `id` can take; each gives one entry
+   * of the catalogue. A row whose id has no placeholder has none.
+   */
+  variants?: readonly Variant[];
 }
+
+/** Bounds, as oasdiff names them, and whether a larger value accepts more (upper) or less (lower). */
+export const BOUNDS = [
+  { keyword: "maximum", name: "max", upper: true },
+  { keyword: "minimum", name: "min", upper: false },
+  { keyword: "exclusiveMaximum", name: "exclusive-max", upper: true },
+  { keyword: "exclusiveMinimum", name: "exclusive-min", upper: false },
+  { keyword: "maxLength", name: "max-length", upper: true },
+  { keyword: "minLength", name: "min-length", upper: false },
+  { keyword: "maxItems", name: "max-items", upper: true },
+  { keyword: "minItems", name: "min-items", upper: false },
+  { keyword: "maxProperties", name: "max-properties", upper: true },
+  { keyword: "minProperties", name: "min-properties", upper: false },
+] as const;
+
+/**
+ * Keywords that, once set, reject values the schema accepted without them (a format, a
+ * pattern, a step, unique items), compared as set, unset or changed.
+ */
+export const CONSTRAINTS = ["format", "pattern", "uniqueItems"] as const;
+
+/** Annotation keywords: a change to one of them is `docs` (titles and descriptions are docs). */
+export const DOCS_KEYWORDS: ReadonlySet<string> = new Set(["title", "description", "examples", "$comment"]);
+
+/**
+ * Keywords whose change is reported but not classified (`*-{keyword}-changed`, unclassified):
+ * a format or pattern rewritten (which one accepts more is undecidable in general), an
+ * annotation with a meaning for clients, and every JSON Schema 2020-12 keyword the differ does
+ * not read itself. Any other keyword (an `x-` extension, a typo) is `*-unknown-keyword-changed`.
+ */
+export const UNCLASSIFIED_KEYWORDS = [
+  "format",
+  "pattern",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "items",
+  "prefixItems",
+  "contains",
+  "minContains",
+  "maxContains",
+  "additionalProperties",
+  "patternProperties",
+  "propertyNames",
+  "dependentRequired",
+  "dependentSchemas",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "allOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contentEncoding",
+  "contentMediaType",
+  "contentSchema",
+  "$ref",
+  "$dynamicRef",
+] as const;
+
+const kw = (keywords: readonly string[]): Variant[] => keywords.map((keyword) => ({ keyword }));
+const boundsWhere = (upper: boolean): string[] => BOUNDS.filter((b) => b.upper === upper).map((b) => b.keyword);
+const ALL_BOUNDS = BOUNDS.map((b) => b.keyword);
+/** Response bounds: which (keyword, change) narrow what is sent and which widen it. */
+const responseBounds = (narrow: boolean): Variant[] =>
+  BOUNDS.flatMap((b) => {
+    const changes = narrow
+      ? ([b.upper ? "decreased" : "increased", "set"] as const)
+      : ([b.upper ? "increased" : "decreased", "unset"] as const);
+    return changes.map((change) => ({ keyword: b.keyword, change }));
+  });
 
 export const CHANGE_KINDS = [
   // -- endpoints ---------------------------------------------------------------------------
@@ -53,6 +149,34 @@ export const CHANGE_KINDS = [
     direction: "endpoint",
     severity: "safe",
     text: "new endpoint {value}",
+  },
+  {
+    kind: "endpoint/method-changed",
+    id: "endpoint-method-changed",
+    direction: "endpoint",
+    severity: "breaking",
+    text: "{value}: method changed from {from} to {to}: requests sent with {from} will fail",
+  },
+  {
+    kind: "endpoint/request-media-type-changed",
+    id: "endpoint-request-media-type-changed",
+    direction: "endpoint",
+    severity: "breaking",
+    text: "{value}: request body media type changed from {from} to {to}: requests sent as {from} will fail",
+  },
+  {
+    kind: "endpoint/response-status-changed",
+    id: "endpoint-response-status-changed",
+    direction: "endpoint",
+    severity: "breaking",
+    text: "{value}: success status changed from {from} to {to}: clients that expect {from} will treat it as a failure",
+  },
+  {
+    kind: "endpoint/response-media-type-changed",
+    id: "endpoint-response-media-type-changed",
+    direction: "endpoint",
+    severity: "breaking",
+    text: "{value}: response media type changed from {from} to {to}: clients that parse {from} will fail",
   },
 
   // -- request: what the service accepts. Narrowing rejects payloads that passed before. ----
@@ -93,6 +217,7 @@ export const CHANGE_KINDS = [
     severity: "breaking",
     text: "{field}: {keyword} lowered from {from} to {to}",
     example: "old-bound",
+    variants: kw(boundsWhere(true)),
   },
   {
     kind: "request/lower-bound-raised",
@@ -101,6 +226,7 @@ export const CHANGE_KINDS = [
     severity: "breaking",
     text: "{field}: {keyword} raised from {from} to {to}",
     example: "old-bound",
+    variants: kw(boundsWhere(false)),
   },
   {
     kind: "request/bound-set",
@@ -109,6 +235,7 @@ export const CHANGE_KINDS = [
     severity: "breaking",
     text: "{field}: new {keyword} {to}",
     example: "past-new-bound",
+    variants: kw(ALL_BOUNDS),
   },
   {
     kind: "request/upper-bound-raised",
@@ -116,6 +243,7 @@ export const CHANGE_KINDS = [
     direction: "request",
     severity: "safe",
     text: "{field}: {keyword} raised from {from} to {to}",
+    variants: kw(boundsWhere(true)),
   },
   {
     kind: "request/lower-bound-lowered",
@@ -123,6 +251,7 @@ export const CHANGE_KINDS = [
     direction: "request",
     severity: "safe",
     text: "{field}: {keyword} lowered from {from} to {to}",
+    variants: kw(boundsWhere(false)),
   },
   {
     kind: "request/bound-unset",
@@ -130,6 +259,62 @@ export const CHANGE_KINDS = [
     direction: "request",
     severity: "safe",
     text: "{field}: {keyword} {from} no longer enforced",
+    variants: kw(ALL_BOUNDS),
+  },
+  {
+    kind: "request/constraint-set",
+    id: "request-property-{keyword}-set",
+    direction: "request",
+    severity: "breaking",
+    text: "{field}: new {keyword} {to}",
+    example: "crossing-value",
+    variants: kw(CONSTRAINTS),
+  },
+  {
+    kind: "request/constraint-unset",
+    id: "request-property-{keyword}-unset",
+    direction: "request",
+    severity: "safe",
+    text: "{field}: {keyword} {from} no longer enforced",
+    variants: kw(CONSTRAINTS),
+  },
+  {
+    kind: "request/multiple-of-narrowed",
+    id: "request-property-multiple-of-narrowed",
+    direction: "request",
+    severity: "breaking",
+    text: "{field}: values must now be a multiple of {to} (was {from})",
+    example: "crossing-value",
+  },
+  {
+    kind: "request/multiple-of-changed",
+    id: "request-property-multiple-of-changed",
+    direction: "request",
+    severity: "breaking",
+    text: "{field}: multipleOf changed from {from} to {to}: some values accepted before are rejected now",
+    example: "crossing-value",
+  },
+  {
+    kind: "request/multiple-of-widened",
+    id: "request-property-multiple-of-widened",
+    direction: "request",
+    severity: "safe",
+    text: "{field}: multipleOf relaxed from {from} to {to}",
+  },
+  {
+    kind: "request/additional-properties-narrowed",
+    id: "request-property-additional-properties-narrowed",
+    direction: "request",
+    severity: "breaking",
+    text: "{field}: properties not listed are now restricted ({to}); payloads that send others are rejected",
+    example: "extra-property",
+  },
+  {
+    kind: "request/additional-properties-widened",
+    id: "request-property-additional-properties-widened",
+    direction: "request",
+    severity: "safe",
+    text: "{field}: properties not listed are now accepted ({to})",
   },
   {
     kind: "request/property-became-required",
@@ -222,6 +407,13 @@ export const CHANGE_KINDS = [
     severity: "safe",
     text: "{field}: new alternative {value}",
   },
+  {
+    kind: "request/any-of-narrowing-undecided",
+    id: "request-property-any-of-narrowing-undecided",
+    direction: "request",
+    severity: "unclassified",
+    text: "{field}: an alternative was narrowed ({value}), and another alternative may or may not still accept what it rejects now; check by hand",
+  },
   // spec 1 and 2.3: defaults decide the output and what is billed (output_video_dur, units)
   {
     kind: "request/default-added",
@@ -250,6 +442,7 @@ export const CHANGE_KINDS = [
     direction: "request",
     severity: "docs",
     text: "{field}: {keyword} changed",
+    variants: kw([...DOCS_KEYWORDS]),
   },
   {
     kind: "request/keyword-changed",
@@ -257,6 +450,14 @@ export const CHANGE_KINDS = [
     direction: "request",
     severity: "unclassified",
     text: "{field}: {keyword} changed from {from} to {to}",
+    variants: kw(UNCLASSIFIED_KEYWORDS),
+  },
+  {
+    kind: "request/unknown-keyword-changed",
+    id: "request-property-unknown-keyword-changed",
+    direction: "request",
+    severity: "unclassified",
+    text: "{field}: keyword {keyword} (not JSON Schema 2020-12) changed from {from} to {to}",
   },
   {
     kind: "request/too-deep",
@@ -362,6 +563,7 @@ export const CHANGE_KINDS = [
     direction: "response",
     severity: "breaking",
     text: "{field}: no longer restricted to {from}",
+    example: "crossing-value",
   },
   {
     kind: "response/enum-set",
@@ -376,6 +578,7 @@ export const CHANGE_KINDS = [
     direction: "response",
     severity: "safe",
     text: "{field}: {keyword} {change} from {from} to {to}",
+    variants: responseBounds(true),
   },
   {
     kind: "response/bound-widened",
@@ -383,6 +586,62 @@ export const CHANGE_KINDS = [
     direction: "response",
     severity: "behavior",
     text: "{field}: {keyword} {change} from {from} to {to}: values outside the old bound may now be returned",
+    variants: responseBounds(false),
+  },
+  {
+    kind: "response/constraint-set",
+    id: "response-property-{keyword}-set",
+    direction: "response",
+    severity: "safe",
+    text: "{field}: new {keyword} {to}",
+    variants: kw(CONSTRAINTS),
+  },
+  {
+    kind: "response/constraint-unset",
+    id: "response-property-{keyword}-unset",
+    direction: "response",
+    severity: "behavior",
+    text: "{field}: {keyword} {from} no longer guaranteed: values that do not match it may now be returned",
+    example: "crossing-value",
+    variants: kw(CONSTRAINTS),
+  },
+  {
+    kind: "response/multiple-of-narrowed",
+    id: "response-property-multiple-of-narrowed",
+    direction: "response",
+    severity: "safe",
+    text: "{field}: values are now a multiple of {to} (was {from})",
+  },
+  {
+    kind: "response/multiple-of-changed",
+    id: "response-property-multiple-of-changed",
+    direction: "response",
+    severity: "breaking",
+    text: "{field}: multipleOf changed from {from} to {to}: values a client did not expect may be returned",
+    example: "crossing-value",
+  },
+  {
+    kind: "response/multiple-of-widened",
+    id: "response-property-multiple-of-widened",
+    direction: "response",
+    severity: "behavior",
+    text: "{field}: multipleOf relaxed from {from} to {to}: values outside the old step may be returned",
+    example: "crossing-value",
+  },
+  {
+    kind: "response/additional-properties-narrowed",
+    id: "response-property-additional-properties-narrowed",
+    direction: "response",
+    severity: "safe",
+    text: "{field}: properties not listed are no longer returned ({to})",
+  },
+  {
+    kind: "response/additional-properties-widened",
+    id: "response-property-additional-properties-widened",
+    direction: "response",
+    severity: "behavior",
+    text: "{field}: properties not listed may now be returned ({to})",
+    example: "extra-property",
   },
   {
     kind: "response/any-of-added",
@@ -400,11 +659,19 @@ export const CHANGE_KINDS = [
     text: "{field}: the form {value} is no longer returned",
   },
   {
+    kind: "response/any-of-widening-undecided",
+    id: "response-property-any-of-widening-undecided",
+    direction: "response",
+    severity: "unclassified",
+    text: "{field}: an alternative was widened ({value}), and another alternative may or may not already allow what it allows now; check by hand",
+  },
+  {
     kind: "response/docs-changed",
     id: "response-property-{keyword}-changed",
     direction: "response",
     severity: "docs",
     text: "{field}: {keyword} changed",
+    variants: kw([...DOCS_KEYWORDS, "default"]),
   },
   {
     kind: "response/keyword-changed",
@@ -412,6 +679,14 @@ export const CHANGE_KINDS = [
     direction: "response",
     severity: "unclassified",
     text: "{field}: {keyword} changed from {from} to {to}",
+    variants: kw(UNCLASSIFIED_KEYWORDS),
+  },
+  {
+    kind: "response/unknown-keyword-changed",
+    id: "response-property-unknown-keyword-changed",
+    direction: "response",
+    severity: "unclassified",
+    text: "{field}: keyword {keyword} (not JSON Schema 2020-12) changed from {from} to {to}",
   },
   {
     kind: "response/too-deep",
@@ -427,25 +702,65 @@ export type ChangeKindName = (typeof CHANGE_KINDS)[number]["kind"];
 const BY_KIND = new Map<string, ChangeKind>(CHANGE_KINDS.map((row) => [row.kind, row]));
 
 export function changeKind(kind: ChangeKindName): ChangeKind {
-  return BY_KIND.get(kind)!;
+  const row = BY_KIND.get(kind);
+  if (row === undefined) throw new Error(`drift: no row for change kind ${kind}`);
+  return row;
 }
-
-/** Annotation keywords: a change to one of them is `docs` (issue 5: "titles and descriptions are docs"). */
-export const DOCS_KEYWORDS: ReadonlySet<string> = new Set(["title", "description", "examples", "$comment"]);
-
-/** Bounds, as oasdiff names them, and whether a larger value accepts more (upper) or less (lower). */
-export const BOUNDS = [
-  { keyword: "maximum", name: "max", upper: true },
-  { keyword: "minimum", name: "min", upper: false },
-  { keyword: "maxLength", name: "max-length", upper: true },
-  { keyword: "minLength", name: "min-length", upper: false },
-  { keyword: "maxItems", name: "max-items", upper: true },
-  { keyword: "minItems", name: "min-items", upper: false },
-] as const;
 
 /** A keyword in the kebab form ids use: `maxLength` → `max-length`, `$comment` → `comment`. */
 export function keywordName(keyword: string): string {
   const bound = BOUNDS.find((b) => b.keyword === keyword);
   if (bound) return bound.name;
   return keyword.replace(/^\$/, "").replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+function fillId(template: string, variant: Partial<Variant>): string {
+  return template
+    .replace("{keyword}", variant.keyword === undefined ? "{keyword}" : keywordName(variant.keyword))
+    .replace("{change}", variant.change ?? "{change}");
+}
+
+/** The id a change of `kind` gets, for the keyword (and change) it is about. */
+export function changeIdOf(kind: ChangeKindName, variant: Partial<Variant> = {}): string {
+  return fillId(changeKind(kind).id, variant);
+}
+
+/** One change id of the catalogue: what `vsk drift` can report, and how it classifies it. */
+export interface CatalogueEntry {
+  id: string;
+  /** the row of `CHANGE_KINDS` it comes from */
+  kind: ChangeKindName;
+  direction: Direction;
+  severity: Severity;
+  /** one line for people: the row's sentence with its placeholders named */
+  description: string;
+  /** whether a change of this id carries an example payload where one exists */
+  example: boolean;
+}
+
+function describe(row: ChangeKind, variant: Partial<Variant>): string {
+  return row.text
+    .replace(/\{field\}/g, "<field>")
+    .replace(/\{keyword\}/g, variant.keyword ?? "<keyword>")
+    .replace(/\{change\}/g, variant.change ?? "<change>")
+    .replace(/\{(value|from|to)\}/g, "<$1>");
+}
+
+/** Every change id the differ can produce, one entry each, in table order. */
+export const CHANGE_CATALOGUE: readonly CatalogueEntry[] = CHANGE_KINDS.flatMap((row: ChangeKind) =>
+  (row.variants ?? [{}]).map((variant: Partial<Variant>) => ({
+    id: fillId(row.id, variant),
+    kind: row.kind as ChangeKindName,
+    direction: row.direction,
+    severity: row.severity,
+    description: describe(row, variant),
+    example: row.example !== undefined,
+  })),
+);
+
+const BY_ID = new Map(CHANGE_CATALOGUE.map((e) => [e.id, e]));
+
+/** The catalogue entry of a change id, or undefined for an id the differ cannot produce. */
+export function catalogueEntry(id: string): CatalogueEntry | undefined {
+  return BY_ID.get(id);
 }

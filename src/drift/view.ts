@@ -141,7 +141,39 @@ function collect(schema: unknown, at: string, root: SchemaRoot, refs: ReadonlySe
     rest.anyOf.forEach((branch, i) => collect(branch, child(at, "anyOf", String(i)), root, refs, view));
     return;
   }
+  // `oneOf` whose branches share no type (`oneOf: [X, {type: "null"}]`) accepts what `anyOf` would
+  if (keys.length === 1 && Array.isArray(rest.oneOf) && disjoint(rest.oneOf, root)) {
+    rest.oneOf.forEach((branch, i) => collect(branch, child(at, "oneOf", String(i)), root, refs, view));
+    return;
+  }
+  // `allOf: [X]` is X; beside other keywords, `allOf: [{$ref}]` is that `$ref` with siblings
+  if (Array.isArray(rest.allOf) && rest.allOf.length === 1) {
+    const [only] = rest.allOf as unknown[];
+    if (keys.length === 1) return collect(only, child(at, "allOf", "0"), root, refs, view);
+    if (isSchemaObject(only) && Object.keys(only).length === 1 && typeof only.$ref === "string" && !("$ref" in rest)) {
+      const { allOf: _allOf, ...siblings } = rest;
+      return collect({ $ref: only.$ref, ...siblings }, at, root, refs, view);
+    }
+  }
   view.alternatives.push({ schema: rest, at, refs });
+}
+
+/** Whether no two branches accept a value of the same type (each branch's types known, `$ref`s followed). */
+function disjoint(branches: readonly unknown[], root: SchemaRoot): boolean {
+  const seen: string[] = [];
+  for (const branch of branches) {
+    let schema = branch;
+    for (let hops = 0; hops < 8 && isSchemaObject(schema) && typeof schema.$ref === "string"; hops++)
+      schema = resolveRef(root, schema.$ref)?.schema;
+    if (!isSchemaObject(schema)) return false;
+    const types = typesOf(schema);
+    if (types === undefined || types.length === 0) return false;
+    for (const t of types.flatMap((t) => (t === "number" ? ["number", "integer"] : [t]))) {
+      if (seen.includes(t) || (t === "integer" && seen.includes("number"))) return false;
+      seen.push(t);
+    }
+  }
+  return true;
 }
 
 /** JSON types an alternative accepts; undefined for any type. */

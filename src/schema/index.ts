@@ -2,8 +2,15 @@
  * Stage 2, load / normalize: a model's published document in, one `EndpointModel` per
  * endpoint out. Pure functions, no I/O (ARCHITECTURE.md, "One pipeline, five stages").
  */
-export type { EndpointModel, JsonSchema, JsonSchemaObject, ModelSchema, SchemaOrigin } from "./types.js";
+export type {
+  EndpointModel,
+  JsonSchema,
+  JsonSchemaObject,
+  ModelSchema,
+  OperationModel,
+  SchemaOrigin,
+} from "./types.js";
 export { SchemaLoadError, pointerOf, escapePointerToken, unescapePointerToken } from "./errors.js";
-export { loadModelDocument, parseModelText, splitModelId } from "./openapi.js";
+export { bareMediaType, loadModelDocument, parseModelText, splitModelId, type LoadOptions } from "./openapi.js";
 export { normalizeNullable, nullableInner, NULL_SCHEMA, ANNOTATIONS } from "./nullable.js";
 export { transformSchema, forEachSchema, isSchemaObject, defineOwn, PROTOTYPE_MEMBERS } from "./walk.js";

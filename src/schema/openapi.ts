@@ -1,11 +1,19 @@
 /**
  * Reads a model's published OpenAPI document (spec 9.1: `{schema_url}/main/{owner}/{name}/latest.json`)
- * into one `EndpointModel` per POST endpoint (spec 4.1). OpenAPI 3.1 and 3.0 are both accepted.
+ * into one `EndpointModel` per queue-shaped endpoint (spec 4.1), and every operation as written
+ * (method, media types, success status) for drift. OpenAPI 3.1 and 3.0 are both accepted.
  */
 import { jsonSyntaxError } from "../json/index.js";
 import { SchemaLoadError, pointerOf, unescapePointerToken, escapePointerToken } from "./errors.js";
 import { normalizeNullable } from "./nullable.js";
-import type { EndpointModel, JsonSchema, JsonSchemaObject, ModelSchema, SchemaOrigin } from "./types.js";
+import type {
+  EndpointModel,
+  JsonSchema,
+  JsonSchemaObject,
+  ModelSchema,
+  OperationModel,
+  SchemaOrigin,
+} from "./types.js";
 import { defineOwn, forEachSchema, isSchemaObject, transformSchema } from "./walk.js";
 
 const COMPONENT_PREFIX = "#/components/schemas/";
@@ -73,15 +81,35 @@ function deref(
   return { value: current, at: where };
 }
 
-/** Finds the JSON schema of an OpenAPI media-type map, preferring application/json. */
-function jsonSchemaOf(content: unknown): { schema: unknown; type: string } | undefined {
+/** A media type without parameters, lower case: `application/json; charset=utf-8` is `application/json`. */
+export function bareMediaType(type: string): string {
+  return type.split(";")[0]!.trim().toLowerCase();
+}
+
+const isJson = (type: string): boolean => /^application\/(?:[\w.+-]*\+)?json$/.test(bareMediaType(type));
+
+/**
+ * The media type an OpenAPI media-type map is read by: application/json, else another JSON type,
+ * else the first one written; with its schema when it has one.
+ */
+function mediaOf(content: unknown): { type: string; schema?: unknown } | undefined {
   if (!isSchemaObject(content)) return undefined;
-  const type =
-    Object.keys(content).find((t) => t === "application/json") ?? Object.keys(content).find((t) => /json/i.test(t));
+  const types = Object.keys(content);
+  const type = types.find((t) => bareMediaType(t) === "application/json") ?? types.find(isJson) ?? types[0];
   if (type === undefined) return undefined;
   const media = content[type];
-  return isSchemaObject(media) && "schema" in media ? { schema: media.schema, type } : undefined;
+  return isSchemaObject(media) && "schema" in media ? { type, schema: media.schema } : { type };
 }
+
+/** The success status a client reads: the lowest 2xx code written, else `2XX`, else `default`. */
+function successStatus(responses: JsonSchemaObject): string | undefined {
+  const codes = Object.keys(responses)
+    .filter((k) => /^2\d\d$/.test(k))
+    .sort();
+  return codes[0] ?? ["2XX", "2xx", "default"].find((k) => k in responses);
+}
+
+const METHODS = ["post", "put", "patch", "get", "delete", "head", "options", "trace"] as const;
 
 /**
  * Makes a self-contained JSON Schema from `root` (found at `rootAt` in the document):
@@ -93,9 +121,10 @@ function selfContained(
   rootAt: string[],
   origin: SchemaOrigin,
   dialect: ModelSchema["dialect"],
+  /** `refTargetPrefixes(doc)`, computed once per document */
+  referenced: ReadonlySet<string>,
 ): JsonSchemaObject {
   const components = (get(doc, ["components", "schemas"]) ?? {}) as JsonSchemaObject;
-  const targets = refTargets(doc);
   const reached = new Set<string>();
   const queue: Array<{ schema: unknown; at: string[] }> = [];
 
@@ -103,11 +132,7 @@ function selfContained(
     transformSchema(schema as JsonSchema, (node, path) => {
       let out = dialect === "openapi-3.0" ? upgrade30(node) : node;
       const here = pointerOf([...at, ...path]) + "/";
-      out = normalizeNullable(
-        out,
-        dialect,
-        targets.some((t) => t.startsWith(here)),
-      );
+      out = normalizeNullable(out, dialect, referenced.has(here));
       const ref = out.$ref;
       if (typeof ref === "string") {
         const where = [...at, ...path, "$ref"];
@@ -169,18 +194,26 @@ function selfContained(
   return result;
 }
 
-/** The JSON Pointers that local `$ref`s anywhere in the document point at. */
-function refTargets(doc: unknown): string[] {
-  const found = new Set<string>();
+/**
+ * Where local `$ref`s anywhere in the document point, as the set of every prefix ending at a
+ * token boundary (`/components/`, `/components/schemas/`, … for `#/components/schemas/A/…`):
+ * "does a `$ref` point inside the node at pointer P" is then one look-up of `P + "/"`. One walk
+ * of the document, not one per endpoint and direction.
+ */
+function refTargetPrefixes(doc: unknown): Set<string> {
+  const prefixes = new Set<string>();
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(visit);
     else if (isSchemaObject(value)) {
-      if (typeof value.$ref === "string" && value.$ref.startsWith("#/")) found.add(value.$ref.slice(1));
+      if (typeof value.$ref === "string" && value.$ref.startsWith("#/")) {
+        const target = value.$ref.slice(1);
+        for (let i = target.indexOf("/"); i >= 0; i = target.indexOf("/", i + 1)) prefixes.add(target.slice(0, i + 1));
+      }
       Object.values(value).forEach(visit);
     }
   };
   visit(doc);
-  return [...found];
+  return prefixes;
 }
 
 /** What a local reference (`#` or `#/…`) points at inside `schema`, or undefined. */
@@ -232,11 +265,33 @@ export function splitModelId(model: string): { owner: string; name: string } {
   return { owner: parts[0]!, name: parts[1]! };
 }
 
+export interface LoadOptions {
+  /**
+   * Read what is there (`vsk drift` on the source side): an operation that is not queue-shaped
+   * is listed in `operations` only, and a document with no queue-shaped endpoint loads with
+   * none. By default both are a `SchemaLoadError`, as `pull`, `generate` and `lint` need them.
+   */
+  lenient?: boolean;
+}
+
 /**
- * Loads a parsed model document. Throws `SchemaLoadError` naming the model, the file and the
- * JSON Pointer when the document is not OpenAPI, has no endpoints or has a dangling `$ref`.
+ * The endpoint name of an OpenAPI path: what follows `/<owner>/<name>/` (or
+ * `/v1/queue/<owner>/<name>/`, spec 4.1), else the last segment; undefined when it is not a name.
  */
-export function loadModelDocument(doc: unknown, origin: SchemaOrigin): ModelSchema {
+function endpointName(path: string, model: string): string | undefined {
+  const prefix = [`/${model}/`, `/v1/queue/${model}/`].find((p) => path.startsWith(p));
+  const endpoint = prefix !== undefined ? path.slice(prefix.length) : (path.split("/").filter(Boolean).at(-1) ?? "");
+  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(endpoint) ? endpoint : undefined;
+}
+
+/**
+ * Loads a parsed model document: every operation (any method, request media type and success
+ * status) into `operations`, and each queue-shaped one (spec 4.1: POST, a JSON request body, a
+ * JSON success response) into an `EndpointModel`. Throws `SchemaLoadError` naming the model,
+ * the file and the JSON Pointer when the document is not OpenAPI, has no queue-shaped endpoint
+ * (unless `lenient`) or has a dangling `$ref`.
+ */
+export function loadModelDocument(doc: unknown, origin: SchemaOrigin, options: LoadOptions = {}): ModelSchema {
   if (!isSchemaObject(doc))
     throw new SchemaLoadError(origin, "", "is not an OpenAPI document (expected a JSON object)");
   const version = doc.openapi;
@@ -253,64 +308,112 @@ export function loadModelDocument(doc: unknown, origin: SchemaOrigin): ModelSche
   if (!isSchemaObject(doc.paths))
     throw new SchemaLoadError(origin, "/paths", "the document has no paths, so no endpoints");
 
+  const referenced = refTargetPrefixes(doc);
   const endpoints: EndpointModel[] = [];
+  const operations: OperationModel[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
-    if (!isSchemaObject(item) || !isSchemaObject(item.post)) continue;
-    const at = ["paths", path, "post"];
-    const post = item.post;
-    const prefix = `/${origin.model}/`;
-    const endpoint = path.startsWith(prefix)
-      ? path.slice(prefix.length)
-      : (path.split("/").filter(Boolean).at(-1) ?? "");
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(endpoint)) {
-      throw new SchemaLoadError(
-        origin,
-        pointerOf(["paths", path]),
-        `cannot tell the endpoint name from path "${path}" (expected /${origin.model}/<endpoint>)`,
-      );
+    if (!isSchemaObject(item)) continue;
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!isSchemaObject(op)) continue;
+      const at = ["paths", path, method];
+      const endpoint = endpointName(path, origin.model);
+      if (endpoint === undefined) {
+        // only a POST can be a queue endpoint (spec 4.1); other operations (status, result) are not ours
+        if (method !== "post") continue;
+        throw new SchemaLoadError(
+          origin,
+          pointerOf(["paths", path]),
+          `cannot tell the endpoint name from path "${path}" (expected /${origin.model}/<endpoint>)`,
+        );
+      }
+      const responses = isSchemaObject(op.responses) ? op.responses : {};
+      const status = successStatus(responses);
+      let body: ReturnType<typeof deref>;
+      let response: ReturnType<typeof deref> | undefined;
+      try {
+        body = deref(doc, op.requestBody, [...at, "requestBody"], origin);
+        response =
+          status === undefined ? undefined : deref(doc, responses[status], [...at, "responses", status], origin);
+      } catch (error) {
+        // a reference that cannot be followed in an operation that cannot be a queue endpoint is not ours to judge
+        if (method === "post" || !(error instanceof SchemaLoadError)) throw error;
+        continue;
+      }
+      const input = mediaOf(isSchemaObject(body.value) ? body.value.content : undefined);
+      const output = mediaOf(isSchemaObject(response?.value) ? response.value.content : undefined);
+      const operation: OperationModel = {
+        endpoint,
+        operationPath: path,
+        method: method.toUpperCase(),
+        requestMediaType: input?.type ?? null,
+        responseStatus: status ?? null,
+        responseMediaType: output?.type ?? null,
+      };
+      operations.push(operation);
+      const problem =
+        method !== "post"
+          ? undefined
+          : input === undefined || !isJson(input.type) || !("schema" in input)
+            ? ([[...body.at, "content"], "the endpoint has no application/json request body schema"] as const)
+            : response === undefined || output === undefined || !isJson(output.type) || !("schema" in output)
+              ? ([[...at, "responses"], "the endpoint has no 2xx application/json response schema"] as const)
+              : undefined;
+      if (method !== "post" || problem !== undefined) {
+        if (problem !== undefined && options.lenient !== true)
+          throw new SchemaLoadError(origin, pointerOf(problem[0]), problem[1]);
+        continue;
+      }
+      const key = `${origin.model}/${endpoint}`;
+      endpoints.push({
+        model: origin.model,
+        owner,
+        name,
+        endpoint,
+        key,
+        queuePath: `/v1/queue/${key}`,
+        operationPath: path,
+        requestMediaType: input!.type,
+        responseStatus: status!,
+        responseMediaType: output!.type,
+        ...(typeof op.summary === "string" ? { summary: op.summary } : {}),
+        input: selfContained(
+          doc,
+          input!.schema,
+          [...body.at, "content", input!.type, "schema"],
+          origin,
+          dialect,
+          referenced,
+        ),
+        output: selfContained(
+          doc,
+          output!.schema,
+          [...response!.at, "content", output!.type, "schema"],
+          origin,
+          dialect,
+          referenced,
+        ),
+      });
     }
-    const body = deref(doc, post.requestBody, [...at, "requestBody"], origin);
-    const input = jsonSchemaOf(isSchemaObject(body.value) ? body.value.content : undefined);
-    if (input === undefined)
-      throw new SchemaLoadError(
-        origin,
-        pointerOf([...body.at, "content"]),
-        "the endpoint has no application/json request body schema",
-      );
-    const responses = isSchemaObject(post.responses) ? post.responses : {};
-    const okKey = ["200", "201", "2XX", "default"].find((k) => k in responses);
-    const response =
-      okKey === undefined ? undefined : deref(doc, responses[okKey], [...at, "responses", okKey], origin);
-    const output =
-      response === undefined
-        ? undefined
-        : jsonSchemaOf(isSchemaObject(response.value) ? response.value.content : undefined);
-    if (output === undefined || response === undefined) {
-      throw new SchemaLoadError(
-        origin,
-        pointerOf([...at, "responses"]),
-        "the endpoint has no 200 application/json response schema",
-      );
-    }
-    const key = `${origin.model}/${endpoint}`;
-    endpoints.push({
-      model: origin.model,
-      owner,
-      name,
-      endpoint,
-      key,
-      queuePath: `/v1/queue/${key}`,
-      operationPath: path,
-      ...(typeof post.summary === "string" ? { summary: post.summary } : {}),
-      input: selfContained(doc, input.schema, [...body.at, "content", input.type, "schema"], origin, dialect),
-      output: selfContained(doc, output.schema, [...response.at, "content", output.type, "schema"], origin, dialect),
-    });
   }
-  if (endpoints.length === 0)
-    throw new SchemaLoadError(origin, "/paths", "the document has no POST endpoint with a JSON request body");
-  endpoints.sort((a, b) => (a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0));
+  if (endpoints.length === 0 && options.lenient !== true)
+    throw new SchemaLoadError(
+      origin,
+      "/paths",
+      "the document has no queue-shaped endpoint (a POST with a JSON request body and a JSON success response, spec 4.1)",
+    );
+  const byName = (a: { endpoint: string }, b: { endpoint: string }): number =>
+    a.endpoint < b.endpoint ? -1 : a.endpoint > b.endpoint ? 1 : 0;
+  endpoints.sort(byName);
+  operations.sort(byName);
   const info = isSchemaObject(doc.info) ? doc.info : {};
-  return { model: origin.model, dialect, endpoints, ...(typeof info.title === "string" ? { title: info.title } : {}) };
+  return {
+    model: origin.model,
+    dialect,
+    endpoints,
+    operations,
+    ...(typeof info.title === "string" ? { title: info.title } : {}),
+  };
 }
 
 /** Parses the text of a model document; a syntax error names the line and column. */

@@ -28,15 +28,40 @@ export interface EndpointModel {
   queuePath: string;
   /** the OpenAPI path the endpoint was read from, e.g. `/example/model-a/text-to-video` */
   operationPath: string;
+  /** the request body's media type as written (`application/json`) */
+  requestMediaType: string;
+  /** the success response read: its status as written (`200`, `201`, `2XX`, `default`) and media type */
+  responseStatus: string;
+  responseMediaType: string;
   summary?: string;
   input: JsonSchemaObject;
   output: JsonSchemaObject;
 }
 
-/** A model's document loaded: its endpoints, sorted by name. */
+/**
+ * One operation of a model's document as written, whatever its method, media types and status:
+ * what `vsk drift` compares at the endpoint level (a method, media type or status changed).
+ */
+export interface OperationModel {
+  /** endpoint name from the path */
+  endpoint: string;
+  operationPath: string;
+  /** upper case: `POST`, `PUT`, … */
+  method: string;
+  /** the request body's media type read (JSON preferred), null without a body */
+  requestMediaType: string | null;
+  /** the success status read (lowest 2xx, then `2XX`, then `default`), null without one */
+  responseStatus: string | null;
+  responseMediaType: string | null;
+}
+
+/** A model's document loaded: its queue-shaped endpoints and every operation, sorted by name. */
 export interface ModelSchema {
   model: string;
   title?: string;
   dialect: "openapi-3.0" | "openapi-3.1";
+  /** the queue-shaped endpoints (spec 4.1: POST, a JSON request body, a JSON success response) */
   endpoints: EndpointModel[];
+  /** every operation read, queue-shaped or not */
+  operations: OperationModel[];
 }

@@ -6,15 +6,99 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CHANGE_KINDS, classifyModel, diffModels } from "../../src/drift/index.js";
+import { CHANGE_KINDS, classifyModel, diffModels, type ChangeKindName } from "../../src/drift/index.js";
 import { loadModelDocument, type ModelSchema } from "../../src/schema/index.js";
 
 const ROWS = join(import.meta.dirname, "../fixtures/drift/rows");
+// as `vsk drift` reads the source: an endpoint that is no longer queue-shaped is a change, not a load error
 const load = (dir: string, side: string): ModelSchema =>
-  loadModelDocument(JSON.parse(readFileSync(join(dir, `${side}.json`), "utf8")), {
-    model: "fx/model",
-    file: `${dir}/${side}.json`,
-  });
+  loadModelDocument(
+    JSON.parse(readFileSync(join(dir, `${side}.json`), "utf8")),
+    { model: "fx/model", file: `${dir}/${side}.json` },
+    { lenient: true },
+  );
+
+/**
+ * What each row's pair gives read the other way round (after → before): narrowing one way is
+ * widening the other, and a change that is both stays itself.
+ */
+const MIRROR: Record<ChangeKindName, ChangeKindName> = {
+  "endpoint/removed": "endpoint/added",
+  "endpoint/added": "endpoint/removed",
+  "endpoint/method-changed": "endpoint/added",
+  "endpoint/request-media-type-changed": "endpoint/added",
+  "endpoint/response-status-changed": "endpoint/response-status-changed",
+  "endpoint/response-media-type-changed": "endpoint/added",
+  "request/enum-value-removed": "request/enum-value-added",
+  "request/enum-value-added": "request/enum-value-removed",
+  "request/enum-set": "request/enum-unset",
+  "request/enum-unset": "request/enum-set",
+  "request/upper-bound-lowered": "request/upper-bound-raised",
+  "request/lower-bound-raised": "request/lower-bound-lowered",
+  "request/bound-set": "request/bound-unset",
+  "request/upper-bound-raised": "request/upper-bound-lowered",
+  "request/lower-bound-lowered": "request/lower-bound-raised",
+  "request/bound-unset": "request/bound-set",
+  "request/constraint-set": "request/constraint-unset",
+  "request/constraint-unset": "request/constraint-set",
+  "request/multiple-of-narrowed": "request/multiple-of-widened",
+  "request/multiple-of-changed": "request/multiple-of-changed",
+  "request/multiple-of-widened": "request/multiple-of-narrowed",
+  "request/additional-properties-narrowed": "request/additional-properties-widened",
+  "request/additional-properties-widened": "request/additional-properties-narrowed",
+  "request/property-became-required": "request/property-became-optional",
+  "request/new-required-property": "request/property-removed",
+  "request/property-became-optional": "request/property-became-required",
+  "request/new-optional-property": "request/property-removed",
+  "request/property-removed": "request/new-optional-property",
+  "request/type-narrowed": "request/type-widened",
+  "request/type-changed": "request/type-changed",
+  "request/type-widened": "request/type-narrowed",
+  "request/became-not-nullable": "request/became-nullable",
+  "request/became-nullable": "request/became-not-nullable",
+  "request/any-of-removed": "request/any-of-added",
+  "request/any-of-added": "request/any-of-removed",
+  // raising the bound back only widens: safe, and said as it is
+  "request/any-of-narrowing-undecided": "request/upper-bound-raised",
+  "request/default-added": "request/default-removed",
+  "request/default-changed": "request/default-changed",
+  "request/default-removed": "request/default-added",
+  "request/docs-changed": "request/docs-changed",
+  "request/keyword-changed": "request/keyword-changed",
+  "request/unknown-keyword-changed": "request/unknown-keyword-changed",
+  "request/too-deep": "request/too-deep",
+  "response/required-property-removed": "response/required-property-added",
+  "response/optional-property-removed": "response/optional-property-added",
+  "response/property-became-optional": "response/property-became-required",
+  "response/property-became-required": "response/property-became-optional",
+  "response/required-property-added": "response/required-property-removed",
+  "response/optional-property-added": "response/optional-property-removed",
+  "response/became-nullable": "response/became-not-nullable",
+  "response/became-not-nullable": "response/became-nullable",
+  "response/type-changed": "response/type-changed",
+  "response/type-narrowed": "response/type-changed",
+  "response/enum-value-added": "response/enum-value-removed",
+  "response/enum-value-removed": "response/enum-value-added",
+  "response/enum-unset": "response/enum-set",
+  "response/enum-set": "response/enum-unset",
+  "response/bound-narrowed": "response/bound-widened",
+  "response/bound-widened": "response/bound-narrowed",
+  "response/constraint-set": "response/constraint-unset",
+  "response/constraint-unset": "response/constraint-set",
+  "response/multiple-of-narrowed": "response/multiple-of-widened",
+  "response/multiple-of-changed": "response/multiple-of-changed",
+  "response/multiple-of-widened": "response/multiple-of-narrowed",
+  "response/additional-properties-narrowed": "response/additional-properties-widened",
+  "response/additional-properties-widened": "response/additional-properties-narrowed",
+  "response/any-of-added": "response/any-of-removed",
+  "response/any-of-removed": "response/any-of-added",
+  // narrowing the bound back only narrows what is sent: safe, and said as it is
+  "response/any-of-widening-undecided": "response/bound-narrowed",
+  "response/docs-changed": "response/docs-changed",
+  "response/keyword-changed": "response/keyword-changed",
+  "response/unknown-keyword-changed": "response/unknown-keyword-changed",
+  "response/too-deep": "response/too-deep",
+};
 
 describe("classification table", () => {
   it("has one fixture pair per row and no fixture without a row", () => {
@@ -26,12 +110,6 @@ describe("classification table", () => {
     expect(new Set(CHANGE_KINDS.map((r) => r.kind)).size).toBe(CHANGE_KINDS.length);
     for (const row of CHANGE_KINDS)
       if (row.direction !== "endpoint") expect(row.id).toMatch(row.direction === "request" ? /request/ : /^response-/);
-  });
-
-  it("is documented row by row in docs/drift.md", () => {
-    const docs = readFileSync(join(import.meta.dirname, "../../docs/drift.md"), "utf8");
-    for (const row of CHANGE_KINDS)
-      expect(docs).toContain(`| \`${row.kind}\` | \`${row.id}\` | ${row.direction} | ${row.severity} |`);
   });
 
   it.each(CHANGE_KINDS.map((row) => [row.kind, row] as const))("%s", (_kind, row) => {
@@ -65,7 +143,7 @@ describe("classification table", () => {
     if (row.severity === "breaking" && "example" in row && row.example !== undefined) {
       expect(changes.every((c) => c.example !== undefined)).toBe(true);
     }
-    // the reverse pair never gives this row's breaking verdict back (narrowing one way is widening the other)
-    expect(diffModels(before, before)).toEqual([]);
+    // read the other way round, the pair gives the mirror row (narrowing one way is widening the other)
+    expect(new Set(diffModels(after, before).map((f) => f.kind))).toEqual(new Set([MIRROR[row.kind]]));
   });
 });

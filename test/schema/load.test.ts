@@ -202,7 +202,7 @@ describe("documents that cannot be read say which model, file and JSON Pointer",
   const cases: Array<[string, unknown, RegExp]> = [
     ["not an object", [1, 2], /o\/m: schemas-cache\/o\/m\/latest\.json: is not an OpenAPI document/],
     ["not OpenAPI", { swagger: "2.0", paths: {} }, /at \/openapi: .*Swagger 2\.0 is not supported/],
-    ["no endpoints", { openapi: "3.1.0", paths: {} }, /at \/paths: the document has no POST endpoint/],
+    ["no endpoints", { openapi: "3.1.0", paths: {} }, /at \/paths: the document has no queue-shaped endpoint/],
     [
       "a dangling $ref",
       minimalDoc({ $ref: "#/components/schemas/Nope" }),
@@ -286,6 +286,8 @@ describe("a cycle of references that never reaches a schema", () => {
     const doc = minimalDoc({ $ref: "#/components/schemas/A" }, {});
     (doc.components as { schemas: Record<string, unknown> }).schemas.A = { $ref: "#/components/schemas/B" };
     (doc.components as { schemas: Record<string, unknown> }).schemas.B = { $ref: "#/components/schemas/A" };
-    expect(() => loadModelDocument(doc, { model: "o/m", file: "f.json" })).toThrow(/leads to a cycle of references that never reaches a schema/);
+    expect(() => loadModelDocument(doc, { model: "o/m", file: "f.json" })).toThrow(
+      /leads to a cycle of references that never reaches a schema/,
+    );
   });
 });

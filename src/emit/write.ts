@@ -1,31 +1,24 @@
 /**
- * Writing and checking the output directory: `generate` replaces it as a whole, `generate --check`
- * compares it with what the snapshot gives.
+ * Writing and checking the output directory: `generate` replaces it as a whole (crash-safely, one
+ * writer at a time: src/durable/swap.ts), `generate --check` compares it with what the snapshot
+ * gives. Neither opens anything but regular files, nor reads more of a file than it needs.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, renameSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { lstatSync, realpathSync } from "node:fs";
+import { join, resolve, sep } from "node:path";
+import {
+  entryAt,
+  kindOf,
+  listTree,
+  LockBusyError,
+  printable,
+  readableDirectory,
+  readHead,
+  readRegularFile,
+  replaceDirectory,
+  SpecialFileError,
+} from "../durable/index.js";
 import type { GeneratedFile } from "./index.js";
 import { EmitError } from "./validator.js";
-
-export function listFiles(dir: string, base?: string): string[];
-export function listFiles(dir: string, base: string, limit: number): string[] | undefined;
-export function listFiles(dir: string, base = dir, limit = Infinity): string[] | undefined {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
-  const out: string[] = [];
-  const walk = (at: string): boolean => {
-    for (const entry of readdirSync(at, { withFileTypes: true })) {
-      const full = join(at, entry.name);
-      if (entry.isDirectory()) {
-        if (!walk(full)) return false;
-      } else {
-        out.push(relative(base, full).split("\\").join("/"));
-        if (out.length > limit) return false;
-      }
-    }
-    return true;
-  };
-  return walk(dir) ? out : undefined;
-}
 
 export interface Staleness {
   changed: string[];
@@ -33,49 +26,84 @@ export interface Staleness {
   extra: string[];
 }
 
-/** Compares generated files with what is on disk (for `generate --check`). */
+/** The entries of `dir` that are not regular files or directories, as one refusal; undefined when none. */
+function refuseSpecial(dir: string, special: ReadonlyArray<{ path: string; kind: string }>): string | undefined {
+  if (special.length === 0) return undefined;
+  const shown = special
+    .slice(0, 5)
+    .map((s) => `${printable(s.path)} (${s.kind})`)
+    .join(", ");
+  return `${dir} holds ${special.length === 1 ? "an entry" : "entries"} that vsk never writes: ${shown}${special.length > 5 ? ", …" : ""}; vsk writes only regular files there: remove ${special.length === 1 ? "it" : "them"}`;
+}
+
+/**
+ * Compares generated files with what is on disk (for `generate --check`), after finishing or
+ * undoing a `generate` a killed process left. A file whose size differs is changed without being
+ * read; a FIFO, socket or symlink in the directory is an `EmitError` naming it.
+ */
 export function compareWithDisk(outDir: string, files: readonly GeneratedFile[]): Staleness {
-  const onDisk = new Set(listFiles(outDir));
+  let dir: string;
+  let listing;
+  try {
+    dir = readableDirectory(outDir, "generate");
+    const top = entryAt(dir);
+    if (top === undefined) return { changed: [], missing: files.map((f) => f.path), extra: [] };
+    if (!top.isDirectory() && !(top.isSymbolicLink() && lstatSync(realpathSync(dir)).isDirectory()))
+      throw new EmitError(`outDir ${outDir} is ${kindOf(top) ?? "a file"}, not a directory`);
+    listing = listTree(dir);
+  } catch (error) {
+    throw asEmitError(error, outDir);
+  }
+  const refusal = refuseSpecial(outDir, listing.special);
+  if (refusal !== undefined) throw new EmitError(refusal);
+  const onDisk = new Set(listing.files);
   const changed: string[] = [];
   const missing: string[] = [];
   for (const f of files) {
     if (!onDisk.has(f.path)) missing.push(f.path);
-    else if (readFileSync(join(outDir, f.path), "utf8") !== f.content) changed.push(f.path);
+    else if (!sameContent(join(dir, f.path), f.content)) changed.push(f.path);
     onDisk.delete(f.path);
   }
   return { changed, missing, extra: [...onDisk].sort() };
 }
 
+function sameContent(file: string, content: string): boolean {
+  const expected = Buffer.from(content);
+  try {
+    if (lstatSync(file).size !== expected.length) return false;
+    return readRegularFile(file, expected.length).equals(expected);
+  } catch (error) {
+    if (error instanceof SpecialFileError) return false; // replaced meanwhile: stale either way
+    throw asEmitError(error, file);
+  }
+}
+
+function asEmitError(error: unknown, path: string): unknown {
+  if (error instanceof EmitError) return error;
+  if (error instanceof LockBusyError) return new EmitError(error.message);
+  if (error instanceof SpecialFileError) return new EmitError(`${error.message}; remove it`);
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === undefined) return error;
+  return new EmitError(`cannot read ${path} (${code})`);
+}
+
 /**
- * Replaces the output directory's contents: everything is written to a sibling temp directory
- * first, then swapped in, so an interrupted run never leaves half a `generated/`.
+ * Replaces the output directory's contents: everything is written to a sibling directory first,
+ * then swapped in under a lock, so a killed or failed run never leaves half a `generated/`, and
+ * the next vsk command finishes or undoes what a killed one left.
  */
 export function writeGenerated(outDir: string, files: readonly GeneratedFile[]): void {
-  const refusal = whyNotReplace(outDir);
-  if (refusal !== undefined) throw new EmitError(refusal);
-  const temp = `${outDir}.vsk-tmp-${process.pid}`;
-  const old = `${outDir}.vsk-old-${process.pid}`;
+  const early = whyNotReplaceHere(outDir);
+  if (early !== undefined) throw new EmitError(early);
   try {
-    rmSync(temp, { recursive: true, force: true });
-    for (const f of files) {
-      const target = join(temp, f.path);
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, f.content);
-    }
-    if (existsSync(outDir)) renameSync(outDir, old);
-    try {
-      renameSync(temp, outDir);
-    } catch (error) {
-      if (existsSync(old)) renameSync(old, outDir);
-      throw error;
-    }
-    rmSync(old, { recursive: true, force: true });
+    replaceDirectory(outDir, files, "generate", () => {
+      const refusal = whyNotReplace(outDir);
+      if (refusal !== undefined) throw new EmitError(refusal);
+    });
   } catch (error) {
-    try {
-      rmSync(temp, { recursive: true, force: true });
-    } catch {
-      // the temp directory could not even be made (its parent is a file): nothing to clean up
-    }
+    if (error instanceof EmitError) throw error;
+    if (error instanceof LockBusyError) throw new EmitError(error.message);
+    if (error instanceof SpecialFileError) throw new EmitError(`${error.message}; remove it`);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === undefined) throw error;
     throw new EmitError(
@@ -86,29 +114,51 @@ export function writeGenerated(outDir: string, files: readonly GeneratedFile[]):
 
 const GENERATED_HEADER = "// Generated by `vsk generate`";
 
-/**
- * `generate` replaces its output directory as a whole, so it refuses any directory that holds a
- * file it did not write: an empty or missing directory, or one made by vsk, is fine.
- */
-export function whyNotReplace(outDir: string): string | undefined {
-  if (!existsSync(outDir)) return undefined;
-  if (!statSync(outDir).isDirectory())
-    return `outDir ${outDir} is a file, not a directory; choose a directory for the generated code`;
+/** What can be refused before taking any lock: outDir is not a directory, or holds the project. */
+function whyNotReplaceHere(outDir: string): string | undefined {
+  const info = entryAt(outDir);
+  if (info === undefined) return undefined;
+  if (info.isSymbolicLink())
+    return `outDir ${outDir} is a symbolic link; generate replaces the directory as a whole, which would replace the link: set outDir to the directory itself`;
+  if (!info.isDirectory())
+    return `outDir ${outDir} is ${info.isFile() ? "a file" : kindOf(info)}, not a directory; choose a directory for the generated code`;
   const root = resolve(outDir);
   const cwd = resolve(process.cwd());
   if (cwd === root || cwd.startsWith(root.endsWith(sep) ? root : root + sep)) {
     return `outDir ${outDir} is the current directory or one of its parents; choose a directory of its own for the generated code`;
   }
-  const foreign: string[] = [];
-  const files = listFiles(outDir, outDir, 5000);
-  if (files === undefined)
+  return undefined;
+}
+
+/**
+ * `generate` replaces its output directory as a whole, so it refuses any directory that holds a
+ * file it did not write: an empty or missing directory, or one made by vsk, is fine. Entries are
+ * looked at with `lstat`, and of each file only its first bytes are read (the header).
+ */
+export function whyNotReplace(outDir: string): string | undefined {
+  const early = whyNotReplaceHere(outDir);
+  if (early !== undefined || entryAt(outDir) === undefined) return early;
+  const listing = listTree(outDir, 5000);
+  if (!listing.complete)
     return `outDir ${outDir} holds more than 5000 files; choose a directory of its own for the generated code`;
-  for (const file of files) {
-    const text = readFileSync(join(outDir, file), "utf8").slice(0, 200);
+  const special = refuseSpecial(`outDir ${outDir}`, listing.special);
+  if (special !== undefined) return special;
+  const foreign: string[] = [];
+  for (const file of listing.files) {
+    let text: string;
+    try {
+      text = readHead(join(outDir, file), 200).toString("utf8");
+    } catch (error) {
+      if (error instanceof SpecialFileError) {
+        foreign.push(file);
+        continue;
+      }
+      throw error;
+    }
     const ours =
       file === "endpoints.json" ? /"generatedBy":\s*"vsk generate"/.test(text) : text.startsWith(GENERATED_HEADER);
     if (!ours) foreign.push(file);
   }
   if (foreign.length === 0) return undefined;
-  return `outDir ${outDir} holds files that vsk did not generate (${foreign.slice(0, 5).join(", ")}${foreign.length > 5 ? ", …" : ""}); generate replaces the whole directory, so choose an empty or vsk-generated one`;
+  return `outDir ${outDir} holds files that vsk did not generate (${foreign.slice(0, 5).map(printable).join(", ")}${foreign.length > 5 ? ", …" : ""}); generate replaces the whole directory, so choose an empty or vsk-generated one`;
 }

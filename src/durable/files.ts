@@ -100,9 +100,14 @@ function readFully(fd: number, size: number): Buffer {
 const megabytes = (bytes: number): string =>
   bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${bytes} bytes`;
 
-/** `lstat`, or undefined when nothing is there. */
+/** `lstat`, or undefined when nothing is there (also when a parent is a file: ENOTDIR). */
 export function entryAt(path: string): Stats | undefined {
-  return lstatSync(path, { throwIfNoEntry: false });
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    if (errnoOf(error) === "ENOTDIR") return undefined;
+    throw error;
+  }
 }
 
 /**

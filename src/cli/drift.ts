@@ -33,7 +33,7 @@ import {
   scrubSecrets,
   type SchemaSource,
 } from "../fetch/index.js";
-import { sha256, readManifest, writeSnapshot, SnapshotError } from "../snapshot/index.js";
+import { prepareSnapshotRead, sha256, readManifest, writeSnapshot, SnapshotError } from "../snapshot/index.js";
 import { commandParser, helpShown } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
 
@@ -192,8 +192,14 @@ export async function runDrift(argv: string[]): Promise<number> {
     resolveFetchOptions();
     acceptFile = join(config.file === undefined ? cwd : dirname(config.file), ACCEPT_FILE);
     entries = readAcceptFile(acceptFile);
+    prepareSnapshotRead(config.snapshotDir); // finish or undo a write a killed vsk left, before reading
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof FetchUsageError || error instanceof AcceptFileError)
+    if (
+      error instanceof ConfigError ||
+      error instanceof FetchUsageError ||
+      error instanceof AcceptFileError ||
+      error instanceof SnapshotError
+    )
       throw new CliError(`drift: ${error.message}`, ExitCode.usage);
     throw error;
   }
@@ -273,7 +279,7 @@ export async function runDrift(argv: string[]): Promise<number> {
           );
         });
       try {
-        if (toWrite.length > 0) writeSnapshot(dir, toWrite);
+        if (toWrite.length > 0) writeSnapshot(dir, toWrite, new Date(), "drift --update");
       } catch (error) {
         if (error instanceof SnapshotError)
           throw new CliError(`drift --update: ${scrub(error.message)}`, ExitCode.usage);

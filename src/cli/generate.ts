@@ -57,7 +57,13 @@ export async function runGenerate(argv: string[]): Promise<number> {
   }
   const shown = relative(cwd, outDir) || ".";
   if (args.check) {
-    const stale = compareWithDisk(outDir, files);
+    let stale;
+    try {
+      stale = compareWithDisk(outDir, files);
+    } catch (error) {
+      if (error instanceof EmitError) throw new CliError(error.message, ExitCode.usage);
+      throw error;
+    }
     const names = [
       ...stale.changed,
       ...stale.missing.map((f) => `${f} (missing)`),

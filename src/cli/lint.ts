@@ -19,6 +19,8 @@ import {
   type LintTarget,
   type ValidatorRegistry,
 } from "../lint/index.js";
+import { readableDirectory } from "../durable/index.js";
+import { prepareSnapshotRead, SnapshotError } from "../snapshot/index.js";
 import { CliError, ExitCode } from "./errors.js";
 import { redactUrlsInText } from "../../templates/support.js";
 
@@ -118,10 +120,14 @@ export async function runLint(argv: string[]): Promise<number> {
   try {
     const config = loadConfig(cwd, values.config);
     snapshotDir = config.snapshotDir;
-    registry = openRegistry(config);
+    // finish or undo what a killed `pull` or `generate` left, before reading (docs/pull.md)
+    prepareSnapshotRead(snapshotDir);
+    registry = openRegistry({ ...config, outDir: readableDirectory(config.outDir) });
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof RegistryError)
+    if (error instanceof ConfigError || error instanceof RegistryError || error instanceof SnapshotError)
       throw new CliError(error.message, ExitCode.usage);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== undefined) throw new CliError(`cannot recover an interrupted write (${code})`, ExitCode.usage);
     throw error;
   }
   const target = resolveTarget(registry, values.model, values.endpoint);

@@ -5,7 +5,7 @@
  * snapshot unchanged byte for byte. Exit 0 ok, 2 usage or a snapshot (manifest) that cannot be read
  * or written, 3 fetch or parse failure.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ConfigError, describeModels, findModel, loadConfig, type ModelRef, type VskConfig } from "../config/index.js";
 import {
@@ -22,7 +22,9 @@ import {
 } from "../fetch/index.js";
 import { loadModelDocument, SchemaLoadError } from "../schema/index.js";
 import {
+  prepareSnapshotRead,
   readManifest,
+  readSnapshotFile,
   sha256,
   snapshotFile,
   SnapshotError,
@@ -119,13 +121,11 @@ async function pullOne(source: SchemaSource, ref: ModelRef, onRetry: (event: Ret
 function changeOf(snapshotDir: string, fetched: FetchedModel): Change {
   const file = join(snapshotDir, snapshotFile(fetched.model));
   if (!existsSync(file)) return "new";
-  let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    return readSnapshotFile(file).sha256 === sha256(fetched.text) ? "unchanged" : "updated";
   } catch {
-    return "updated"; // unreadable (a directory in the way, EACCES): writing it says what is wrong
+    return "updated"; // unreadable (a FIFO or a directory in the way, EACCES): writing it says what is wrong
   }
-  return sha256(bytes) === sha256(fetched.text) ? "unchanged" : "updated";
 }
 
 export async function runPull(argv: string[]): Promise<number> {
@@ -154,6 +154,7 @@ export async function runPull(argv: string[]): Promise<number> {
   // Read before any request: a corrupt manifest is reported at once, never rewritten without the other models.
   let manifest: Manifest;
   try {
+    prepareSnapshotRead(config.snapshotDir); // finish or undo a write a killed vsk left
     manifest = readManifest(config.snapshotDir);
   } catch (error) {
     if (error instanceof SnapshotError) throw new CliError(`pull: ${scrub(error.message)}`, ExitCode.usage);

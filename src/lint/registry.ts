@@ -2,11 +2,12 @@
  * The generated validators the linter runs, found through `endpoints.json` of the generated
  * directory and imported only when a payload needs them. Nothing is compiled at run time.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { readHead, readRegularFile, SpecialFileError } from "../durable/index.js";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { findModel, PACKAGE_ROOT, type ModelRef, type VskConfig } from "../config/index.js";
-import { sha256 } from "../snapshot/index.js";
+import { readSnapshotFile, SnapshotError } from "../snapshot/index.js";
 import type { Diagnostic } from "../../templates/support.js";
 
 export interface EndpointEntry {
@@ -19,6 +20,9 @@ export interface EndpointEntry {
 }
 
 export type Validate = (input: unknown) => Diagnostic[];
+
+/** endpoints.json and each validator are far smaller; a bigger file is refused unread. */
+const MAX_REGISTRY_BYTES = 64 * 1024 * 1024;
 
 export class RegistryError extends Error {
   override name = "RegistryError";
@@ -53,8 +57,12 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
     );
   let parsed: { endpoints?: EndpointEntry[] };
   try {
-    parsed = JSON.parse(readFileSync(manifestFile, "utf8")) as { endpoints?: EndpointEntry[] };
+    // never a FIFO or a 600 MB file: refused unread (readRegularFile)
+    parsed = JSON.parse(readRegularFile(manifestFile, MAX_REGISTRY_BYTES).toString("utf8")) as {
+      endpoints?: EndpointEntry[];
+    };
   } catch (error) {
+    if (error instanceof SpecialFileError) throw new RegistryError(`${error.message}; run \`vsk generate\` again`);
     throw new RegistryError(
       `${manifestFile} is not valid JSON (${error instanceof Error ? error.message : String(error)}); run \`vsk generate\` again`,
     );
@@ -77,6 +85,11 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
       if (ready) return ready;
       const entry = entries.get(key);
       if (!entry) throw new RegistryError(`no generated validator for ${key}`);
+      try {
+        readHead(join(dir, entry.validator), 0, MAX_REGISTRY_BYTES); // importing a FIFO would hang
+      } catch (error) {
+        if (error instanceof SpecialFileError) throw new RegistryError(`${error.message}; run \`vsk generate\` again`);
+      }
       return import(pathToFileURL(join(dir, entry.validator)).href).then((module: { validate: Validate }) => {
         loaded.set(key, module.validate);
         return module.validate;
@@ -94,15 +107,28 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
     },
     staleness(snapshotDir) {
       const stale = new Set<string>();
+      const unreadable: string[] = [];
       for (const e of entries.values()) {
         const file = join(snapshotDir, e.model, "latest.json");
         if (!existsSync(file)) continue;
-        // the bytes on disk, as `generate` records them (readSnapshot), so a file that is not UTF-8 is not always stale
-        if (sha256(readFileSync(file)) !== e.snapshotSha256) stale.add(e.model);
+        try {
+          // the bytes on disk, as `generate` records them (readSnapshot), so a file that is not UTF-8 is not always stale
+          if (readSnapshotFile(file).sha256 !== e.snapshotSha256) stale.add(e.model);
+        } catch (error) {
+          // a FIFO or a 600 MB file there is refused unread: said, and linting goes on
+          if (!(error instanceof SnapshotError)) throw error;
+          unreadable.push(error.message);
+        }
       }
-      return stale.size === 0
-        ? undefined
-        : `the generated validators in ${dir} are older than the snapshot of ${[...stale].join(", ")}; run \`vsk generate\``;
+      const notes = [
+        ...(stale.size === 0
+          ? []
+          : [
+              `the generated validators in ${dir} are older than the snapshot of ${[...stale].join(", ")}; run \`vsk generate\``,
+            ]),
+        ...unreadable.map((m) => `cannot tell whether the generated validators are up to date: ${m}`),
+      ];
+      return notes.length === 0 ? undefined : notes.join("\nvsk: warning: ");
     },
   };
 }

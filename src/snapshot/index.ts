@@ -1,15 +1,38 @@
 /**
  * The committed snapshot: `schemas-cache/<owner>/<name>/latest.json` per model plus
  * `schemas-cache/manifest.json` (sha256, source URL without query string, fetch time).
- * Writes are all-or-nothing: temp files first, existing files backed up, then renamed in; any
- * failure restores the backups.
+ * Writers (`pull`, `drift --update`) take the snapshot's lock and change every file and the
+ * manifest as one unit through a write-ahead journal (./journal.ts); every command first finishes
+ * or undoes a write that a killed process left (docs/pull.md, "Crash safety").
  */
-import { createHash, randomBytes } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import type { ModelRef } from "../config/index.js";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { MODEL_ID, type ModelRef } from "../config/index.js";
+import {
+  acquireLock,
+  announce,
+  entryAt,
+  LockBusyError,
+  readRegularFile,
+  SpecialFileError,
+  type Lock,
+} from "../durable/index.js";
 import { jsonSyntaxError } from "../json/index.js";
 import { loadModelDocument, parseModelText, splitModelId, type ModelSchema } from "../schema/index.js";
+import {
+  commitFiles,
+  JOURNAL_FILE,
+  JournalError,
+  LOCK_FILE,
+  MANIFEST_FILE,
+  MAX_SNAPSHOT_FILE_BYTES,
+  recoverSnapshotDir,
+  STAGED,
+  stagedIfCommitted,
+} from "./journal.js";
+
+export { JOURNAL_FILE, LOCK_FILE, MANIFEST_FILE, MAX_SNAPSHOT_FILE_BYTES } from "./journal.js";
 
 export interface ManifestEntry {
   file: string;
@@ -20,8 +43,6 @@ export interface ManifestEntry {
 export interface Manifest {
   models: Record<string, ManifestEntry>;
 }
-
-export const MANIFEST_FILE = "manifest.json";
 
 export function sha256(text: string | Buffer): string {
   return createHash("sha256").update(text).digest("hex");
@@ -45,28 +66,80 @@ export interface SnapshotModel {
   schema: ModelSchema;
 }
 
-/** One snapshot file: hashed as the bytes on disk (as `generate`, `lint` and `pull` do), decoded for parsing. */
+/**
+ * One snapshot file: hashed as the bytes on disk (as `generate`, `lint` and `pull` do), decoded
+ * for parsing. A FIFO, a device, a symlink loop or a file over 64 MiB is refused with a
+ * `SnapshotError` naming it, before anything is read. While a live writer is between its commit
+ * point and its end, the file its journal names is read (whole, and new).
+ */
 export function readSnapshotFile(file: string): { text: string; sha256: string } {
-  let bytes: Buffer;
+  let bytes: Buffer | undefined;
+  const staged = entryAt(file + STAGED) === undefined ? undefined : committedStaged(file);
   try {
-    bytes = readFileSync(file);
+    if (staged !== undefined) bytes = readOrUndefined(staged);
+    bytes ??= readRegularFile(file, MAX_SNAPSHOT_FILE_BYTES);
   } catch (error) {
+    if (error instanceof SpecialFileError)
+      throw new SnapshotError(`${error.message}; remove it, or restore it from version control`);
     throw new SnapshotError(`${file} cannot be read (${errorCode(error)})`);
   }
   return { text: bytes.toString("utf8"), sha256: sha256(bytes) };
 }
 
-/** Reads and loads every model of the snapshot; a missing file says how to get it. */
+/** `<target>.vsk-tmp` when the journal of the snapshot holding `file` names it. */
+function committedStaged(file: string): string | undefined {
+  const name = basename(file);
+  const root =
+    name === MANIFEST_FILE ? dirname(file) : name === "latest.json" ? dirname(dirname(dirname(file))) : undefined;
+  if (root === undefined) return undefined;
+  return stagedIfCommitted(
+    root,
+    file
+      .slice(root.length + 1)
+      .split("\\")
+      .join("/"),
+  );
+}
+
+function readOrUndefined(file: string): Buffer | undefined {
+  try {
+    return readRegularFile(file, MAX_SNAPSHOT_FILE_BYTES);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined; // renamed in meanwhile: the target is new
+    throw error;
+  }
+}
+
+/**
+ * Reads and loads every model of the snapshot; a missing file says how to get it. An interrupted
+ * write is recovered first, and the files are read again if a writer committed while they were
+ * read, so they are all of one snapshot.
+ */
 export function readSnapshot(dir: string, models: readonly ModelRef[]): SnapshotModel[] {
-  return models.map((ref) => {
-    const file = join(dir, snapshotFile(ref.id));
-    if (!existsSync(file)) {
-      throw new SnapshotError(`${ref.id}: no snapshot at ${file}; run \`vsk pull\` to fetch it`);
-    }
-    const { text, sha256 } = readSnapshotFile(file);
+  prepareSnapshotRead(dir);
+  let texts: Array<{ file: string; text: string; sha256: string }> = [];
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const before = commitStamp(dir);
+    texts = models.map((ref) => {
+      const file = join(dir, snapshotFile(ref.id));
+      if (!existsSync(file)) {
+        throw new SnapshotError(`${ref.id}: no snapshot at ${file}; run \`vsk pull\` to fetch it`);
+      }
+      return { file, ...readSnapshotFile(file) };
+    });
+    if (commitStamp(dir) === before) break;
+  }
+  return models.map((ref, i) => {
+    const { file, text, sha256 } = texts[i]!;
     const origin = { model: ref.id, file };
     return { ref, file, text, sha256, schema: loadModelDocument(parseModelText(text, origin), origin) };
   });
+}
+
+/** Changes with every commit: each replaces the manifest (a new inode) and has a journal meanwhile. */
+function commitStamp(dir: string): string {
+  const m = entryAt(join(dir, MANIFEST_FILE));
+  return `${m?.ino}:${m?.mtimeMs}:${m?.size}:${entryAt(join(dir, JOURNAL_FILE)) !== undefined}`;
 }
 
 function errorCode(error: unknown): string {
@@ -83,7 +156,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  */
 export function readManifest(dir: string): Manifest {
   const file = join(dir, MANIFEST_FILE);
-  if (!existsSync(file)) return { models: {} };
+  if (entryAt(file) === undefined) return { models: {} };
   const fix =
     "fix it (or restore it from version control), or delete it and run `vsk pull` for every model to rebuild it";
   const { text } = readSnapshotFile(file);
@@ -109,83 +182,95 @@ export function readManifest(dir: string): Manifest {
 }
 
 /**
- * Writes files relative to `dir` all-or-nothing. Every file goes to a temp file first; then each
- * existing target is renamed to a backup, and the temps are renamed in. A failure at any step
- * (EACCES, EXDEV, ENOSPC…) puts the backups back and removes the temps and any directory made, so
- * the snapshot is left as it was; it is thrown as a `SnapshotError`. Backups are removed at the end.
+ * Writes files relative to `dir` as one unit, crash-safely (the journal of ./journal.ts), holding
+ * the snapshot's lock: a second writer waits for it, and a process killed at any instant leaves
+ * the old unit or the new one for the next command. A failure is thrown as a `SnapshotError`.
  */
 export function writeFilesAtomically(
   dir: string,
   files: ReadonlyArray<{ path: string; content: string | Buffer }>,
+  command = "write",
 ): void {
-  const tag = `${process.pid}-${randomBytes(4).toString("hex")}`;
-  const madeDirs: string[] = [];
-  const staged: Array<{ temp: string; target: string; backup?: string; installed?: boolean }> = [];
+  withSnapshotLock(dir, command, () => commitOrExplain(dir, files, command));
+}
+
+function commitOrExplain(
+  dir: string,
+  files: ReadonlyArray<{ path: string; content: string | Buffer }>,
+  command: string,
+): void {
   try {
-    for (const f of files) {
-      const target = join(dir, f.path);
-      const made = mkdirSync(dirname(target), { recursive: true });
-      for (let d = dirname(target); made !== undefined; d = dirname(d)) {
-        madeDirs.push(d);
-        if (d === made || d === dirname(d)) break;
-      }
-      const entry: (typeof staged)[number] = { temp: `${target}.vsk-tmp-${tag}`, target };
-      staged.push(entry);
-      writeFileSync(entry.temp, f.content);
-    }
-    for (const entry of staged) {
-      const info = lstatSync(entry.target, { throwIfNoEntry: false });
-      if (info === undefined) continue;
-      if (info.isDirectory()) throw Object.assign(new Error(`${entry.target} is a directory`), { code: "EISDIR" });
-      const backup = `${entry.target}.vsk-bak-${tag}`;
-      renameSync(entry.target, backup);
-      entry.backup = backup;
-    }
-    for (const entry of staged) {
-      renameSync(entry.temp, entry.target);
-      entry.installed = true;
-    }
+    commitFiles(dir, files, command);
   } catch (error) {
-    const left = rollBack(staged, madeDirs);
-    const note =
-      left.length === 0
-        ? "nothing was changed"
-        : `some files could not be put back, restore them by hand: ${left.join("; ")}`;
+    if (error instanceof SpecialFileError) throw new SnapshotError(`${error.message}; nothing was changed`);
+    const committed = entryAt(join(dir, JOURNAL_FILE)) !== undefined;
+    const note = committed
+      ? `the update is recorded in ${join(dir, JOURNAL_FILE)} and the next vsk command finishes it`
+      : "nothing was changed";
     throw new SnapshotError(`cannot write the snapshot in ${dir} (${errorCode(error)}); ${note}`, { cause: error });
-  }
-  for (const entry of staged) {
-    try {
-      if (entry.backup !== undefined) rmSync(entry.backup, { force: true });
-    } catch {
-      // the new snapshot is in place; a backup left behind is only clutter
-    }
   }
 }
 
-/** Undoes a partial `writeFilesAtomically`; returns the targets it could not restore. */
-function rollBack(
-  staged: ReadonlyArray<{ temp: string; target: string; backup?: string; installed?: boolean }>,
-  madeDirs: readonly string[],
-): string[] {
-  const left: string[] = [];
-  for (const entry of [...staged].reverse()) {
-    try {
-      if (entry.backup !== undefined) renameSync(entry.backup, entry.target);
-      else if (entry.installed === true) rmSync(entry.target, { force: true });
-    } catch {
-      left.push(`${entry.target} (its previous content is in ${entry.backup})`);
-    }
-    rmSync(entry.temp, { force: true });
+/**
+ * Runs `work` holding `<dir>/.vsk-lock` (made with `dir` if need be), after finishing or undoing
+ * any interrupted write. Lock and recovery problems are `SnapshotError`s.
+ */
+export function withSnapshotLock<T>(dir: string, command: string, work: () => T): T {
+  let lock: Lock;
+  try {
+    mkdirSync(dir, { recursive: true });
+    lock = acquireLock(join(dir, LOCK_FILE), command);
+  } catch (error) {
+    if (error instanceof LockBusyError) throw new SnapshotError(error.message);
+    throw new SnapshotError(
+      `cannot lock the snapshot in ${dir} (${errorCode(error)}); check that you can write there`,
+      {
+        cause: error,
+      },
+    );
   }
-  // deepest first, so that a directory made for one file is empty once its subdirectories are gone
-  for (const made of [...madeDirs].sort((a, b) => b.length - a.length)) {
-    try {
-      rmdirSync(made);
-    } catch {
-      // not empty or already gone: leave it
-    }
+  try {
+    recover(dir, lock);
+    return work();
+  } finally {
+    lock.release();
   }
-  return left;
+}
+
+function recover(dir: string, lock: Lock): void {
+  if (lock.tookOver)
+    announce(
+      `took over ${lock.file} from ${lock.tookOverFrom === undefined ? "a vsk process" : `pid ${lock.tookOverFrom.pid} (${lock.tookOverFrom.command})`} that is no longer running`,
+    );
+  try {
+    recoverSnapshotDir(dir, lock.tookOver);
+  } catch (error) {
+    if (error instanceof JournalError || error instanceof SpecialFileError) throw new SnapshotError(error.message);
+    throw new SnapshotError(`cannot finish an interrupted write in ${dir} (${errorCode(error)})`, { cause: error });
+  }
+}
+
+/**
+ * Before a reader reads the snapshot: when a writer was interrupted there (its lock or journal is
+ * left), finish or undo that under the lock. When the lock cannot be had (a live writer past the
+ * wait, a read-only tree), nothing is changed: `readSnapshotFile` then reads each file on the
+ * side the journal says is whole.
+ */
+export function prepareSnapshotRead(dir: string): void {
+  if (entryAt(join(dir, LOCK_FILE)) === undefined && entryAt(join(dir, JOURNAL_FILE)) === undefined) return;
+  let lock: Lock;
+  try {
+    lock = acquireLock(join(dir, LOCK_FILE), "read (recovering)");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (error instanceof LockBusyError || code === "EACCES" || code === "EROFS" || code === "EPERM") return;
+    throw new SnapshotError(`cannot lock the snapshot in ${dir} (${errorCode(error)})`, { cause: error });
+  }
+  try {
+    recover(dir, lock);
+  } finally {
+    lock.release();
+  }
 }
 
 export interface FetchedModel {
@@ -195,26 +280,78 @@ export interface FetchedModel {
   source: string;
 }
 
-/** Replaces the given models in the snapshot and records them in the manifest. */
-export function writeSnapshot(dir: string, fetched: readonly FetchedModel[], now: Date = new Date()): void {
-  const manifest = readManifest(dir);
-  for (const f of fetched) {
-    manifest.models[f.model] = {
-      file: snapshotFile(f.model),
-      sha256: sha256(f.text),
-      source: f.source,
-      fetchedAt: now.toISOString(),
+/**
+ * Replaces the given models in the snapshot and records them in the manifest, as one unit, under
+ * the lock (the manifest is read under it too, so two writers never lose each other's entries).
+ */
+export function writeSnapshot(
+  dir: string,
+  fetched: readonly FetchedModel[],
+  now: Date = new Date(),
+  command = "pull",
+): void {
+  withSnapshotLock(dir, command, () => {
+    const manifest = readManifestOrRebuild(dir);
+    for (const f of fetched) {
+      manifest.models[f.model] = {
+        file: snapshotFile(f.model),
+        sha256: sha256(f.text),
+        source: f.source,
+        fetchedAt: now.toISOString(),
+      };
+    }
+    const sorted: Manifest = {
+      models: Object.fromEntries(
+        Object.keys(manifest.models)
+          .sort()
+          .map((id) => [id, manifest.models[id]!]),
+      ),
     };
+    commitOrExplain(
+      dir,
+      [
+        ...fetched.map((f) => ({ path: snapshotFile(f.model), content: f.text })),
+        { path: MANIFEST_FILE, content: JSON.stringify(sorted, null, 2) + "\n" },
+      ],
+      command,
+    );
+  });
+}
+
+/** What a manifest rebuilt from the files says where it cannot know. */
+export const UNKNOWN = "unknown (manifest.json was rebuilt from the file on disk)";
+
+/**
+ * The manifest; when it is missing but model files are there (deleted by hand, lost in a merge),
+ * their entries are rebuilt from the files on disk (hashed as they are; source and fetch time
+ * `UNKNOWN`) and that is said on stderr. Dropping them would make `pull --model X` forget every
+ * other model; refusing would force a pull of every model, possibly changing them, to get a
+ * manifest back.
+ */
+function readManifestOrRebuild(dir: string): Manifest {
+  const manifest = readManifest(dir);
+  if (entryAt(join(dir, MANIFEST_FILE)) !== undefined) return manifest;
+  for (const owner of listDir(dir)) {
+    if (!entryAt(join(dir, owner))?.isDirectory()) continue;
+    for (const name of listDir(join(dir, owner))) {
+      const id = `${owner}/${name}`;
+      if (!MODEL_ID.test(id) || !entryAt(join(dir, owner, name, "latest.json"))?.isFile()) continue;
+      const { sha256: hash } = readSnapshotFile(join(dir, owner, name, "latest.json"));
+      manifest.models[id] = { file: snapshotFile(id), sha256: hash, source: UNKNOWN, fetchedAt: UNKNOWN };
+    }
   }
-  const sorted: Manifest = {
-    models: Object.fromEntries(
-      Object.keys(manifest.models)
-        .sort()
-        .map((id) => [id, manifest.models[id]!]),
-    ),
-  };
-  writeFilesAtomically(dir, [
-    ...fetched.map((f) => ({ path: snapshotFile(f.model), content: f.text })),
-    { path: MANIFEST_FILE, content: JSON.stringify(sorted, null, 2) + "\n" },
-  ]);
+  const rebuilt = Object.keys(manifest.models);
+  if (rebuilt.length > 0)
+    announce(
+      `${join(dir, MANIFEST_FILE)} was missing: rebuilt the entries of ${rebuilt.join(", ")} from the files on disk (source and fetch time unknown until they are pulled again)`,
+    );
+  return manifest;
+}
+
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
 }

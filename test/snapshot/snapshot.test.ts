@@ -1,7 +1,8 @@
 /**
- * The snapshot store: all-or-nothing writes (a rename failing part-way restores every file), a
+ * The snapshot store: all-or-nothing writes (a failure before the journal's commit point changes
+ * nothing; one after it is finished by the next command), a
  * corrupt manifest as a clear `SnapshotError`, and one hash (the bytes on disk) for every reader.
- * `renameSync` is wrapped so a test can make the n-th rename fail, as EACCES or EXDEV would.
+ * `renameSync` and `openSync` are wrapped so a test can make one fail, as EACCES or EXDEV would.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as fs from "node:fs";
@@ -11,6 +12,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_MODELS, type VskConfig } from "../../src/config/index.js";
 import { openRegistry } from "../../src/lint/registry.js";
 import {
+  prepareSnapshotRead,
   readManifest,
   readSnapshot,
   sha256,
@@ -20,7 +22,10 @@ import {
 } from "../../src/snapshot/index.js";
 
 /** When set, called before every rename; throwing from it makes that rename fail. */
-const hooks = vi.hoisted(() => ({ beforeRename: undefined as ((from: string, to: string) => void) | undefined }));
+const hooks = vi.hoisted(() => ({
+  beforeRename: undefined as ((from: string, to: string) => void) | undefined,
+  beforeOpen: undefined as ((file: string) => void) | undefined,
+}));
 vi.mock("node:fs", async (importOriginal) => {
   const real = await importOriginal<typeof import("node:fs")>();
   return {
@@ -28,6 +33,10 @@ vi.mock("node:fs", async (importOriginal) => {
     renameSync: (from: fs.PathLike, to: fs.PathLike) => {
       hooks.beforeRename?.(String(from), String(to));
       real.renameSync(from, to);
+    },
+    openSync: (file: fs.PathLike, flags: fs.OpenMode = "r", mode?: fs.Mode) => {
+      hooks.beforeOpen?.(String(file));
+      return real.openSync(file, flags, mode);
     },
   };
 });
@@ -39,6 +48,7 @@ const mirrorText = (model: string): string => readFileSync(join(MIRROR, model, "
 const temps: string[] = [];
 afterEach(() => {
   hooks.beforeRename = undefined;
+  hooks.beforeOpen = undefined;
   for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -82,28 +92,40 @@ function thrown(run: () => unknown): SnapshotError {
 
 describe("writeSnapshot is all-or-nothing", () => {
   it.each([
-    ["backing up the second existing file", (from: string) => from.endsWith("model-b/latest.json")],
-    ["renaming the second temp file in", (from: string) => /model-b\/latest\.json\.vsk-tmp-/.test(from)],
-    ["renaming the manifest in, after every model was", (from: string) => /manifest\.json\.vsk-tmp-/.test(from)],
-  ])("a rename failing while %s leaves every file as it was, and no stray file", (_name, fails) => {
+    ["staging the second model file", (_from: string, to: string) => to.endsWith("model-b/latest.json.vsk-tmp")],
+    ["putting the journal in place (the commit point)", (from: string) => from.endsWith(".vsk-journal.vsk-tmp")],
+  ])("a failure while %s leaves every file as it was, and no stray file", (_name, fails) => {
     const dir = seeded();
     const before = tree(dir);
-    hooks.beforeRename = (from) => {
-      if (fails(from)) throw Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
+    hooks.beforeRename = (from, to) => {
+      if (fails(from, to)) throw Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
+    };
+    hooks.beforeOpen = (file) => {
+      if (fails("", file)) throw Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
     };
     const error = thrown(() => writeSnapshot(dir, fresh));
     expect(error.message).toBe(`cannot write the snapshot in ${dir} (EACCES); nothing was changed`);
     expect(tree(dir)).toEqual(before);
   });
 
-  it("EXDEV on the first rename: nothing changes either", () => {
+  it("a rename failing after the commit point is finished by the next command: every file new, nothing left", () => {
     const dir = seeded();
-    const before = tree(dir);
-    hooks.beforeRename = () => {
-      throw Object.assign(new Error("EXDEV: cross-device link not permitted"), { code: "EXDEV" });
+    hooks.beforeRename = (from) => {
+      if (/model-b\/latest\.json\.vsk-tmp$/.test(from))
+        throw Object.assign(new Error("EACCES: permission denied"), { code: "EACCES" });
     };
-    expect(thrown(() => writeSnapshot(dir, fresh)).message).toContain("(EXDEV); nothing was changed");
-    expect(tree(dir)).toEqual(before);
+    const error = thrown(() => writeSnapshot(dir, fresh, new Date("2026-02-02T00:00:00Z")));
+    expect(error.message).toBe(
+      `cannot write the snapshot in ${dir} (EACCES); the update is recorded in ${join(dir, ".vsk-journal")} and the next vsk command finishes it`,
+    );
+    hooks.beforeRename = undefined;
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    prepareSnapshotRead(dir);
+    expect(stderr.mock.calls.map((c) => String(c[0])).join("")).toMatch(/^vsk: finished an interrupted pull in /);
+    stderr.mockRestore();
+    for (const model of MODELS) expect(readFileSync(join(dir, model, "latest.json"), "utf8")).toBe(mirrorText(model));
+    expect(Object.keys(tree(dir)).filter((f) => f.includes(".vsk"))).toEqual([]);
+    expect(readManifest(dir).models["example/model-c"]).toMatchObject({ source: "new" });
   });
 
   it("on success every file is replaced, the manifest keeps the others' entries, and no backup is left", () => {

@@ -1,0 +1,31 @@
+/**
+ * Crash-safe, serialised file writes and reads that never hang on what a user's tree holds: the
+ * lock every writer takes, the directory swap of `generated/`, the file operations the snapshot
+ * journal (src/snapshot) is built from, and the crash test hook. Imports nothing else of vsk.
+ */
+export { announce, printable } from "./announce.js";
+export {
+  entryAt,
+  kindOf,
+  listTree,
+  mkdirStep,
+  readHead,
+  readRegularFile,
+  removeTree,
+  renameStep,
+  SpecialFileError,
+  syncDir,
+  unlinkStep,
+  writeFileDurable,
+  type Listing,
+} from "./files.js";
+export { acquireLock, isAlive, LockBusyError, lockTimeoutMs, readLock, type Lock, type LockInfo } from "./lock.js";
+export { step } from "./steps.js";
+export {
+  readableDirectory,
+  recoverDirectory,
+  replaceDirectory,
+  swapNames,
+  type DirectoryFile,
+  type SwapNames,
+} from "./swap.js";

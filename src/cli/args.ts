@@ -1,21 +1,49 @@
 /** yargs wiring shared by the commands: strict parsing, no process exit, usage errors as exit 2. */
 import yargs, { type Argv } from "yargs";
 import { CliError, ExitCode } from "./errors.js";
+import { didYouMean, quote } from "../text/index.js";
 
 /** A yargs parser for `vsk <command>` that reports problems as a `CliError` instead of exiting. */
 export function commandParser(argv: string[], command: string, usage: string): Argv {
-  return yargs(argv)
+  const parser = yargs(argv);
+  return parser
     .scriptName("vsk")
     .usage(`Usage: vsk ${command} ${usage}`)
     .strict()
     .exitProcess(false)
     .help()
+    .alias("help", "h")
     .version(false)
     .wrap(Math.min(100, process.stdout.columns ?? 100))
     .fail((message, error) => {
-      const text = (message ?? error?.message ?? "invalid arguments").replace(/\s*\n\s*/g, " ").trim();
+      const text =
+        (message?.startsWith("Unknown argument") ? unknownArguments(argv, parser, message) : undefined) ??
+        (message ?? error?.message ?? "invalid arguments").replace(/\s*\n\s*/g, " ").trim();
       throw new CliError(`${command}: ${text} (see \`vsk ${command} --help\`)`, ExitCode.usage);
     });
+}
+
+/** yargs' "Unknown argument: chek" said as what it is: an unknown option (with "did you mean") or an extra argument. */
+function unknownArguments(argv: readonly string[], parser: Argv, message: string): string {
+  // getOptions() is public yargs API that @types/yargs 17 does not declare
+  const options = (parser as unknown as { getOptions(): YargsOptions }).getOptions();
+  const known = new Set([...Object.keys(options.key), ...Object.values(options.alias).flat()]);
+  const flags = [...known].filter((k) => !/[A-Z]/.test(k)).map((k) => (k.length === 1 ? `-${k}` : `--${k}`));
+  const end = argv.indexOf("--");
+  for (const word of end === -1 ? argv : argv.slice(0, end)) {
+    if (!word.startsWith("-") || word === "-") continue;
+    const name = word.replace(/^--?/, "").replace(/=.*$/s, "");
+    if (known.has(name) || (name.startsWith("no-") && known.has(name.slice(3)))) continue;
+    const flag = word.startsWith("--") ? `--${name}` : `-${name}`;
+    return `unknown option ${quote(flag)}${didYouMean(flag, flags)}`;
+  }
+  const extra = message.replace(/^Unknown arguments?:\s*/, "").split(", ")[0] ?? "";
+  return `unexpected argument ${quote(extra)}`;
+}
+
+interface YargsOptions {
+  key: Record<string, unknown>;
+  alias: Record<string, string[]>;
 }
 
 /** True when yargs printed help and the command should stop. */

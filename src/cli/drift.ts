@@ -4,7 +4,7 @@
  * committed snapshot, and what it breaks. Exit 0 nothing at or above --fail-on, 1 drift at or
  * above it, 2 usage, 3 a model could not be fetched or parsed (never "no drift").
  */
-import { appendFileSync } from "node:fs";
+import { appendFileSync, existsSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { ConfigError, loadConfig, type VskConfig } from "../config/index.js";
 import {
@@ -33,9 +33,17 @@ import {
   scrubSecrets,
   type SchemaSource,
 } from "../fetch/index.js";
-import { prepareSnapshotRead, sha256, readManifest, writeSnapshot, SnapshotError } from "../snapshot/index.js";
+import {
+  prepareSnapshotRead,
+  sha256,
+  readManifest,
+  snapshotFile,
+  writeSnapshot,
+  SnapshotError,
+} from "../snapshot/index.js";
 import { commandParser, helpShown } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
+import { plural } from "../text/index.js";
 
 const FORMATS = ["text", "markdown", "json", "github"] as const;
 type Format = (typeof FORMATS)[number];
@@ -191,7 +199,7 @@ export async function runDrift(argv: string[]): Promise<number> {
     );
     resolveFetchOptions();
     acceptFile = join(config.file === undefined ? cwd : dirname(config.file), ACCEPT_FILE);
-    entries = readAcceptFile(acceptFile);
+    entries = readAcceptFile(acceptFile, config.models);
     prepareSnapshotRead(config.snapshotDir); // finish or undo a write a killed vsk left, before reading
   } catch (error) {
     if (
@@ -202,6 +210,19 @@ export async function runDrift(argv: string[]): Promise<number> {
     )
       throw new CliError(`drift: ${error.message}`, ExitCode.usage);
     throw error;
+  }
+
+  // Nothing to compare the source with: say so before fetching anything (a usage problem, not drift).
+  const unpulled = config.models.filter((m) => !existsSync(join(config.snapshotDir, snapshotFile(m.id))));
+  if (unpulled.length > 0) {
+    const dir = relative(cwd, config.snapshotDir) || ".";
+    const all = unpulled.length === config.models.length;
+    throw new CliError(
+      all
+        ? `drift: no snapshot in ${dir}/ to compare with (${unpulled.map((m) => m.id).join(", ")}); make one with \`vsk pull\` and commit it`
+        : `drift: no snapshot of ${unpulled.map((m) => m.id).join(", ")} in ${dir}/ to compare with; fetch ${unpulled.length === 1 ? "it" : "them"} with \`vsk pull ${unpulled.map((m) => `--model ${m.alias ?? m.id}`).join(" ")}\` and commit the snapshot`,
+      ExitCode.usage,
+    );
   }
 
   const comparisons = await mapLimit(config.models, CONCURRENCY, (ref) =>
@@ -288,7 +309,7 @@ export async function runDrift(argv: string[]): Promise<number> {
       report.summary.exitCode = 0;
       report.summary.updated = toWrite.map((f) => f.model);
       err(
-        `vsk: drift --update: ${toWrite.length} model(s) written to ${dir}${toWrite.length > 0 ? ` (${toWrite.map((f) => f.model).join(", ")})` : ""}`,
+        `vsk: drift --update: ${plural(toWrite.length, "model")} written to ${dir}${toWrite.length > 0 ? ` (${toWrite.map((f) => f.model).join(", ")})` : ""}`,
       );
     }
   }

@@ -13,6 +13,7 @@ import { SchemaLoadError } from "../schema/index.js";
 import { readSnapshot, SnapshotError } from "../snapshot/index.js";
 import { commandParser, helpShown } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
+import { plural } from "../text/index.js";
 
 export async function runGenerate(argv: string[]): Promise<number> {
   const args = await commandParser(argv, "generate", "[--check] [--config FILE]")
@@ -71,12 +72,15 @@ export async function runGenerate(argv: string[]): Promise<number> {
     ];
     if (names.length > 0) {
       process.stderr.write(
-        `vsk: ${shown}/ is stale: ${names.length === 1 ? "1 file differs" : `${names.length} files differ`} from what the snapshot gives (${names.join(", ")}); run \`vsk generate\` and commit the result.\n`,
+        `vsk: ${shown}/ is stale: ${plural(names.length, "file")} ${names.length === 1 ? "differs" : "differ"} from what the snapshot gives (${names.join(", ")}); run \`vsk generate\` and commit the result.\n`,
       );
       return ExitCode.findings;
     }
     process.stdout.write(
-      `${shown}/ is up to date (${files.length} files, ${inputs.reduce((n, m) => n + m.endpoints.length, 0)} endpoints).\n`,
+      `${shown}/ is up to date (${plural(files.length, "file")}, ${plural(
+        inputs.reduce((n, m) => n + m.endpoints.length, 0),
+        "endpoint",
+      )}).\n`,
     );
     return ExitCode.ok;
   }
@@ -89,7 +93,7 @@ export async function runGenerate(argv: string[]): Promise<number> {
   const endpoints = inputs.reduce((n, m) => n + m.endpoints.length, 0);
   const ms = Math.round(performance.now() - started);
   process.stdout.write(
-    `Generated ${files.length} files for ${endpoints} endpoints of ${inputs.length} models into ${shown}/ in ${ms} ms.\n`,
+    `Generated ${plural(files.length, "file")} for ${plural(endpoints, "endpoint")} of ${plural(inputs.length, "model")} into ${shown}/ in ${ms} ms.\n`,
   );
   return ExitCode.ok;
 }

@@ -22,6 +22,7 @@ import {
 import { readableDirectory } from "../durable/index.js";
 import { prepareSnapshotRead, SnapshotError } from "../snapshot/index.js";
 import { CliError, ExitCode } from "./errors.js";
+import { didYouMean, plural, quote } from "../text/index.js";
 import { redactUrlsInText } from "../../templates/support.js";
 
 const HELP = `Usage: vsk lint [FILES… | -] [options]
@@ -46,6 +47,29 @@ Options:
 Exit codes: 0 all valid, 1 some invalid (or too many warnings), 2 usage or I/O error.`;
 
 const FORMATS = ["pretty", "json", "github"] as const;
+
+const OPTIONS = {
+  model: { type: "string" },
+  endpoint: { type: "string" },
+  format: { type: "string" },
+  "max-warnings": { type: "string" },
+  ndjson: { type: "boolean" },
+  "show-valid": { type: "boolean" },
+  config: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** node's parseArgs errors, said in one line: an unknown option gets "did you mean". */
+function argumentProblem(error: unknown): string {
+  const e = error as { code?: string; message?: string };
+  const message = String(e.message ?? error);
+  const unknown = /^Unknown option '([^']*)'/.exec(message);
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && unknown !== null) {
+    const flags = Object.entries(OPTIONS).flatMap(([k, o]) => ["--" + k, ...("short" in o ? ["-" + o.short] : [])]);
+    return `unknown option ${quote(unknown[1]!)}${didYouMean(unknown[1]!, flags)}`;
+  }
+  return message.split("\n")[0]!.replace(/\. To specify a positional argument.*$/, "");
+}
 
 function usage(message: string): never {
   // a flag's value is echoed back: never with a URL's query string
@@ -72,7 +96,13 @@ function resolveTarget(
   const id = registry.resolveModel(model);
   if (id === undefined) usage(`unknown model "${model}"; known: ${registry.describe()}`);
   const own = keys.filter((e) => e.model === id);
-  if (endpoint === undefined) return own.length === 1 ? { model: id, endpoint: own[0]!.endpoint } : { model: id };
+  if (endpoint === undefined) {
+    if (own.length === 1) return { model: id, endpoint: own[0]!.endpoint };
+    if (own.length === 0) usage(`${id} has no generated validators; run \`vsk generate\` first`);
+    usage(
+      `${id} has ${own.length} endpoints (${own.map((e) => e.endpoint).join(", ")}); add --endpoint NAME to say which one the payloads are for`,
+    );
+  }
   if (!own.some((e) => e.endpoint === endpoint))
     usage(`unknown endpoint "${endpoint}" for ${id}; known: ${own.map((e) => e.endpoint).join(", ")}`);
   return { model: id, endpoint };
@@ -81,23 +111,9 @@ function resolveTarget(
 export async function runLint(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        model: { type: "string" },
-        endpoint: { type: "string" },
-        format: { type: "string" },
-        "max-warnings": { type: "string" },
-        ndjson: { type: "boolean" },
-        "show-valid": { type: "boolean" },
-        config: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
   } catch (error) {
-    return usage(error instanceof Error ? error.message.split("\n")[0]! : String(error));
+    return usage(argumentProblem(error));
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -166,7 +182,7 @@ export async function runLint(argv: string[]): Promise<number> {
   if (linter.summary.invalid > 0) return ExitCode.findings;
   if (linter.summary.warnings > maxWarnings) {
     const n = linter.summary.warnings;
-    process.stderr.write(`vsk: ${n} warning${n === 1 ? "" : "s"}, more than --max-warnings ${maxWarnings}\n`);
+    process.stderr.write(`vsk: ${plural(n, "warning")}, more than --max-warnings ${maxWarnings}\n`);
     return ExitCode.findings;
   }
   return ExitCode.ok;

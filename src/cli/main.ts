@@ -7,11 +7,16 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { redactUrlsInText } from "../../templates/support.js";
 import { CliError, ExitCode } from "./errors.js";
+import { didYouMean, quote } from "../text/index.js";
 
 type CommandRunner = (argv: string[]) => Promise<number>;
 
 /** name -> loader of the module that runs it; one line per command. */
 const commands: Record<string, { describe: string; load: () => Promise<CommandRunner> }> = {
+  init: {
+    describe: "write a starter vsk.config.json",
+    load: async () => (await import("./init.js")).runInit,
+  },
   pull: {
     describe: "fetch each model's published schema into schemas-cache/",
     load: async () => (await import("./pull.js")).runPull,
@@ -51,12 +56,32 @@ function usage(): string {
     "Commands:",
     ...lines,
     "",
-    "Run `vsk <command> --help` for a command's options.",
+    "Options:",
+    "  -h, --help     show this help (also `vsk help <command>`)",
+    "  -v, --version  print the version",
+    "",
+    "Run `vsk <command> --help` (or `vsk help <command>`) for a command's options.",
+    "Exit codes: 0 fine, 1 findings, 2 usage or I/O error, 3 a schema source could not be fetched or parsed.",
   ].join("\n");
+}
+
+/** One line, exit 2: an unknown command, with the closest known one. */
+function unknownCommand(name: string): CliError {
+  const hint = didYouMean(name, Object.keys(commands), (c) => `\`vsk ${c}\``);
+  return new CliError(
+    `unknown command ${quote(name)}${hint} (commands: ${Object.keys(commands).join(", ")}; see \`vsk --help\`)`,
+    ExitCode.usage,
+  );
 }
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === "help" && rest.length > 0) {
+    // `vsk help lint` is `vsk lint --help`
+    const command = commands[rest[0]!];
+    if (command === undefined) throw unknownCommand(rest[0]!);
+    return (await command.load())(["--help"]);
+  }
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     process.stdout.write(usage() + "\n");
     return name === undefined ? ExitCode.usage : ExitCode.ok;
@@ -71,8 +96,12 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = commands[name];
   if (command === undefined) {
-    process.stderr.write(`vsk: unknown command "${name}"\n\n${usage()}\n`);
-    return ExitCode.usage;
+    if (name.startsWith("-"))
+      throw new CliError(
+        `unknown option ${quote(name)} before the command${didYouMean(name, ["--help", "--version"])} (see \`vsk --help\`)`,
+        ExitCode.usage,
+      );
+    throw unknownCommand(name);
   }
   const run = await command.load();
   return run(rest);

@@ -34,6 +34,7 @@ import {
 } from "../snapshot/index.js";
 import { commandParser } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
+import { plural } from "../text/index.js";
 
 /** How many models are fetched at once. */
 const CONCURRENCY = 4;
@@ -186,7 +187,9 @@ export async function runPull(argv: string[]): Promise<number> {
   const failures = outcomes.filter((o): o is Extract<Outcome, { ok: false }> => !o.ok);
   if (failures.length > 0) {
     for (const f of failures) err(`vsk: ${f.message}`);
-    err(`vsk: pull failed for ${failures.length} of ${models.length} model(s); ${config.snapshotDir} left unchanged`);
+    err(
+      `vsk: pull failed for ${failures.length} of ${plural(models.length, "model")}; ${config.snapshotDir} left unchanged`,
+    );
     return ExitCode.source;
   }
 
@@ -212,7 +215,7 @@ export async function runPull(argv: string[]): Promise<number> {
   );
   const count = (c: Change): number => changes.filter((x) => x === c).length;
   out(
-    `${fetched.length} model(s) in ${config.snapshotDir}: ${count("new")} new, ${count("updated")} updated, ${count("unchanged")} unchanged`,
+    `${plural(fetched.length, "model")} in ${config.snapshotDir}: ${count("new")} new, ${count("updated")} updated, ${count("unchanged")} unchanged`,
   );
   return ExitCode.ok;
 }

@@ -3,16 +3,21 @@
  * With no `vsk.config.json` the embedded default applies: the three models of the service
  * spec under placeholder ids (spec 4.1: "The model identifiers are placeholders").
  */
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { jsonSyntaxError, locatePointer } from "../json/index.js";
+import { quote, shown } from "../text/index.js";
+import { checkConfig, configSchema, type ConfigProblem } from "./check.js";
+
+export type { ConfigProblem } from "./check.js";
 
 export interface ModelRef {
   /** `<owner>/<name>` */
   id: string;
   /** a short name accepted wherever a model id is, e.g. `modelA` */
   alias?: string;
-  /** which spec model's cross-field rules apply (`modelA`, `modelB`, `modelC`); defaults to the alias */
+  /** which spec model's cross-field rules apply (`modelA`, `modelB`, `modelC`, any case); defaults to the alias */
   rules?: string;
 }
 
@@ -57,8 +62,15 @@ export const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*
 /** Reads `vsk.config.json` from `cwd` if there is one; otherwise the embedded default. */
 export function loadConfig(cwd: string = process.cwd(), explicitFile?: string): VskConfig {
   const file = explicitFile !== undefined ? resolve(cwd, explicitFile) : join(cwd, CONFIG_FILE);
-  if (!existsSync(file)) {
-    if (explicitFile !== undefined) throw new ConfigError(`config file ${file} does not exist`);
+  const name = shown(file);
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(file).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw new ConfigError(`config file ${name} cannot be read (${code})`);
+    if (explicitFile !== undefined)
+      throw new ConfigError(`config file ${name} does not exist; check the path, or write one with \`vsk init\``);
     const local = join(cwd, "schemas-cache");
     return {
       models: DEFAULT_MODELS.map((m) => ({ ...m })),
@@ -66,69 +78,69 @@ export function loadConfig(cwd: string = process.cwd(), explicitFile?: string): 
       outDir: join(cwd, "generated"),
     };
   }
+  if (isDirectory) {
+    const inside = join(file, CONFIG_FILE);
+    const todo = existsSync(inside)
+      ? `did you mean --config ${shown(relative(cwd, inside) || inside)}?`
+      : explicitFile !== undefined
+        ? "give the path of a config file (`vsk init` writes one)"
+        : `vsk reads its config from a file of that name: rename the directory, or pass --config FILE`;
+    throw new ConfigError(`config file ${name} is a directory; ${todo}`);
+  }
+  let text: string;
+  try {
+    // a UTF-8 byte order mark (some Windows editors write one) is not part of the JSON
+    text = readFileSync(file, "utf8").replace(/^\uFEFF/, "");
+  } catch (error) {
+    throw new ConfigError(
+      `config file ${name} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
+  }
+  if (text.trim() === "")
+    throw new ConfigError(`${name} is empty; expected a JSON object (\`vsk init --force\` writes a starter)`);
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new ConfigError(`${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    raw = JSON.parse(text);
+  } catch {
+    const { line, column, problem } = jsonSyntaxError(text);
+    throw new ConfigError(`${name}:${line}:${column}: not valid JSON: ${problem}`);
   }
-  return parseConfig(raw, file);
+  return parseConfig(raw, file, text);
 }
 
-/** Validates a parsed config object; every problem names the file and the JSON Pointer. */
-export function parseConfig(raw: unknown, file: string): VskConfig {
+/** The JSON Schema of `vsk.config.json` that the package ships (editors use it through `$schema`). */
+export const CONFIG_SCHEMA = join(PACKAGE_ROOT, "schemas", "config.schema.json");
+
+/**
+ * Validates a parsed config object against the shipped `schemas/config.schema.json`, then what a
+ * schema cannot say (ids and aliases unique, case-insensitive). Every problem names the file, the
+ * line and column when `text` is given, and the JSON Pointer, and says what was expected.
+ */
+export function parseConfig(raw: unknown, file: string, text?: string): VskConfig {
   const base = dirname(file);
   const fail = (pointer: string, problem: string): never => {
-    throw new ConfigError(`${file} at ${pointer}: ${problem}`);
-  };
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) fail("", "expected a JSON object");
-  const obj = raw as Record<string, unknown>;
-  const known = new Set(["$schema", "schemaUrl", "models", "snapshotDir", "outDir"]);
-  for (const key of Object.keys(obj))
-    if (!known.has(key)) fail(`/${key}`, `unknown setting; known: ${[...known].join(", ")}`);
-  if (obj.schemaUrl !== undefined && typeof obj.schemaUrl !== "string") fail("/schemaUrl", "expected a string");
-  let models: ModelRef[] = DEFAULT_MODELS.map((m) => ({ ...m }));
-  if (obj.models !== undefined) {
-    if (!Array.isArray(obj.models) || obj.models.length === 0)
-      fail("/models", "expected a non-empty array of {id, alias?}");
-    models = (obj.models as unknown[]).map((m, i) => {
-      const entry = typeof m === "string" ? { id: m } : m;
-      if (typeof entry !== "object" || entry === null)
-        return fail(`/models/${i}`, "expected {id, alias?} or an id string");
-      const { id, alias, rules } = entry as Record<string, unknown>;
-      if (typeof id !== "string" || !MODEL_ID.test(id))
-        return fail(`/models/${i}/id`, `expected "<owner>/<name>", got ${JSON.stringify(id)}`);
-      if (alias !== undefined && (typeof alias !== "string" || alias === ""))
-        return fail(`/models/${i}/alias`, "expected a non-empty string");
-      if (rules !== undefined && !["modelA", "modelB", "modelC"].includes(rules as string))
-        return fail(`/models/${i}/rules`, 'expected "modelA", "modelB" or "modelC"');
-      return {
-        id,
-        ...(alias === undefined ? {} : { alias: alias as string }),
-        ...(rules === undefined ? {} : { rules: rules as string }),
-      };
-    });
-  }
-  const seen = new Map<string, number>();
-  models.forEach((m, i) => {
-    for (const name of [m.id.toLowerCase(), ...(m.alias ? [m.alias.toLowerCase()] : [])]) {
-      const before = seen.get(name);
-      if (before !== undefined && before !== i)
-        fail(
-          `/models/${i}`,
-          `"${name}" names models/${before} already; ids and aliases must be unique (case-insensitive)`,
-        );
-      seen.set(name, i);
+    let where = shown(file);
+    if (text !== undefined) {
+      try {
+        const { line, column } = locatePointer(text, pointer);
+        where += `:${line}:${column}`;
+      } catch {
+        // a position is a courtesy: the pointer alone still says where
+      }
     }
-  });
+    throw new ConfigError(`${where} at ${pointer === "" ? "/" : shown(pointer)}: ${problem}`);
+  };
+  const problem = findConfigProblem(raw);
+  if (problem !== undefined) fail(problem.pointer, problem.message);
+  const obj = raw as RawConfig;
+  const models = modelsOf(obj);
   const dir = (key: "snapshotDir" | "outDir", fallback: string): string => {
     const v = obj[key];
     if (v === undefined) return join(base, fallback);
-    if (typeof v !== "string" || v === "") return fail(`/${key}`, "expected a directory path");
     return isAbsolute(v) ? v : join(base, v);
   };
   return {
-    ...(typeof obj.schemaUrl === "string" ? { schemaUrl: obj.schemaUrl } : {}),
+    ...(obj.schemaUrl === undefined ? {} : { schemaUrl: obj.schemaUrl }),
     models,
     // the three example models are embedded: with no snapshot of its own, such a config uses that one
     snapshotDir:
@@ -140,14 +152,56 @@ export function parseConfig(raw: unknown, file: string): VskConfig {
   };
 }
 
+/**
+ * The first problem of a parsed config: against the shipped `schemas/config.schema.json`, then
+ * what a schema cannot say (ids and aliases unique, case-insensitive); undefined when it is fine.
+ */
+export function findConfigProblem(raw: unknown): ConfigProblem | undefined {
+  const problem = checkConfig(raw, configSchema(PACKAGE_ROOT));
+  if (problem !== undefined) return problem;
+  const obj = raw as RawConfig;
+  const models = modelsOf(obj);
+  const seen = new Map<string, number>();
+  for (const [i, m] of models.entries()) {
+    for (const [name, key] of [[m.id, "id"], ...(m.alias ? [[m.alias, "alias"]] : [])] as const) {
+      const before = seen.get(name.toLowerCase());
+      if (before !== undefined && before !== i)
+        return {
+          pointer: `/models/${i}${typeof obj.models?.[i] === "string" ? "" : `/${key}`}`,
+          message: `${quote(name)} names /models/${before} already; ids and aliases must be unique (case-insensitive): rename or remove one`,
+        };
+      seen.set(name.toLowerCase(), i);
+    }
+  }
+  return undefined;
+}
+
+function modelsOf(obj: RawConfig): ModelRef[] {
+  return obj.models === undefined
+    ? DEFAULT_MODELS.map((m) => ({ ...m }))
+    : obj.models.map((entry) => {
+        if (typeof entry === "string") return { id: entry };
+        const { id, alias, rules } = entry;
+        return { id, ...(alias === undefined ? {} : { alias }), ...(rules === undefined ? {} : { rules }) };
+      });
+}
+
+/** A config that passed `schemas/config.schema.json`. */
+interface RawConfig {
+  schemaUrl?: string;
+  models?: (string | { id: string; alias?: string; rules?: string })[];
+  snapshotDir?: string;
+  outDir?: string;
+}
+
 /** Finds a model by id or alias (case-sensitive id, case-insensitive alias). */
-export function findModel(config: Pick<VskConfig, "models">, idOrAlias: string): ModelRef | undefined {
+export function findModel(config: { readonly models: readonly ModelRef[] }, idOrAlias: string): ModelRef | undefined {
   return (
     config.models.find((m) => m.id === idOrAlias) ??
     config.models.find((m) => m.alias !== undefined && m.alias.toLowerCase() === idOrAlias.toLowerCase())
   );
 }
 
-export function describeModels(config: Pick<VskConfig, "models">): string {
+export function describeModels(config: { readonly models: readonly ModelRef[] }): string {
   return config.models.map((m) => (m.alias ? `${m.id} (${m.alias})` : m.id)).join(", ");
 }

@@ -10,7 +10,9 @@
  * ```
  */
 import { existsSync, readFileSync } from "node:fs";
+import { findModel, describeModels, type ModelRef } from "../config/index.js";
 import { isSchemaObject } from "../schema/index.js";
+import { quote } from "../text/index.js";
 import type { AcceptedChange, Change } from "./types.js";
 
 export const ACCEPT_FILE = ".vsk-drift-accept.json";
@@ -33,8 +35,11 @@ export class AcceptFileError extends Error {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Reads the accept file; no file means no entries. */
-export function readAcceptFile(file: string): AcceptEntry[] {
+/**
+ * Reads the accept file; no file means no entries. With the configured `models`, an entry's
+ * `model` may be an alias (any case) and is read as its id; a name that is neither is an error.
+ */
+export function readAcceptFile(file: string, models?: readonly ModelRef[]): AcceptEntry[] {
   if (!existsSync(file)) return [];
   let raw: unknown;
   try {
@@ -42,10 +47,10 @@ export function readAcceptFile(file: string): AcceptEntry[] {
   } catch (error) {
     throw new AcceptFileError(`${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
-  return parseAcceptEntries(raw, file);
+  return parseAcceptEntries(raw, file, models);
 }
 
-export function parseAcceptEntries(raw: unknown, file: string): AcceptEntry[] {
+export function parseAcceptEntries(raw: unknown, file: string, models?: readonly ModelRef[]): AcceptEntry[] {
   const fail = (pointer: string, problem: string): never => {
     throw new AcceptFileError(`${file} at ${pointer === "" ? "/" : pointer}: ${problem}`);
   };
@@ -70,6 +75,15 @@ export function parseAcceptEntries(raw: unknown, file: string): AcceptEntry[] {
       (typeof entry.expires !== "string" || !DATE.test(entry.expires) || Number.isNaN(Date.parse(entry.expires)))
     ) {
       fail(`${at}/expires`, 'expected a date "YYYY-MM-DD"');
+    }
+    if (models !== undefined) {
+      const ref = findModel({ models }, entry.model as string);
+      if (ref === undefined)
+        fail(
+          `${at}/model`,
+          `${quote(entry.model as string)} is not a configured model id or alias (known: ${describeModels({ models })}); correct or remove the entry`,
+        );
+      return { ...(entry as unknown as AcceptEntry), model: ref!.id };
     }
     return entry as unknown as AcceptEntry;
   });

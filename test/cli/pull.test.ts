@@ -206,7 +206,7 @@ describe("vsk pull over HTTP (127.0.0.1)", () => {
     );
     expect(run.stdout).toMatch(/^example\/model-a {2}updated {4}sha256:/m);
     expect(run.stdout).toMatch(/^example\/model-c {2}new {8}sha256:/m);
-    expect(run.stdout).toContain("3 model(s) in");
+    expect(run.stdout).toContain("3 models in");
   });
 
   it("does not retry a 404, exits 3, and never shows the query string", async () => {
@@ -273,7 +273,7 @@ describe("vsk pull over HTTP (127.0.0.1)", () => {
     expect(server.hits(path("example/model-a"))).toBe(1);
     expect(server.hits(path("example/model-c"))).toBe(1);
     expect(run.stderr).toContain("vsk: example/model-b: ");
-    expect(run.stderr).toContain(`vsk: pull failed for 1 of 3 model(s); ${snap} left unchanged`);
+    expect(run.stderr).toContain(`vsk: pull failed for 1 of 3 models; ${snap} left unchanged`);
     expect(run.stdout).toBe("");
     expect(tree(snap)).toEqual(before);
   });
@@ -292,7 +292,7 @@ describe("vsk pull over HTTP (127.0.0.1)", () => {
     expect(run.stderr.trim().split("\n")).toEqual([
       `vsk: example/model-a: ${server.origin}${path("example/model-a")}: HTTP 403 Forbidden`,
       `vsk: example/model-c: ${server.origin}${path("example/model-c")}: HTTP 200 with content-type text/html: the body is not JSON (it looks like HTML or XML: an error page from a CDN edge or proxy?)`,
-      `vsk: pull failed for 2 of 3 model(s); ${join(dir, "snap")} left unchanged`,
+      `vsk: pull failed for 2 of 3 models; ${join(dir, "snap")} left unchanged`,
     ]);
   });
 
@@ -346,7 +346,7 @@ describe("vsk pull usage errors (exit 2, one line)", () => {
     [
       "an unknown flag",
       ["--schema-url", MIRROR, "--frobnicate"],
-      "vsk: pull: Unknown argument: frobnicate (see `vsk pull --help`)",
+      'vsk: pull: unknown option "--frobnicate" (see `vsk pull --help`)',
     ],
     [
       "another scheme",

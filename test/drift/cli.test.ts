@@ -19,7 +19,7 @@ describe("vsk drift against a live HTTP source", () => {
     expect(r.changes).toEqual([]);
     expect(r.source).toBe(ctx.server.origin + "/");
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/no drift: 3 model\(s\) unchanged/);
+    expect(text.stdout).toMatch(/no drift: 3 models unchanged/);
   });
 
   it("classifies changed schemas, with pointers and an example, and exits 1 on breaking", async () => {

@@ -226,8 +226,13 @@ describe("vsk explain: bad input is a one-line message and exit 2, never a stack
       undefined,
       /^vsk: explain: Invalid values: .*format.*\n$/,
     ],
-    ["an unknown flag", ["--bogus"], undefined, /^vsk: explain: Unknown argument: bogus/],
-    ["two files", ["a.json", "b.json"], undefined, /^vsk: explain: Unknown argument: b\.json/],
+    [
+      "an unknown flag",
+      ["--bogus"],
+      undefined,
+      /^vsk: explain: unknown option "--bogus" \(see `vsk explain --help`\)$/m,
+    ],
+    ["two files", ["a.json", "b.json"], undefined, /^vsk: explain: unexpected argument "b\.json"/],
     ["a directory", [fixtures], undefined, /^vsk: explain: cannot read test\/fixtures\/runtime: it is a directory\n$/],
   ];
   it.each(cases)("%s", (_name, args, stdin, message) => {

@@ -57,7 +57,7 @@ export function formatMarkdown(report: DriftReport): string {
   if (report.accepted.length > 0) {
     out.push(
       "",
-      `<details><summary>${report.accepted.length} accepted change(s)</summary>`,
+      `<details><summary>${report.accepted.length} accepted change${report.accepted.length === 1 ? "" : "s"}</summary>`,
       "",
       "| Model | Change | Id | Reason | Expires |",
       "|---|---|---|---|---|",

@@ -40,12 +40,12 @@ export function verdict(report: DriftReport): string {
   const s = report.summary;
   const broken = s.models.missing + s.models.error;
   const rejected = report.requests?.rejectedNow ?? 0;
-  const what = `${countsText(s)}${s.accepted > 0 ? ` (+${s.accepted} accepted)` : ""}${rejected > 0 ? `; ${rejected} of your request(s) rejected now` : ""}`;
+  const what = `${countsText(s)}${s.accepted > 0 ? ` (+${s.accepted} accepted)` : ""}${rejected > 0 ? `; ${rejected} of your requests rejected now` : ""}`;
   if (broken > 0)
-    return `${broken} model(s) could not be compared (missing at the source or unreadable): exit 3, never "no drift"; the others: ${what}`;
+    return `${broken} model${broken === 1 ? "" : "s"} could not be compared (missing at the source or unreadable): exit 3, never "no drift"; the others: ${what}`;
   if (s.exitCode === 1) return `drift at or above --fail-on ${s.failOn}: ${what}`;
   if (s.updated !== undefined) return `accepted with --update, the snapshot now matches the source: ${what}`;
   if (report.changes.length === 0 && s.accepted === 0 && s.models.changed === 0)
-    return `no drift: ${s.models.unchanged} model(s) unchanged`;
+    return `no drift: ${s.models.unchanged} model${s.models.unchanged === 1 ? "" : "s"} unchanged`;
   return `nothing at or above --fail-on ${s.failOn}: ${what}`;
 }

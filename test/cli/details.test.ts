@@ -1,0 +1,186 @@
+/**
+ * The command line itself, as a user meets it: help on every command, "did you mean" for a
+ * mistyped command or option (one line, exit 2), a model with two endpoints needing
+ * --endpoint, aliases in .vsk-drift-accept.json, and counts that read "1 model".
+ */
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { MIRROR, tempDir, usageError, vsk } from "./run.js";
+
+const COMMANDS = ["init", "pull", "generate", "lint", "drift", "explain"];
+
+describe("help", () => {
+  it("vsk --help, -h and help list every command", () => {
+    const dir = tempDir();
+    for (const args of [["--help"], ["-h"], ["help"]]) {
+      const run = vsk(args, dir);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^Usage: vsk <command> \[options\]/);
+      for (const command of COMMANDS) expect(run.stdout).toMatch(new RegExp(`^  vsk ${command} +\\S`, "m"));
+    }
+  });
+
+  it.each(COMMANDS)("vsk %s: -h, --help and `vsk help <command>` print its usage on stdout and exit 0", (command) => {
+    const dir = tempDir();
+    const outputs = [
+      [command, "-h"],
+      [command, "--help"],
+      ["help", command],
+    ].map((args) => {
+      const run = vsk(args, dir);
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+      expect(run.stdout).toMatch(new RegExp(`^Usage: vsk ${command} `));
+      return run.stdout;
+    });
+    expect(new Set(outputs).size).toBe(1);
+  });
+});
+
+describe("did you mean (one line, exit 2)", () => {
+  const dir = tempDir();
+  it.each([
+    [
+      ["lnit"],
+      'vsk: unknown command "lnit"; did you mean `vsk init`? (commands: init, pull, generate, lint, drift, explain; see `vsk --help`)',
+    ],
+    [
+      ["generat"],
+      'vsk: unknown command "generat"; did you mean `vsk generate`? (commands: init, pull, generate, lint, drift, explain; see `vsk --help`)',
+    ],
+    [
+      ["frobnicate"],
+      'vsk: unknown command "frobnicate" (commands: init, pull, generate, lint, drift, explain; see `vsk --help`)',
+    ],
+    [
+      ["help", "drfit"],
+      'vsk: unknown command "drfit"; did you mean `vsk drift`? (commands: init, pull, generate, lint, drift, explain; see `vsk --help`)',
+    ],
+    [["--hlep"], 'vsk: unknown option "--hlep" before the command; did you mean "--help"? (see `vsk --help`)'],
+    [
+      ["\u001b]0;pwned\u0007"],
+      'vsk: unknown command "\\u001b]0;pwned\\u0007" (commands: init, pull, generate, lint, drift, explain; see `vsk --help`)',
+    ],
+    [
+      ["generate", "--chek"],
+      'vsk: generate: unknown option "--chek"; did you mean "--check"? (see `vsk generate --help`)',
+    ],
+    [["generate", "extra"], 'vsk: generate: unexpected argument "extra" (see `vsk generate --help`)'],
+    [
+      ["pull", "--schema-ur", "x"],
+      'vsk: pull: unknown option "--schema-ur"; did you mean "--schema-url"? (see `vsk pull --help`)',
+    ],
+    [
+      ["drift", "--fail-onn", "any"],
+      'vsk: drift: unknown option "--fail-onn"; did you mean "--fail-on"? (see `vsk drift --help`)',
+    ],
+    [
+      ["explain", "--formt", "json"],
+      'vsk: explain: unknown option "--formt"; did you mean "--format"? (see `vsk explain --help`)',
+    ],
+    [
+      ["lint", "--modle", "modelA"],
+      'vsk: lint: unknown option "--modle"; did you mean "--model"? (see `vsk lint --help`)',
+    ],
+    [
+      ["lint", "--max-warning=1"],
+      'vsk: lint: unknown option "--max-warning"; did you mean "--max-warnings"? (see `vsk lint --help`)',
+    ],
+    [["lint", "--zzz"], 'vsk: lint: unknown option "--zzz" (see `vsk lint --help`)'],
+    [["lint", "-x"], 'vsk: lint: unknown option "-x" (see `vsk lint --help`)'],
+  ])("%j", (args, message) => {
+    expect(usageError(vsk(args, dir))).toBe(message);
+  });
+});
+
+describe("lint --model for a model with two endpoints", () => {
+  it("exits 2 and lists its endpoints; --endpoint or an envelope settles it", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "p.json"), JSON.stringify({ prompt: "a paper boat" }));
+    expect(usageError(vsk(["lint", "p.json", "--model", "modelA"], dir))).toBe(
+      "vsk: lint: example/model-a has 2 endpoints (keyframes-to-video, text-to-video); add --endpoint NAME to say which one the payloads are for (see `vsk lint --help`)",
+    );
+    expect(vsk(["lint", "p.json", "--model", "modelA", "--endpoint", "text-to-video"], dir).code).toBe(0);
+    // a model with one endpoint needs no --endpoint
+    const one = vsk(["lint", "p.json", "--model", "modelC"], dir);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toContain("1 request: 1 valid, 0 invalid, 0 warnings");
+  });
+});
+
+/** A project whose config names model A under an alias of its own, pulled from a mirror whose model A dropped "2:1". */
+function driftProject(): string {
+  const dir = tempDir();
+  cpSync(MIRROR, join(dir, "mirror"), { recursive: true });
+  writeFileSync(
+    join(dir, "vsk.config.json"),
+    JSON.stringify({ schemaUrl: "./mirror", models: [{ id: "example/model-a", alias: "videoA" }] }),
+  );
+  expect(vsk(["pull"], dir).stdout).toContain("1 model in ");
+  const file = join(dir, "mirror/main/example/model-a/latest.json");
+  writeFileSync(
+    file,
+    readFileSync(file, "utf8")
+      .replace(/"2:1",?/g, "")
+      .replace(/,(\s*\])/g, "$1"),
+  );
+  return dir;
+}
+
+describe("drift", () => {
+  it("an alias (any case) names the model in .vsk-drift-accept.json; a name that is neither is an error", () => {
+    const dir = driftProject();
+    const before = vsk(["drift", "--format", "json"], dir);
+    expect(before.code).toBe(1);
+    const changes = (JSON.parse(before.stdout) as { changes: { id: string; pointer: { before: string } }[] }).changes;
+    expect(changes.length).toBeGreaterThan(0);
+    const accept = (model: string): void =>
+      writeFileSync(
+        join(dir, ".vsk-drift-accept.json"),
+        JSON.stringify({
+          accept: changes.map((c) => ({ model, id: c.id, pointer: c.pointer.before, reason: "we never send 2:1" })),
+        }),
+      );
+    accept("VIDEOA");
+    const after = vsk(["drift"], dir);
+    expect(after.code).toBe(0);
+    expect(after.stdout).toContain("accepted");
+    accept("videoB");
+    expect(usageError(vsk(["drift"], dir))).toBe(
+      `vsk: drift: ${join(dir, ".vsk-drift-accept.json")} at /accept/0/model: "videoB" is not a configured model id or alias (known: example/model-a (videoA)); correct or remove the entry`,
+    );
+  }, 180_000);
+
+  it("with no local snapshot says so and how to make one (exit 2); one model missing names it", () => {
+    const dir = tempDir();
+    cpSync(MIRROR, join(dir, "mirror"), { recursive: true });
+    writeFileSync(
+      join(dir, "vsk.config.json"),
+      JSON.stringify({ schemaUrl: "./mirror", models: ["example/model-a", { id: "example/model-b", alias: "mb" }] }),
+    );
+    expect(usageError(vsk(["drift"], dir))).toBe(
+      "vsk: drift: no snapshot in schemas-cache/ to compare with (example/model-a, example/model-b); make one with `vsk pull` and commit it",
+    );
+    expect(vsk(["pull", "--model", "example/model-a"], dir).stdout).toContain(
+      "1 model in " + join(dir, "schemas-cache") + ": 1 new, 0 updated, 0 unchanged",
+    );
+    expect(usageError(vsk(["drift"], dir))).toBe(
+      "vsk: drift: no snapshot of example/model-b in schemas-cache/ to compare with; fetch it with `vsk pull --model mb` and commit the snapshot",
+    );
+    vsk(["pull"], dir);
+    const run = vsk(["drift"], dir);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("no drift: 2 models unchanged");
+  }, 180_000);
+
+  it('counts read "1 model", never "1 models" or "model(s)"', () => {
+    const dir = driftProject();
+    const drift = vsk(["drift", "--update"], dir);
+    expect(drift.stderr).toContain("vsk: drift --update: 1 model written to");
+    const again = vsk(["drift"], dir);
+    expect(again.stdout).toContain("no drift: 1 model unchanged");
+    const generated = vsk(["generate"], dir);
+    expect(generated.stdout).toMatch(/^Generated \d+ files for 2 endpoints of 1 model into generated\/ in \d+ ms\.\n$/);
+    for (const run of [drift, again, generated]) expect(run.stdout + run.stderr).not.toMatch(/\(s\)|\b1 models\b/);
+  }, 180_000);
+});

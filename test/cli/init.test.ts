@@ -1,0 +1,166 @@
+/**
+ * `vsk init` end to end (the built CLI in a temp project): the starter it writes, the file it
+ * never replaces without --force, its flags, and the config schema it points at, checked with Ajv
+ * (the way an editor checks the file). The installed case runs a copy of the package placed in
+ * the project's node_modules/, as `npm i -D` leaves it.
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { MIRROR, ROOT, tempDir, usageError, vsk } from "./run.js";
+
+const validateConfig = new Ajv2020({ strict: true, allErrors: true }).compile(
+  JSON.parse(readFileSync(join(ROOT, "schemas/config.schema.json"), "utf8")) as object,
+);
+const read = (file: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+
+describe("vsk init", () => {
+  it("with no flags writes the commented starter of the embedded example models, valid against the shipped schema", () => {
+    const dir = tempDir();
+    const run = vsk(["init"], dir);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toContain(
+      "Wrote vsk.config.json: 3 models (example/model-a (modelA), example/model-b (modelB), example/model-c (modelC)).",
+    );
+    expect(run.stdout).toContain("Next: replace the example models with the ids your app calls.");
+    expect(run.stdout).toContain('Next: set "schemaUrl" (or VSK_SCHEMA_URL)');
+    const config = read(join(dir, "vsk.config.json"));
+    expect(config).toEqual({
+      $schema: "./node_modules/video-schema-kit/schemas/config.schema.json",
+      $comment: expect.stringMatching(/^Starter written by vsk init\. Replace the example models/),
+      models: [
+        { id: "example/model-a", alias: "modelA" },
+        { id: "example/model-b", alias: "modelB" },
+        { id: "example/model-c", alias: "modelC" },
+      ],
+      snapshotDir: "schemas-cache",
+      outDir: "generated",
+    });
+    expect(validateConfig(config), JSON.stringify(validateConfig.errors)).toBe(true);
+    expect(readdirSync(dir)).toEqual(["vsk.config.json"]); // no temp file left behind
+  });
+
+  it("--model ID[=ALIAS] (repeated) and --schema-url make a config that pull, generate, lint and drift use as is", () => {
+    const dir = tempDir();
+    const run = vsk(
+      ["init", "--model", "example/model-a=videoA", "--model", "example/model-c", "--schema-url", "./mirror"],
+      dir,
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Wrote vsk.config.json: 2 models (example/model-a (videoA), example/model-c).");
+    expect(run.stdout).not.toContain("Next:");
+    const config = read(join(dir, "vsk.config.json"));
+    expect(config).toMatchObject({
+      schemaUrl: "./mirror",
+      models: [{ id: "example/model-a", alias: "videoA" }, "example/model-c"],
+    });
+    expect(validateConfig(config), JSON.stringify(validateConfig.errors)).toBe(true);
+
+    // drift before any pull: no snapshot, says how to make one
+    cpSync(MIRROR, join(dir, "mirror"), { recursive: true });
+    expect(usageError(vsk(["drift"], dir))).toBe(
+      "vsk: drift: no snapshot in schemas-cache/ to compare with (example/model-a, example/model-c); make one with `vsk pull` and commit it",
+    );
+    expect(vsk(["pull"], dir).stdout).toContain("2 models in");
+    const generated = vsk(["generate"], dir);
+    expect(generated.stdout).toMatch(/ for 3 endpoints of 2 models into generated\//);
+    writeFileSync(join(dir, "bad.json"), JSON.stringify({ resolution: "720p" }));
+    writeFileSync(join(dir, "good.json"), JSON.stringify({ prompt: "a paper boat" }));
+    const lint = vsk(["lint", "bad.json", "--model", "example/model-c"], dir);
+    expect(lint.code).toBe(1);
+    expect(lint.stdout).toContain("1 request: 0 valid, 1 invalid, 0 warnings");
+    expect(vsk(["lint", "good.json", "--model", "videoa", "--endpoint", "text-to-video"], dir).code).toBe(0);
+    const drift = vsk(["drift"], dir);
+    expect(drift.code).toBe(0);
+    expect(drift.stdout).toContain("no drift: 2 models unchanged");
+  }, 180_000);
+
+  it("never replaces an existing file without --force; with --force it does, atomically", () => {
+    const dir = tempDir();
+    const file = join(dir, "vsk.config.json");
+    writeFileSync(file, '{ "models": ["acme/mine"] }\n');
+    expect(usageError(vsk(["init"], dir))).toBe(
+      "vsk: init: vsk.config.json already exists; nothing written (pass --force to replace it)",
+    );
+    expect(readFileSync(file, "utf8")).toBe('{ "models": ["acme/mine"] }\n');
+    expect(vsk(["init", "--force", "--model", "acme/video-a"], dir).code).toBe(0);
+    expect(read(file).models).toEqual(["acme/video-a"]);
+    expect(readdirSync(dir)).toEqual(["vsk.config.json"]);
+  });
+
+  it("--config FILE writes elsewhere, with $schema relative to that file", () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "config"));
+    expect(vsk(["init", "--config", "config/vsk.json"], dir).stdout).toContain("Wrote config/vsk.json:");
+    expect(read(join(dir, "config/vsk.json")).$schema).toBe(
+      "./node_modules/video-schema-kit/schemas/config.schema.json",
+    );
+    expect(usageError(vsk(["init", "--config", "nowhere/vsk.json"], dir))).toBe(
+      "vsk: init: cannot write nowhere/vsk.json: its directory does not exist",
+    );
+    expect(usageError(vsk(["init", "--config", "config"], dir))).toBe(
+      "vsk: init: config is a directory; pass --config FILE to write the config elsewhere",
+    );
+  });
+
+  it.each([
+    [
+      ["--model", "acme"],
+      'vsk: init: --model "acme": "acme" is not a model id, <owner>/<name>, e.g. "acme/video-a" (see `vsk init --help`)',
+    ],
+    [
+      ["--model", "acme/a=x y"],
+      'vsk: init: --model "acme/a=x y": "x y" is not an alias: letters, digits, ., _ and -, e.g. "modelA" (see `vsk init --help`)',
+    ],
+    [
+      ["--model", "acme/a=va", "--model", "acme/b=VA"],
+      'vsk: init: --model "acme/b=VA": "VA" names /models/0 already; ids and aliases must be unique (case-insensitive): rename or remove one (see `vsk init --help`)',
+    ],
+    [["--schema-url", ""], "vsk: init: --schema-url takes one value (see `vsk init --help`)"],
+    [["--modle", "acme/a"], 'vsk: init: unknown option "--modle"; did you mean "--model"? (see `vsk init --help`)'],
+    [["acme/a"], 'vsk: init: unexpected argument "acme/a" (see `vsk init --help`)'],
+  ])("bad flags %j: one line, exit 2, nothing written", (args, message) => {
+    const dir = tempDir();
+    expect(usageError(vsk(["init", ...args], dir))).toBe(message);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("installed as a devDependency: $schema is the package's own copy, relative to the config", () => {
+    const project = tempDir();
+    const pkg = join(project, "node_modules/video-schema-kit");
+    for (const part of ["package.json", "dist", "schemas", "schemas-cache", "templates"])
+      cpSync(join(ROOT, part), join(pkg, part), { recursive: true });
+    symlinkSync(join(ROOT, "node_modules"), join(pkg, "node_modules"), "dir");
+    const cli = join(pkg, "dist/src/cli/main.js");
+
+    const run = vsk(["init"], project, {}, cli);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("$schema: ./node_modules/video-schema-kit/schemas/config.schema.json (editors");
+    const ref = read(join(project, "vsk.config.json")).$schema as string;
+    expect(existsSync(resolve(project, ref))).toBe(true);
+
+    mkdirSync(join(project, "app"));
+    expect(vsk(["init", "--config", "app/vsk.config.json"], project, {}, cli).code).toBe(0);
+    const nested = read(join(project, "app/vsk.config.json")).$schema as string;
+    expect(nested).toBe("../node_modules/video-schema-kit/schemas/config.schema.json");
+    expect(existsSync(resolve(dirname(join(project, "app/vsk.config.json")), nested))).toBe(true);
+  });
+
+  it("-h, --help and `vsk help init` print its usage", () => {
+    const dir = tempDir();
+    for (const args of [
+      ["init", "-h"],
+      ["init", "--help"],
+      ["help", "init"],
+    ]) {
+      const run = vsk(args, dir);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^Usage: vsk init /);
+      expect(run.stdout).toContain("--force");
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * The built CLI (`node dist/src/cli/main.js …`) as a user runs it, in a child process with a
+ * clean environment (no VSK_*, no colour settings), for the CLI tests of init, config and the
+ * command-line details. Every run is also checked for a stack trace, which no input may cause.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, expect } from "vitest";
+
+export const ROOT = resolve(import.meta.dirname, "../..");
+export const CLI = join(ROOT, "dist/src/cli/main.js");
+/** A mirror directory laid out as spec 9.1 (`main/<owner>/<name>/latest.json`) of the three example models. */
+export const MIRROR = join(ROOT, "test/fixtures/pull/mirror");
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function vsk(args: string[], cwd: string, env: Record<string, string> = {}, cli = CLI): Run {
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first (npm test does)`);
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith("VSK_") && !["NO_COLOR", "FORCE_COLOR", "GITHUB_STEP_SUMMARY"].includes(k),
+    ),
+  );
+  const run = spawnSync(process.execPath, [cli, ...args], {
+    cwd,
+    env: { ...base, VSK_FETCH_RETRIES: "0", ...env },
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const result = { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  expect(result.stderr, "a stack trace").not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
+  return result;
+}
+
+/** A usage error: exit 2, nothing on stdout, exactly one line on stderr; returns that line. */
+export function usageError(run: Run): string {
+  expect({ code: run.code, stdout: run.stdout }).toEqual({ code: 2, stdout: "" });
+  const lines = run.stderr.split("\n").filter((l) => l !== "");
+  expect(lines, run.stderr).toHaveLength(1);
+  return lines[0]!;
+}
+
+const temps: string[] = [];
+afterAll(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temp directory, removed after the file's tests. */
+export function tempDir(prefix = "vsk-cli-"): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}

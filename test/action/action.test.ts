@@ -184,7 +184,7 @@ describe("command check", () => {
     expect(fresh.code).toBe(0);
     expect(fresh.stdout).toMatch(/^generated\/ is up to date/m);
     expect(readFileSync(join(work, "summary.md"), "utf8")).toContain("✅ generated/ is up to date");
-  });
+  }, 120_000); // three generate runs (two of them --check): seconds each on a busy 2-core machine
 });
 
 describe("inputs", () => {

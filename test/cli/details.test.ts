@@ -42,24 +42,24 @@ describe("did you mean (one line, exit 2)", () => {
   it.each([
     [
       ["lnit"],
-      'vsk: unknown command "lnit"; did you mean `vsk init`? (commands: init, pull, generate, lint, drift, explain; see `vsk --help`)',
+      'vsk: unknown command "lnit"; did you mean `vsk init`? (commands: init, pull, generate, lint, drift, explain, action, mock; see `vsk --help`)',
     ],
     [
       ["generat"],
-      'vsk: unknown command "generat"; did you mean `vsk generate`? (commands: init, pull, generate, lint, drift, explain; see `vsk --help`)',
+      'vsk: unknown command "generat"; did you mean `vsk generate`? (commands: init, pull, generate, lint, drift, explain, action, mock; see `vsk --help`)',
     ],
     [
       ["frobnicate"],
-      'vsk: unknown command "frobnicate" (commands: init, pull, generate, lint, drift, explain; see `vsk --help`)',
+      'vsk: unknown command "frobnicate" (commands: init, pull, generate, lint, drift, explain, action, mock; see `vsk --help`)',
     ],
     [
       ["help", "drfit"],
-      'vsk: unknown command "drfit"; did you mean `vsk drift`? (commands: init, pull, generate, lint, drift, explain; see `vsk --help`)',
+      'vsk: unknown command "drfit"; did you mean `vsk drift`? (commands: init, pull, generate, lint, drift, explain, action, mock; see `vsk --help`)',
     ],
     [["--hlep"], 'vsk: unknown option "--hlep" before the command; did you mean "--help"? (see `vsk --help`)'],
     [
       ["\u001b]0;pwned\u0007"],
-      'vsk: unknown command "\\u001b]0;pwned\\u0007" (commands: init, pull, generate, lint, drift, explain; see `vsk --help`)',
+      'vsk: unknown command "\\u001b]0;pwned\\u0007" (commands: init, pull, generate, lint, drift, explain, action, mock; see `vsk --help`)',
     ],
     [
       ["generate", "--chek"],

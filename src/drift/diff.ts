@@ -382,8 +382,15 @@ function subsumes(general: JsonSchemaObject, specific: JsonSchemaObject): boolea
   return true;
 }
 
-/** Whether two alternatives may accept a value in common (they share a type). */
+/** Whether two alternatives may accept a value in common: they share a type, and no two enums keep them apart. */
 function overlaps(x: JsonSchemaObject, y: JsonSchemaObject): boolean {
+  const values = (s: JsonSchemaObject): unknown[] | undefined =>
+    Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined;
+  const [vx, vy] = [values(x), values(y)];
+  if (vx !== undefined && vy !== undefined) {
+    const inY = new Set(vy.map(canonical));
+    return vx.some((v) => inY.has(canonical(v)));
+  }
   const tx = typesOf(x);
   const ty = typesOf(y);
   if (tx === undefined || ty === undefined) return true;

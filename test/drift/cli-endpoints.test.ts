@@ -4,8 +4,9 @@
  * queue-shaped endpoint left is reported as such.
  */
 import { describe, expect, it } from "vitest";
-import { ctx, edit, report, serve, vsk } from "./harness.js";
-import { useDriftWorkspace } from "./harness.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ctx, edit, report, serve, snapshotText, useDriftWorkspace, vsk } from "./harness.js";
 
 useDriftWorkspace();
 
@@ -52,5 +53,24 @@ describe("vsk drift: endpoint changes", () => {
     const text = await vsk([], ctx.dir);
     expect(text.code).toBe(1);
     expect(text.stdout).toContain("example/model-b  changed: the source has no queue-shaped endpoint left");
+  });
+
+  it("--update writes nothing when a model has no queue-shaped endpoint left at the source", async () => {
+    serve(
+      "example/model-b",
+      edit("example/model-b", (d) => {
+        const item = Object.values(d.paths)[0] as Record<string, unknown>;
+        item.put = item.post;
+        delete item.post;
+      }),
+    );
+    const run = await vsk(["--update"], ctx.dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /drift --update: nothing written; .* example\/model-b has no queue-shaped endpoint at the source/,
+    );
+    expect(readFileSync(join(ctx.dir, "schemas-cache/example/model-b/latest.json"), "utf8")).toBe(
+      snapshotText("example/model-b"),
+    );
   });
 });

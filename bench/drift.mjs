@@ -9,7 +9,7 @@
 // Usage: node bench/drift.mjs [--rounds N] [--sizes 40,400,800]
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -103,6 +103,12 @@ try {
     }
   }
   const w = Math.max(...rows.map((r) => r[0].length));
+  // wall times grow with the machine's load: say what it was
+  console.log(
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")} on ${availableParallelism()} cores`,
+  );
   console.log(`node -e "" (baseline)`.padEnd(w), `${baseline.toFixed(0).padStart(7)} ms`);
   for (const [label, ms, net, note] of rows)
     console.log(label.padEnd(w), `${ms.toFixed(0).padStart(7)} ms`, `(${net.toFixed(0)} ms past start-up)`, note);

@@ -273,9 +273,15 @@ export async function runDrift(argv: string[]): Promise<number> {
   });
 
   if (args.update) {
+    // a source with no queue-shaped endpoint (spec 4.1) would be a snapshot generate and lint cannot read
+    const unusable = comparisons.filter((c) => c.report.status === "changed" && c.after?.endpoints.length === 0);
     if (report.summary.exitCode === ExitCode.source) {
       err(
         `vsk: drift --update: nothing written; ${config.snapshotDir} left unchanged because a model could not be compared`,
+      );
+    } else if (unusable.length > 0) {
+      err(
+        `vsk: drift --update: nothing written; ${config.snapshotDir} left unchanged because ${unusable.map((c) => c.ref.id).join(", ")} has no queue-shaped endpoint at the source (vsk generate and vsk lint could not read it)`,
       );
     } else {
       // With no config file the snapshot written is the project's own ./schemas-cache, never the installed package's.

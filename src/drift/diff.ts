@@ -310,18 +310,21 @@ function compareAlternativeLists(b: SchemaView, a: SchemaView, field: string[], 
     });
   }
   for (const [x, y] of pairs) {
-    // Compare what each side accepts, not branch by branch: a request alternative narrowed while
-    // another alternative still accepts all it did rejects nothing (mirror for responses).
-    const request = walk.direction === "request";
-    const subject = request ? x : y;
-    const others = (request ? a.alternatives : b.alternatives).filter((o) => o !== (request ? y : x));
-    const cover = others.some((o) => subsumes(o.schema, subject.schema))
-      ? "all"
-      : others.some((o) => overlaps(o.schema, subject.schema))
-        ? "maybe"
-        : "none";
-    compareAlternatives(x, y, field, cover === "none" ? walk : coveredWalk(walk, cover));
+    // Compare what each side accepts, not branch by branch: values x no longer accepts that
+    // another alternative of the source accepts are not lost; values y newly accepts that
+    // another alternative of the snapshot accepted are not new.
+    const lost = cover(x, a.alternatives, y);
+    const gained = cover(y, b.alternatives, x);
+    const [hurt, harmless] = walk.direction === "request" ? [lost, gained] : [gained, lost];
+    compareAlternatives(x, y, field, hurt === "none" && harmless !== "all" ? walk : coveredWalk(walk, hurt, harmless));
   }
+}
+
+/** Whether the other alternatives of a side accept all of `alt` (`all`), maybe some of it, or none of it. */
+function cover(alt: Alternative, side: readonly Alternative[], partner: Alternative): "all" | "maybe" | "none" {
+  const others = side.filter((o) => o !== partner);
+  if (others.some((o) => subsumes(o.schema, alt.schema))) return "all";
+  return others.some((o) => overlaps(o.schema, alt.schema)) ? "maybe" : "none";
 }
 
 /** Severities that can hurt, per direction: what a covered alternative's changes cannot do. */
@@ -331,17 +334,23 @@ const HURTS: Record<"request" | "response", ReadonlySet<string>> = {
 };
 
 /**
- * The walk below a pair of alternatives whose changes another alternative covers: `all` drops
- * what could hurt (the other alternative accepts it all, so nothing is rejected or new); `maybe`
- * says so, unclassified, instead of calling it breaking.
+ * The walk below a pair of alternatives whose changes other alternatives cover. What could hurt
+ * (a request narrowed, a response widened): dropped when covered (`all`), said to be undecided
+ * (unclassified) when it may be (`maybe`), never called breaking then. What is safe: dropped
+ * when covered.
  */
-function coveredWalk(walk: Walk, cover: "all" | "maybe"): Walk {
+function coveredWalk(walk: Walk, hurt: "all" | "maybe" | "none", harmless: "all" | "maybe" | "none"): Walk {
   const hurts = HURTS[walk.direction];
   return {
     ...walk,
     emit: (k, field, pb, pa, params = {}) => {
-      if (!hurts.has(changeKind(k).severity)) return walk.emit(k, field, pb, pa, params);
-      if (cover === "all") return;
+      const severity = changeKind(k).severity;
+      if (!hurts.has(severity)) {
+        if (severity === "safe" && harmless === "all") return;
+        return walk.emit(k, field, pb, pa, params);
+      }
+      if (hurt === "none") return walk.emit(k, field, pb, pa, params);
+      if (hurt === "all") return;
       const what = k.split("/")[1]!;
       walk.emit(
         kind(walk, walk.direction === "request" ? "any-of-narrowing-undecided" : "any-of-widening-undecided"),
@@ -373,8 +382,15 @@ function subsumes(general: JsonSchemaObject, specific: JsonSchemaObject): boolea
   return true;
 }
 
-/** Whether two alternatives may accept a value in common (they share a type). */
+/** Whether two alternatives may accept a value in common: they share a type, and no two enums keep them apart. */
 function overlaps(x: JsonSchemaObject, y: JsonSchemaObject): boolean {
+  const values = (s: JsonSchemaObject): unknown[] | undefined =>
+    Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined;
+  const [vx, vy] = [values(x), values(y)];
+  if (vx !== undefined && vy !== undefined) {
+    const inY = new Set(vy.map(canonical));
+    return vx.some((v) => inY.has(canonical(v)));
+  }
   const tx = typesOf(x);
   const ty = typesOf(y);
   if (tx === undefined || ty === undefined) return true;

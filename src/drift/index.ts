@@ -18,13 +18,18 @@ export type {
 } from "./types.js";
 export { SEVERITY_ORDER, DIRECTION_ORDER } from "./types.js";
 export {
+  CHANGE_CATALOGUE,
   CHANGE_KINDS,
+  catalogueEntry,
+  changeIdOf,
   changeKind,
   keywordName,
+  type CatalogueEntry,
   type ChangeKind,
   type ChangeKindName,
   type ExampleStrategy,
 } from "./table.js";
+export { changeCataloguePage } from "./catalogue-page.js";
 export { diffModels, diffEndpoint, type Finding } from "./diff.js";
 export { classify, classifyModel, fieldLabel } from "./classify.js";
 export { compareModel, type ModelComparison } from "./compare.js";

@@ -740,10 +740,9 @@ export interface CatalogueEntry {
 
 function describe(row: ChangeKind, variant: Partial<Variant>): string {
   return row.text
-    .replace(/\{field\}/g, "<field>")
-    .replace(/\{keyword\}/g, variant.keyword ?? "<keyword>")
-    .replace(/\{change\}/g, variant.change ?? "<change>")
-    .replace(/\{(value|from|to)\}/g, "<$1>");
+    .replace(/\{keyword\}/g, variant.keyword ?? "*keyword*")
+    .replace(/\{change\}/g, variant.change ?? "*change*")
+    .replace(/\{(field|value|from|to)\}/g, "*$1*");
 }
 
 /** Every change id the differ can produce, one entry each, in table order. */

@@ -15,6 +15,9 @@ import {
   type JsonSchemaObject,
 } from "../schema/index.js";
 
+/** `canonical`'s memory: one text per object (declared first: module constants below use it). */
+const CANONICAL = new WeakMap<object, string>();
+
 /** Keywords that only annotate a schema (one set for the whole toolkit, src/schema). */
 export const ANNOTATION_KEYWORDS: ReadonlySet<string> = ANNOTATIONS;
 /** Keywords that hold definitions or identify a document: never a change by themselves. */
@@ -197,12 +200,25 @@ export function acceptsType(types: readonly string[] | undefined, type: string):
   return types === undefined || types.includes(type) || (type === "integer" && types.includes("number"));
 }
 
-/** A canonical JSON text (sorted keys): equal texts, equal values. */
+/**
+ * A canonical JSON text (sorted keys): equal texts, equal values. Remembered per object, so the
+ * nested schemas of a document are each written once however often they are compared (schemas
+ * are never changed once loaded).
+ */
 export function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (!isSchemaObject(v)) return v;
-    const sorted: Record<string, unknown> = {};
-    for (const k of Object.keys(v).sort()) defineOwn(sorted, k, v[k]);
-    return sorted;
-  });
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  const known = CANONICAL.get(value);
+  if (known !== undefined) return known;
+  let text: string;
+  if (Array.isArray(value)) text = `[${value.map((v) => canonical(v) ?? "null").join(",")}]`;
+  else {
+    const parts: string[] = [];
+    for (const k of Object.keys(value).sort()) {
+      const v = canonical((value as Record<string, unknown>)[k]);
+      if (v !== undefined) parts.push(`${JSON.stringify(k)}:${v}`);
+    }
+    text = `{${parts.join(",")}}`;
+  }
+  CANONICAL.set(value, text);
+  return text;
 }

@@ -117,7 +117,7 @@ describe("--requests reads as vsk lint does", () => {
       { source: "one.json", line: 1, message: expect.stringContaining("cannot be compiled") },
     ]);
     // the change itself is still reported
-    expect(r.changes.map((c: any) => c.id)).toEqual(["request-property-pattern-changed"]);
+    expect(r.changes.map((c: any) => c.id)).toEqual(["request-property-pattern-set"]);
   });
 
   it.each([[["--ndjson"]], [["--requests", "-", "-", ...bare]]])("usage errors exit 2: %j", async (args) => {

@@ -291,3 +291,52 @@ describe("a cycle of references that never reaches a schema", () => {
     );
   });
 });
+
+describe("every operation is read: any method, request media type and success status", () => {
+  const origin = { model: "o/m", file: "f.json" };
+  const op = (request: string, status: string, response = "application/json"): Record<string, unknown> => ({
+    requestBody: { content: { [request]: { schema: { type: "object" } } } },
+    responses: { [status]: { description: "ok", content: { [response]: { schema: { type: "object" } } } } },
+  });
+  const doc = (paths: Record<string, unknown>): unknown => ({
+    openapi: "3.1.0",
+    info: { title: "m", version: "1" },
+    paths,
+  });
+
+  // a path that names no endpoint (a status path with a parameter) is not an endpoint of the model
+  it("lists each operation as written and makes the queue-shaped ones endpoints", () => {
+    const model = loadModelDocument(
+      doc({
+        "/o/m/created": { post: op("application/json", "201") },
+        "/v1/queue/o/m/queued": { post: op("application/json; charset=utf-8", "202", "application/problem+json") },
+        "/o/m/upload": { put: op("multipart/form-data", "200") },
+        "/o/m/requests/{request_id}/status": { get: { responses: { "200": { description: "ok" } } } },
+      }),
+      origin,
+    );
+    expect(
+      model.operations.map((o) => [o.endpoint, o.method, o.requestMediaType, o.responseStatus, o.responseMediaType]),
+    ).toEqual([
+      ["created", "POST", "application/json", "201", "application/json"],
+      ["queued", "POST", "application/json; charset=utf-8", "202", "application/problem+json"],
+      ["upload", "PUT", "multipart/form-data", "200", "application/json"],
+    ]);
+    expect(model.endpoints.map((e) => [e.endpoint, e.queuePath, e.responseStatus])).toEqual([
+      ["created", "/v1/queue/o/m/created", "201"],
+      ["queued", "/v1/queue/o/m/queued", "202"],
+    ]);
+  });
+
+  it("a POST that is not queue-shaped is a SchemaLoadError by default, and listed only when lenient (drift)", () => {
+    const multipart = doc({ "/o/m/run": { post: op("multipart/form-data", "200") } });
+    expect(() => loadModelDocument(multipart, origin)).toThrow(
+      /at \/paths\/~1o~1m~1run\/post\/requestBody\/content: the endpoint has no application\/json request body schema/,
+    );
+    const lenient = loadModelDocument(multipart, origin, { lenient: true });
+    expect(lenient.endpoints).toEqual([]);
+    expect(lenient.operations.map((o) => o.requestMediaType)).toEqual(["multipart/form-data"]);
+    const noSuccess = doc({ "/o/m/run": { post: op("application/json", "400") } });
+    expect(() => loadModelDocument(noSuccess, origin)).toThrow(/no 2xx application\/json response schema/);
+  });
+});

@@ -1,0 +1,628 @@
+/**
+ * The scenario table: one row per change kind, placed in a request body and in a response body,
+ * narrowing and widening, each with the change id, severity and exit code (`--fail-on breaking`)
+ * a user sees; endpoint changes; and the equivalent rewrites that must report nothing.
+ */
+import { describe, expect, it } from "vitest";
+import { buildReport, catalogueEntry, classifyModel, diffModels, type Change } from "../../src/drift/index.js";
+import { loadModelDocument, type ModelSchema } from "../../src/schema/index.js";
+
+type Json = Record<string, unknown>;
+const S = { type: "string" };
+const I = { type: "integer" };
+const N = { type: "number" };
+const A = { type: "array", items: S };
+const O = { type: "object" };
+
+/** A one-endpoint model whose request and response bodies are `{prompt, x}` / `{video, x}`. */
+function model(x: unknown, extra: { components?: Json; requestX?: unknown; responseX?: unknown } = {}): Json {
+  const body = (base: string, value: unknown): Json => ({
+    type: "object",
+    required: [base],
+    properties: { [base]: S, ...(value === undefined ? {} : { x: value }) },
+  });
+  return {
+    openapi: "3.1.0",
+    info: { title: "scenario", version: "1" },
+    paths: {
+      "/fx/scenario/run": {
+        post: {
+          requestBody: {
+            content: { "application/json": { schema: body("prompt", extra.requestX ?? x) } },
+          },
+          responses: {
+            "200": {
+              description: "ok",
+              content: { "application/json": { schema: body("video", extra.responseX ?? x) } },
+            },
+          },
+        },
+      },
+    },
+    components: { schemas: extra.components ?? {} },
+  };
+}
+
+const load = (doc: unknown): ModelSchema =>
+  loadModelDocument(doc, { model: "fx/scenario", file: "scenario.json" }, { lenient: true });
+
+function changes(before: unknown, after: unknown): Change[] {
+  const [b, a] = [load(before), load(after)];
+  return classifyModel(diffModels(b, a), b, a);
+}
+
+/** The exit code `vsk drift --fail-on breaking` gives for these changes. */
+function exitCode(found: Change[]): number {
+  const report = buildReport({
+    source: "scenario",
+    models: [{ model: "fx/scenario", status: "changed", sha256: { snapshot: null, source: null } }],
+    changes: found,
+    accepted: [],
+    warnings: [],
+    failOn: "breaking",
+  });
+  return report.summary.exitCode;
+}
+
+/** id, severity, and `false` when no payload crosses the change (so none may be shown) */
+type Want = [id: string, severity: Change["severity"], example?: false];
+/** name, x before, x after, what the request side reports, what the response side reports */
+type Row = [string, unknown, unknown, Want, Want];
+
+const bound = (keyword: string, base: Json, narrow: [number | undefined, number | undefined]): Row[] => {
+  const name = keyword.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).replace(/^(max|min)imum$/, "$1");
+  const short =
+    { maximum: "max", minimum: "min", exclusiveMaximum: "exclusive-max", exclusiveMinimum: "exclusive-min" }[keyword] ??
+    name;
+  const side = (v: number | undefined): Json => (v === undefined ? base : { ...base, [keyword]: v });
+  const [from, to] = narrow;
+  const change = (a: number | undefined, b: number | undefined): string =>
+    a === undefined ? "set" : b === undefined ? "unset" : b > a ? "increased" : "decreased";
+  const narrowing = change(from, to);
+  const widening = change(to, from);
+  return [
+    [
+      `${keyword} narrowed (${narrowing})`,
+      side(from),
+      side(to),
+      [`request-property-${short}-${narrowing}`, "breaking"],
+      [`response-property-${short}-${narrowing}`, "safe"],
+    ],
+    [
+      `${keyword} widened (${widening})`,
+      side(to),
+      side(from),
+      [`request-property-${short}-${widening}`, "safe"],
+      [`response-property-${short}-${widening}`, "behavior"],
+    ],
+  ];
+};
+
+const ROWS: Row[] = [
+  ...bound("maximum", I, [10, 5]),
+  ...bound("maximum", I, [undefined, 5]),
+  ...bound("minimum", I, [1, 5]),
+  ...bound("exclusiveMaximum", N, [10, 5]),
+  ...bound("exclusiveMinimum", N, [undefined, 0]),
+  ...bound("maxLength", S, [10, 5]),
+  ...bound("minLength", S, [1, 3]),
+  ...bound("maxItems", A, [3, 1]),
+  ...bound("minItems", A, [undefined, 2]),
+  ...bound("maxProperties", O, [3, 1]),
+  ...bound("minProperties", O, [1, 2]),
+  [
+    "format set",
+    S,
+    { ...S, format: "uri" },
+    ["request-property-format-set", "breaking"],
+    ["response-property-format-set", "safe"],
+  ],
+  [
+    "format unset",
+    { ...S, format: "uri" },
+    S,
+    ["request-property-format-unset", "safe"],
+    ["response-property-format-unset", "behavior"],
+  ],
+  [
+    "format rewritten",
+    { ...S, format: "uri" },
+    { ...S, format: "email" },
+    ["request-property-format-changed", "unclassified"],
+    ["response-property-format-changed", "unclassified"],
+  ],
+  [
+    "pattern set",
+    S,
+    { ...S, pattern: "^a" },
+    ["request-property-pattern-set", "breaking"],
+    ["response-property-pattern-set", "safe"],
+  ],
+  [
+    "pattern unset",
+    { ...S, pattern: "^a" },
+    S,
+    ["request-property-pattern-unset", "safe"],
+    ["response-property-pattern-unset", "behavior"],
+  ],
+  [
+    "pattern rewritten",
+    { ...S, pattern: "^a" },
+    { ...S, pattern: "^b" },
+    ["request-property-pattern-changed", "unclassified"],
+    ["response-property-pattern-changed", "unclassified"],
+  ],
+  [
+    "uniqueItems set",
+    A,
+    { ...A, uniqueItems: true },
+    ["request-property-unique-items-set", "breaking"],
+    ["response-property-unique-items-set", "safe"],
+  ],
+  [
+    "uniqueItems unset",
+    { ...A, uniqueItems: true },
+    A,
+    ["request-property-unique-items-unset", "safe"],
+    ["response-property-unique-items-unset", "behavior"],
+  ],
+  [
+    "multipleOf set",
+    I,
+    { ...I, multipleOf: 5 },
+    ["request-property-multiple-of-narrowed", "breaking"],
+    ["response-property-multiple-of-narrowed", "safe"],
+  ],
+  [
+    "multipleOf to a multiple",
+    { ...I, multipleOf: 2 },
+    { ...I, multipleOf: 6 },
+    ["request-property-multiple-of-narrowed", "breaking"],
+    ["response-property-multiple-of-narrowed", "safe"],
+  ],
+  [
+    "multipleOf to a divisor",
+    { ...I, multipleOf: 6 },
+    { ...I, multipleOf: 2 },
+    ["request-property-multiple-of-widened", "safe"],
+    ["response-property-multiple-of-widened", "behavior"],
+  ],
+  [
+    "multipleOf unset",
+    { ...I, multipleOf: 5 },
+    I,
+    ["request-property-multiple-of-widened", "safe"],
+    ["response-property-multiple-of-widened", "behavior"],
+  ],
+  [
+    "multipleOf to neither",
+    { ...N, multipleOf: 0.5 },
+    { ...N, multipleOf: 0.3 },
+    ["request-property-multiple-of-changed", "breaking"],
+    ["response-property-multiple-of-changed", "breaking"],
+  ],
+  [
+    "additionalProperties false added",
+    O,
+    { ...O, additionalProperties: false },
+    ["request-property-additional-properties-narrowed", "breaking"],
+    ["response-property-additional-properties-narrowed", "safe"],
+  ],
+  [
+    "additionalProperties a schema added",
+    O,
+    { ...O, additionalProperties: I },
+    ["request-property-additional-properties-narrowed", "breaking"],
+    ["response-property-additional-properties-narrowed", "safe"],
+  ],
+  [
+    "additionalProperties false removed",
+    { ...O, additionalProperties: false },
+    O,
+    ["request-property-additional-properties-widened", "safe"],
+    ["response-property-additional-properties-widened", "behavior"],
+  ],
+  [
+    "additionalProperties schema rewritten",
+    { ...O, additionalProperties: I },
+    { ...O, additionalProperties: S },
+    ["request-property-additional-properties-changed", "unclassified"],
+    ["response-property-additional-properties-changed", "unclassified"],
+  ],
+  [
+    "enum value removed",
+    { ...S, enum: ["a", "b"] },
+    { ...S, enum: ["a"] },
+    ["request-property-enum-value-removed", "breaking"],
+    ["response-property-enum-value-removed", "safe"],
+  ],
+  [
+    "enum value added",
+    { ...S, enum: ["a"] },
+    { ...S, enum: ["a", "b"] },
+    ["request-property-enum-value-added", "safe"],
+    ["response-property-enum-value-added", "breaking"],
+  ],
+  [
+    "enum set",
+    S,
+    { ...S, enum: ["a"] },
+    ["request-property-enum-set", "breaking"],
+    ["response-property-enum-set", "safe"],
+  ],
+  [
+    "enum unset",
+    { ...S, enum: ["a"] },
+    S,
+    ["request-property-enum-unset", "safe"],
+    ["response-property-enum-unset", "breaking"],
+  ],
+  [
+    "type narrowed",
+    { type: ["string", "integer"] },
+    S,
+    ["request-property-type-narrowed", "breaking"],
+    ["response-property-type-narrowed", "safe"],
+  ],
+  ["type widened", I, N, ["request-property-type-widened", "safe"], ["response-property-type-changed", "breaking"]],
+  ["type changed", I, S, ["request-property-type-changed", "breaking"], ["response-property-type-changed", "breaking"]],
+  [
+    "became nullable (anyOf)",
+    S,
+    { anyOf: [S, { type: "null" }] },
+    ["request-property-became-nullable", "safe"],
+    ["response-property-became-nullable", "breaking"],
+  ],
+  [
+    "became nullable (oneOf)",
+    S,
+    { oneOf: [S, { type: "null" }] },
+    ["request-property-became-nullable", "safe"],
+    ["response-property-became-nullable", "breaking"],
+  ],
+  [
+    "no longer nullable (oneOf)",
+    { oneOf: [S, { type: "null" }] },
+    S,
+    ["request-property-became-not-nullable", "breaking"],
+    ["response-property-became-not-nullable", "safe"],
+  ],
+  [
+    "anyOf branch removed",
+    { anyOf: [S, I] },
+    I,
+    ["request-property-any-of-removed", "breaking"],
+    ["response-property-any-of-removed", "safe"],
+  ],
+  [
+    "anyOf branch added",
+    I,
+    { anyOf: [S, I] },
+    ["request-property-any-of-added", "safe"],
+    ["response-property-any-of-added", "breaking"],
+  ],
+  [
+    "oneOf branch removed",
+    { oneOf: [S, I, { type: "boolean" }] },
+    { oneOf: [S, I] },
+    ["request-property-any-of-removed", "breaking"],
+    ["response-property-any-of-removed", "safe"],
+  ],
+  [
+    "a narrowing another branch may cover",
+    {
+      anyOf: [
+        { ...S, maxLength: 9 },
+        { ...S, pattern: "^h" },
+      ],
+    },
+    {
+      anyOf: [
+        { ...S, maxLength: 5 },
+        { ...S, pattern: "^h" },
+      ],
+    },
+    ["request-property-any-of-narrowing-undecided", "unclassified"],
+    ["response-property-max-length-decreased", "safe"],
+  ],
+  [
+    "a widening another branch may cover",
+    {
+      anyOf: [
+        { ...S, maxLength: 5 },
+        { ...S, pattern: "^h" },
+      ],
+    },
+    {
+      anyOf: [
+        { ...S, maxLength: 9 },
+        { ...S, pattern: "^h" },
+      ],
+    },
+    ["request-property-max-length-increased", "safe"],
+    ["response-property-any-of-widening-undecided", "unclassified"],
+  ],
+  [
+    "default added",
+    S,
+    { ...S, default: "a" },
+    ["request-property-default-value-added", "behavior"],
+    ["response-property-default-changed", "docs"],
+  ],
+  [
+    "default changed",
+    { ...S, default: "a" },
+    { ...S, default: "b" },
+    ["request-property-default-value-changed", "behavior"],
+    ["response-property-default-changed", "docs"],
+  ],
+  [
+    "description changed",
+    { ...S, description: "a" },
+    { ...S, description: "b" },
+    ["request-property-description-changed", "docs"],
+    ["response-property-description-changed", "docs"],
+  ],
+  [
+    "deprecated set",
+    S,
+    { ...S, deprecated: true },
+    ["request-property-deprecated-changed", "unclassified"],
+    ["response-property-deprecated-changed", "unclassified"],
+  ],
+  [
+    "not rewritten",
+    { ...S, not: { const: "a" } },
+    { ...S, not: { const: "b" } },
+    ["request-property-not-changed", "unclassified"],
+    ["response-property-not-changed", "unclassified"],
+  ],
+  [
+    "an extension keyword",
+    { ...S, "x-widget": 1 },
+    { ...S, "x-widget": 2 },
+    ["request-property-unknown-keyword-changed", "unclassified"],
+    ["response-property-unknown-keyword-changed", "unclassified"],
+  ],
+];
+
+/** A property `p` inside x: required or not, present or not. */
+const withP = (p: unknown, required: boolean): Json => ({
+  ...O,
+  properties: p === undefined ? {} : { p },
+  ...(required ? { required: ["p"] } : {}),
+});
+const PROPERTY_ROWS: Array<[string, unknown, unknown, Want, Want]> = [
+  [
+    "property became required",
+    withP(S, false),
+    withP(S, true),
+    ["request-property-became-required", "breaking"],
+    ["response-property-became-required", "safe"],
+  ],
+  [
+    "property became optional",
+    withP(S, true),
+    withP(S, false),
+    ["request-property-became-optional", "safe"],
+    ["response-property-became-optional", "breaking"],
+  ],
+  [
+    "required property added",
+    withP(undefined, false),
+    withP(S, true),
+    ["new-required-request-property", "breaking"],
+    ["response-required-property-added", "safe"],
+  ],
+  [
+    "optional property added",
+    withP(undefined, false),
+    withP(S, false),
+    ["new-optional-request-property", "safe"],
+    ["response-optional-property-added", "safe"],
+  ],
+  // an open object still accepts `p` (and the service may ignore it): no payload crosses the change
+  [
+    "required property removed",
+    withP(S, true),
+    withP(undefined, false),
+    ["request-property-removed", "breaking", false],
+    ["response-required-property-removed", "breaking"],
+  ],
+  [
+    "optional property removed",
+    withP(S, false),
+    withP(undefined, false),
+    ["request-property-removed", "breaking", false],
+    ["response-optional-property-removed", "behavior"],
+  ],
+  [
+    "property removed from a closed object",
+    { ...withP(S, false), additionalProperties: false },
+    { ...withP(undefined, false), additionalProperties: false },
+    ["request-property-removed", "breaking"],
+    ["response-optional-property-removed", "behavior"],
+  ],
+];
+
+describe("scenario table: each change in a request and in a response", () => {
+  it.each([...ROWS, ...PROPERTY_ROWS])("%s", (_name, before, after, request, response) => {
+    for (const [direction, want] of [
+      ["request", request],
+      ["response", response],
+    ] as const) {
+      // the change on one side only: the other body keeps the "before" schema
+      const other = direction === "request" ? { responseX: before } : { requestX: before };
+      const found = changes(model(before), model(after, other));
+      expect(
+        found.map((c) => [c.direction, c.id, c.severity]),
+        `${direction}: ${JSON.stringify(found.map((c) => c.text))}`,
+      ).toEqual([[direction, want[0], want[1]]]);
+      expect(catalogueEntry(want[0])).toMatchObject({ direction, severity: want[1] });
+      expect(exitCode(found)).toBe(want[1] === "breaking" ? 1 : 0);
+      // a breaking request change shows a payload the snapshot accepts and the source rejects
+      if (want[2] === false) expect(found[0]!.example).toBeUndefined();
+      else if (direction === "request" && want[1] === "breaking")
+        expect(found[0]!.example, found[0]!.text).toBeDefined();
+    }
+  });
+});
+
+/** A model with several endpoints; `edit` changes the after side's document. */
+function endpoints(edit: (doc: Json) => void): [Json, Json] {
+  const before = model(S) as { paths: Record<string, Json> };
+  before.paths["/fx/scenario/other"] = structuredClone(before.paths["/fx/scenario/run"]!);
+  const after = structuredClone(before) as Json;
+  edit(after);
+  return [before, after];
+}
+const other = (doc: Json): Json => (doc.paths as Record<string, Json>)["/fx/scenario/other"]!;
+const post = (doc: Json): Json => other(doc).post as Json;
+
+describe("endpoint changes: method, media type and status are breaking (exit 1)", () => {
+  it.each([
+    ["removed", (d: Json) => delete (d.paths as Json)["/fx/scenario/other"], "endpoint-removed", 1],
+    ["method post → put", (d: Json) => ((other(d).put = post(d)), delete other(d).post), "endpoint-method-changed", 1],
+    [
+      "request JSON → multipart",
+      (d: Json) => {
+        const c = (post(d).requestBody as { content: Json }).content;
+        c["multipart/form-data"] = c["application/json"];
+        delete c["application/json"];
+      },
+      "endpoint-request-media-type-changed",
+      1,
+    ],
+    [
+      "response 200 → 201",
+      (d: Json) => {
+        const r = post(d).responses as Json;
+        r["201"] = r["200"];
+        delete r["200"];
+      },
+      "endpoint-response-status-changed",
+      1,
+    ],
+    [
+      "response JSON → text",
+      (d: Json) => {
+        const c = ((post(d).responses as Json)["200"] as { content: Json }).content;
+        c["text/plain"] = c["application/json"];
+        delete c["application/json"];
+      },
+      "endpoint-response-media-type-changed",
+      1,
+    ],
+    [
+      "a charset parameter added to the media type: no change",
+      (d: Json) => {
+        const c = (post(d).requestBody as { content: Json }).content;
+        c["application/json; charset=utf-8"] = c["application/json"];
+        delete c["application/json"];
+      },
+      undefined,
+      0,
+    ],
+  ] as const)("%s", (_name, edit, id, code) => {
+    const [before, after] = endpoints(edit);
+    const found = changes(before, after);
+    expect(found.map((c) => [c.endpoint, c.direction, c.id])).toEqual(
+      id === undefined ? [] : [["other", "endpoint", id]],
+    );
+    expect(exitCode(found)).toBe(code);
+  });
+
+  it("a model with no queue-shaped endpoint left loads for drift, with every operation listed", () => {
+    const [, after] = endpoints((d) => {
+      for (const path of ["/fx/scenario/run", "/fx/scenario/other"]) {
+        const item = (d.paths as Record<string, Json>)[path]!;
+        item.put = item.post;
+        delete item.post;
+      }
+    });
+    const loaded = load(after);
+    expect(loaded.endpoints).toEqual([]);
+    expect(loaded.operations.map((o) => [o.endpoint, o.method])).toEqual([
+      ["other", "PUT"],
+      ["run", "PUT"],
+    ]);
+    expect(() => loadModelDocument(after, { model: "fx/scenario", file: "f.json" })).toThrow(
+      /has no queue-shaped endpoint/,
+    );
+  });
+});
+
+describe("a shared component's change is listed for every endpoint and direction using it", () => {
+  it("two endpoints, request and response: four changes", () => {
+    const shared = (max: number): Json => ({ Shared: { type: "integer", maximum: max } });
+    const ref = { $ref: "#/components/schemas/Shared" };
+    const [before, after] = [model(ref, { components: shared(10) }), model(ref, { components: shared(5) })];
+    for (const doc of [before, after])
+      (doc.paths as Record<string, Json>)["/fx/scenario/other"] = structuredClone(
+        (doc.paths as Record<string, Json>)["/fx/scenario/run"]!,
+      );
+    expect(changes(before, after).map((c) => [c.endpoint, c.direction, c.id, c.severity, c.field])).toEqual([
+      ["other", "request", "request-property-max-decreased", "breaking", "/x"],
+      ["other", "response", "response-property-max-decreased", "safe", "/x"],
+      ["run", "request", "request-property-max-decreased", "breaking", "/x"],
+      ["run", "response", "response-property-max-decreased", "safe", "/x"],
+    ]);
+  });
+});
+
+describe("equivalent rewrites report nothing", () => {
+  const ITEM = { Item: { type: "object", properties: { n: { type: "integer", maximum: 3 } } } };
+  const ref = { $ref: "#/components/schemas/Item" };
+  /** the request body itself as given (instead of `{prompt, x}`) */
+  const bodyDoc = (body: unknown): Json => {
+    const doc = model(undefined, { components: { ...ITEM, Body: { type: "object", properties: { x: S } } } });
+    const post = (doc.paths as Record<string, { post: Json }>)["/fx/scenario/run"]!.post;
+    (post.requestBody as { content: Record<string, Json> }).content["application/json"]!.schema = body;
+    return doc;
+  };
+  it.each([
+    [
+      "a property $ref wrapped as allOf [{$ref}]",
+      model(ref, { components: ITEM }),
+      model({ allOf: [ref] }, { components: ITEM }),
+    ],
+    [
+      "a property $ref with a description, wrapped as allOf [{$ref}] beside it",
+      model({ ...ref, description: "d" }, { components: ITEM }),
+      model({ allOf: [ref], description: "d" }, { components: ITEM }),
+    ],
+    [
+      "a request body $ref wrapped as allOf [{$ref}]",
+      bodyDoc({ $ref: "#/components/schemas/Body" }),
+      bodyDoc({ allOf: [{ $ref: "#/components/schemas/Body" }] }),
+    ],
+    ["a $ref and the same schema inline", model(ref, { components: ITEM }), model(ITEM.Item, { components: ITEM })],
+    ["a single-member anyOf", model(S), model({ anyOf: [S] })],
+    ["a single-member oneOf", model(S), model({ oneOf: [S] })],
+    [
+      "oneOf [X, null] and anyOf [X, null]",
+      model({ anyOf: [S, { type: "null" }] }),
+      model({ oneOf: [S, { type: "null" }] }),
+    ],
+    [
+      'type [X, "null"] and anyOf [X, null]',
+      model({ type: ["string", "null"] }),
+      model({ anyOf: [S, { type: "null" }] }),
+    ],
+    [
+      "a bound narrowed in the uri branch of 'a URI or any string'",
+      model({ anyOf: [{ ...S, format: "uri", maxLength: 2000 }, S] }),
+      model({ anyOf: [{ ...S, format: "uri", maxLength: 1000 }, S] }),
+    ],
+    ["uniqueItems false and no uniqueItems", model(A), model({ ...A, uniqueItems: false })],
+    ["minLength 0 and no minLength", model(S), model({ ...S, minLength: 0 })],
+    [
+      "additionalProperties true, {} and none",
+      model({ ...O, additionalProperties: true }),
+      model({ ...O, additionalProperties: {} }),
+    ],
+    ["keys in another order", model({ type: "integer", maximum: 3 }), model({ maximum: 3, type: "integer" })],
+  ])("%s", (_name, before, after) => {
+    expect(changes(before, after)).toEqual([]);
+  });
+});

@@ -97,7 +97,9 @@ export function recoverDirectory(dir: string, what = "generate"): boolean {
 
 /** Whether anything of an interrupted replacement (or a writer at work) is there to look at. */
 function pending(n: SwapNames): boolean {
-  return exists(n.lock) || exists(n.staging) || exists(n.ready) || exists(n.old);
+  if (exists(n.lock) || exists(n.staging) || exists(n.ready) || exists(n.old)) return true;
+  const legacy = legacyLeftovers(n);
+  return legacy.temps.length > 0 || legacy.olds.length > 0;
 }
 
 /**

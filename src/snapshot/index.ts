@@ -6,7 +6,7 @@
  * or undoes a write that a killed process left (docs/pull.md, "Crash safety").
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync, readdirSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { MODEL_ID, type ModelRef } from "../config/index.js";
 import {
@@ -122,7 +122,7 @@ export function readSnapshot(dir: string, models: readonly ModelRef[]): Snapshot
     const before = commitStamp(dir);
     texts = models.map((ref) => {
       const file = join(dir, snapshotFile(ref.id));
-      if (!existsSync(file)) {
+      if (entryAt(file) === undefined) {
         throw new SnapshotError(`${ref.id}: no snapshot at ${file}; run \`vsk pull\` to fetch it`);
       }
       return { file, ...readSnapshotFile(file) };

@@ -150,6 +150,20 @@ describe("writeSnapshot is all-or-nothing", () => {
     expect(manifest.models["example/model-c"]).toMatchObject({ source: "new", sha256: sha256(mirrorText(MODELS[2])) });
   });
 
+  it("the next write cleans up what an older vsk left (names with a pid): a lost file comes back from its backup", () => {
+    const dir = seeded();
+    const a = join(dir, "example/model-a/latest.json");
+    const before = readFileSync(a);
+    fs.renameSync(a, `${a}.vsk-bak-4242-0a1b2c3d`);
+    writeFileSync(join(dir, "manifest.json.vsk-tmp-4242-0a1b2c3d"), "{");
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    writeSnapshot(dir, fresh.slice(2));
+    stderr.mockRestore();
+    expect(readFileSync(a)).toEqual(before);
+    expect(Object.keys(tree(dir)).filter((f) => f.includes(".vsk"))).toEqual([]);
+    expect(Object.keys(readManifest(dir).models)).toEqual([...MODELS]);
+  });
+
   it("writeFilesAtomically takes Buffers too", () => {
     const dir = mkdtempSync(join(tmpdir(), "vsk-snapshot-"));
     temps.push(dir);

@@ -110,8 +110,9 @@ function starter(args: InitArgs, schemaRef: string): Record<string, unknown> {
 /** A config problem said as the flag it came from, not as a pointer into a file not yet written. */
 function flagProblem(problem: ConfigProblem, args: InitArgs): string {
   const [, key, index] = problem.pointer.split("/");
+  const flag = (i: string): string => `--model ${quote(args.models[Number(i)] ?? "")}`;
   if (key === "models" && index !== undefined)
-    return `--model ${quote(args.models[Number(index)] ?? "")}: ${problem.message}`;
+    return `${flag(index)}: ${problem.message.replace(/\/models\/(\d+)/g, (_, i: string) => flag(i))}`;
   if (key === "schemaUrl") return `--schema-url: ${problem.message}`;
   return `${problem.pointer}: ${problem.message}`;
 }

@@ -117,7 +117,7 @@ describe("vsk init", () => {
     ],
     [
       ["--model", "acme/a=va", "--model", "acme/b=VA"],
-      'vsk: init: --model "acme/b=VA": "VA" names /models/0 already; ids and aliases must be unique (case-insensitive): rename or remove one (see `vsk init --help`)',
+      'vsk: init: --model "acme/b=VA": "VA" names --model "acme/a=va" already; ids and aliases must be unique (case-insensitive): rename or remove one (see `vsk init --help`)',
     ],
     [["--schema-url", ""], "vsk: init: --schema-url takes one value (see `vsk init --help`)"],
     [["--modle", "acme/a"], 'vsk: init: unknown option "--modle"; did you mean "--model"? (see `vsk init --help`)'],

@@ -33,6 +33,7 @@ import {
   scrubSecrets,
   type SchemaSource,
 } from "../fetch/index.js";
+import { jsonText, terminalText } from "../output/index.js";
 import { sha256, readManifest, writeSnapshot, SnapshotError } from "../snapshot/index.js";
 import { commandParser, helpShown } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
@@ -165,7 +166,7 @@ async function parseArgs(argv: string[]): Promise<DriftArgs | "help"> {
 }
 
 function render(report: DriftReport, format: Format, files: ReadonlyMap<string, string>): string {
-  if (format === "json") return JSON.stringify(report, null, 2) + "\n";
+  if (format === "json") return jsonText(JSON.stringify(report, null, 2)) + "\n";
   if (format === "markdown") return formatMarkdown(report);
   if (format === "github") return formatGithub(report, files);
   return formatText(report);
@@ -175,7 +176,7 @@ export async function runDrift(argv: string[]): Promise<number> {
   const cwd = process.cwd();
   // Whatever a message holds, no URL keeps its query string and the key is never printed (spec 5, 7.2).
   const scrub = (text: string): string => scrubSecrets(text);
-  const err = (line: string): void => void process.stderr.write(scrub(line) + "\n");
+  const err = (line: string): void => void process.stderr.write(scrub(terminalText(line)) + "\n");
 
   const args = await parseArgs(argv);
   if (args === "help") return ExitCode.ok;

@@ -19,6 +19,7 @@ import {
   type LintTarget,
   type ValidatorRegistry,
 } from "../lint/index.js";
+import { terminalText } from "../output/index.js";
 import { CliError, ExitCode } from "./errors.js";
 import { redactUrlsInText } from "../../templates/support.js";
 
@@ -155,7 +156,7 @@ export async function runLint(argv: string[]): Promise<number> {
     }
   }
   await reporter.end(linter.summary);
-  for (const e of errors) process.stderr.write(`vsk: ${e.message}\n`);
+  for (const e of errors) process.stderr.write(`vsk: ${terminalText(e.message)}\n`);
   if (errors.length > 0) return ExitCode.usage;
   if (linter.summary.invalid > 0) return ExitCode.findings;
   if (linter.summary.warnings > maxWarnings) {

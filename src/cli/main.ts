@@ -6,6 +6,7 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { redactUrlsInText } from "../../templates/support.js";
+import { terminalText } from "../output/index.js";
 import { CliError, ExitCode } from "./errors.js";
 
 type CommandRunner = (argv: string[]) => Promise<number>;
@@ -63,7 +64,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = commands[name];
   if (command === undefined) {
-    process.stderr.write(`vsk: unknown command "${name}"\n\n${usage()}\n`);
+    process.stderr.write(`vsk: unknown command "${terminalText(name)}"\n\n${usage()}\n`);
     return ExitCode.usage;
   }
   const run = await command.load();
@@ -73,7 +74,8 @@ export async function main(argv: string[]): Promise<number> {
 /** Turns whatever a command throws into one message and an exit code; never a stack trace for a CliError. */
 export function reportFailure(error: unknown): number {
   if (error instanceof CliError) {
-    process.stderr.write(`vsk: ${error.message}\n`);
+    // a message may quote data (a file name, a flag's value): shown, never acted on by the terminal
+    process.stderr.write(`vsk: ${error.message.split("\n").map(terminalText).join("\n")}\n`);
     return error.exitCode;
   }
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);

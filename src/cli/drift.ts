@@ -29,6 +29,7 @@ import {
   describeSource,
   FetchUsageError,
   mapLimit,
+  parseTimeoutSeconds,
   resolveFetchOptions,
   scrubSecrets,
   type SchemaSource,
@@ -52,6 +53,8 @@ interface DriftArgs {
   config?: string;
   model?: string;
   endpoint?: string;
+  /** `--timeout SECONDS`, as milliseconds */
+  deadlineMs?: number;
 }
 
 /**
@@ -125,6 +128,11 @@ async function parseArgs(argv: string[]): Promise<DriftArgs | "help"> {
       describe: "accept the source as the new snapshot (atomically, like pull) and exit 0",
     })
     .option("config", { type: "string", describe: "config file (default: ./vsk.config.json if present)" })
+    .option("timeout", {
+      type: "string",
+      describe:
+        "overall deadline of each model's fetch, in seconds (default 60, or $VSK_FETCH_TIMEOUT); exit 3 when it passes",
+    })
     .parseAsync();
   if (helpShown(argv) || parsed.help === true) return "help";
   const single = (flag: string, value: unknown): string | undefined => {
@@ -155,8 +163,17 @@ async function parseArgs(argv: string[]): Promise<DriftArgs | "help"> {
     throw new CliError("drift: --model and --endpoint only apply with --requests", ExitCode.usage);
   if (args.ndjson && requests === undefined)
     throw new CliError("drift: --ndjson only applies with --requests", ExitCode.usage);
+  const timeout = single("timeout", parsed.timeout);
+  let deadlineMs: number | undefined;
+  try {
+    if (timeout !== undefined) deadlineMs = parseTimeoutSeconds(timeout, "--timeout");
+  } catch (error) {
+    if (error instanceof FetchUsageError) throw new CliError(`drift: ${error.message}`, ExitCode.usage);
+    throw error;
+  }
   return {
     ...args,
+    ...(deadlineMs === undefined ? {} : { deadlineMs }),
     ...(schemaUrl === undefined ? {} : { schemaUrl }),
     ...(config === undefined ? {} : { config }),
     ...(requests === undefined ? {} : { requests }),
@@ -200,8 +217,13 @@ export async function runDrift(argv: string[]): Promise<number> {
   }
 
   const comparisons = await mapLimit(config.models, CONCURRENCY, (ref) =>
-    compareModel(ref, config.snapshotDir, source, (e) =>
-      err(`vsk: ${e.model}: ${e.problem}; retrying in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt + 1})`),
+    compareModel(
+      ref,
+      config.snapshotDir,
+      source,
+      (e) =>
+        err(`vsk: ${e.model}: ${e.problem}; retrying in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt + 1})`),
+      args.deadlineMs === undefined ? {} : { deadlineMs: args.deadlineMs },
     ),
   );
   const all = sortChanges(

@@ -96,7 +96,18 @@ function invokedDirectly(): boolean {
     return false;
   }
 }
+/**
+ * `vsk lint … | head -1`: the reader went away. Nothing more can be shown, so stop quietly with the
+ * exit code so far (0 unless one was set), never with an EPIPE stack trace.
+ */
+function exitQuietlyOnClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  process.stderr.write(`vsk: cannot write the output (${error.code ?? error.message})\n`);
+  process.exit(ExitCode.usage);
+}
+
 if (invokedDirectly()) {
+  process.stdout.on("error", exitQuietlyOnClosedPipe);
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

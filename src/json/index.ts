@@ -138,3 +138,122 @@ export function locateJsonError(text: string): { offset: number; problem: string
     return { offset: 0, problem: "not valid JSON" };
   }
 }
+
+/** A key that occurs more than once in one object: the pointer of the key and the line of its repetition. */
+export interface DuplicateKey {
+  pointer: string;
+  key: string;
+  line: number;
+}
+
+/**
+ * The duplicate keys of a JSON text that `JSON.parse` accepted as `value` (RFC 8259 says names
+ * SHOULD be unique; `JSON.parse` silently keeps the last). Fast on the usual text without any: a
+ * count of the keys in `value` against the colons outside strings of `text` (every such colon
+ * follows one key), and only when they differ a scan that names each repetition. At most
+ * `limit` are returned.
+ */
+export function findDuplicateKeys(text: string, value: unknown, firstLine = 1, limit = 20): DuplicateKey[] {
+  if (countKeys(value) === countColonsOutsideStrings(text)) return [];
+  return scanDuplicateKeys(text, firstLine, limit);
+}
+
+/** Own keys of every object in a parsed JSON value (iterative: a payload may nest deeply). */
+function countKeys(root: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== "object" || v === null) continue;
+    if (Array.isArray(v)) {
+      for (const item of v) if (typeof item === "object" && item !== null) stack.push(item);
+      continue;
+    }
+    for (const key in v) {
+      count++;
+      const item = (v as Record<string, unknown>)[key];
+      if (typeof item === "object" && item !== null) stack.push(item);
+    }
+  }
+  return count;
+}
+
+/** The colons of a JSON text that are not inside a string, by native `indexOf` jumps. */
+function countColonsOutsideStrings(text: string): number {
+  let count = 0;
+  let i = 0;
+  let colon = text.indexOf(":");
+  let quote = text.indexOf('"');
+  while (colon !== -1) {
+    if (quote === -1 || colon < quote) {
+      count++;
+      i = colon + 1;
+      colon = text.indexOf(":", i);
+      continue;
+    }
+    i = stringEnd(text, quote) + 1; // skip the string
+    if (colon < i) colon = text.indexOf(":", i);
+    quote = text.indexOf('"', i);
+  }
+  return count;
+}
+
+/** The index of the quote that closes the string opening at `open` (text.length - 1 if none). */
+function stringEnd(text: string, open: number): number {
+  let j = open + 1;
+  for (;;) {
+    j = text.indexOf('"', j);
+    if (j === -1) return text.length - 1;
+    let slashes = 0;
+    while (text.charCodeAt(j - 1 - slashes) === 92) slashes++;
+    if (slashes % 2 === 0) return j;
+    j++;
+  }
+}
+
+function pointerToken(token: string): string {
+  return token.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Walks a valid JSON text, naming every key that repeats one before it in the same object. */
+function scanDuplicateKeys(text: string, firstLine: number, limit: number): DuplicateKey[] {
+  interface Frame {
+    path: string;
+    keys: Set<string> | null; // null for an array
+    index: number;
+    expectKey: boolean;
+    key: string;
+  }
+  const found: DuplicateKey[] = [];
+  const stack: Frame[] = [];
+  let line = firstLine;
+  let lineCountedTo = 0;
+  const lineAt = (offset: number): number => {
+    for (; lineCountedTo < offset; lineCountedTo++) if (text.charCodeAt(lineCountedTo) === 10) line++;
+    return line;
+  };
+  for (let i = 0; i < text.length && found.length < limit; i++) {
+    const c = text[i];
+    const top = stack[stack.length - 1];
+    if (c === '"') {
+      const end = stringEnd(text, i);
+      if (top !== undefined && top.keys !== null && top.expectKey) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        if (top.keys.has(key)) found.push({ pointer: `${top.path}/${pointerToken(key)}`, key, line: lineAt(i) });
+        else top.keys.add(key);
+        top.expectKey = false;
+        top.key = key;
+      }
+      i = end;
+    } else if (c === "{" || c === "[") {
+      const path =
+        top === undefined ? "" : `${top.path}/${pointerToken(top.keys === null ? String(top.index) : top.key)}`;
+      stack.push({ path, keys: c === "{" ? new Set() : null, index: 0, expectKey: c === "{", key: "" });
+    } else if (c === "}" || c === "]") stack.pop();
+    else if (c === "," && top !== undefined) {
+      if (top.keys === null) top.index++;
+      else top.expectKey = true;
+    }
+  }
+  return found;
+}

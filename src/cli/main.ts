@@ -82,7 +82,9 @@ export function reportFailure(error: unknown): number {
   // even a bug's report must not print a URL's query string or the API key
   const key = process.env.VSK_API_KEY;
   const safe = redactUrlsInText(key ? text.split(key).join("<VSK_API_KEY>") : text);
-  process.stderr.write(`vsk: internal error (a bug in vsk, please report it):\n${safe}\n`);
+  process.stderr.write(
+    `vsk: internal error (a bug in vsk, please report it):\n${safe.split("\n").map(terminalText).join("\n")}\n`,
+  );
   return 70;
 }
 

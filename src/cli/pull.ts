@@ -31,6 +31,7 @@ import {
   type FetchedModel,
   type Manifest,
 } from "../snapshot/index.js";
+import { terminalText } from "../output/index.js";
 import { commandParser } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
 
@@ -157,8 +158,8 @@ export async function runPull(argv: string[]): Promise<number> {
   const cwd = process.cwd();
   // Belt and braces: whatever a message holds, no URL keeps its query string and the key is never printed (spec 5).
   const scrub = (text: string): string => scrubSecrets(text);
-  const out = (line: string): void => void process.stdout.write(scrub(line) + "\n");
-  const err = (line: string): void => void process.stderr.write(scrub(line) + "\n");
+  const out = (line: string): void => void process.stdout.write(scrub(terminalText(line)) + "\n");
+  const err = (line: string): void => void process.stderr.write(scrub(terminalText(line)) + "\n");
 
   const args = await parseArgs(argv);
   if (args === "help") return ExitCode.ok;

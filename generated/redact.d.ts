@@ -2,24 +2,29 @@
 /**
  * URL redaction (spec 7.2, input_fetch_failed rule 3): a message never reflects a URL's query
  * string, so credentials in a presigned URL never leak. We go further and also drop the fragment
- * and any user info (`user:password@`), which can carry secrets just as well.
+ * (`#access_token=…`), any user info (`user:password@`) and `;name=value` path parameters
+ * (`;jsessionid=…`), which carry secrets just as well.
  *
  * Plain string surgery, not `new URL()`: the URL a person submitted stays recognisable (no host
  * lower-casing, no added trailing slash, no re-encoding), and it works on text that is not a
- * well-formed URL.
+ * well-formed URL. The one implementation: `vsk` uses it for every message and `vsk generate`
+ * copies this file beside the generated code, so it imports nothing.
  */
 /**
- * Removes the query string, fragment and user info of one URL.
+ * Removes the query string, fragment, user info and `;name=value` path parameters of one URL.
  *
- * @example redactUrl("https://user:pw@cdn.example.com/a.png?X-Amz-Signature=abc#top")
+ * @example redactUrl("https://user:pw@cdn.example.com/a.png;jsessionid=1?X-Amz-Signature=abc#top")
  *          // "https://cdn.example.com/a.png"
  * @returns the redacted URL; `""` for a value that is not a string.
  */
 export declare function redactUrl(url: string): string;
 /**
- * Redacts every `scheme://…` URL inside free text with {@link redactUrl}, then removes any query
- * string (`?name=value…`) still attached to a word, so a URL without a scheme or broken by a space
- * does not leak either. The rest of the text is unchanged; trailing sentence punctuation is kept.
+ * Redacts every URL inside free text: a `scheme://…` URL (any case, also `//host/…` without a
+ * scheme) with {@link redactUrl}; in any other word that looks like a URL or a path
+ * (`bucket.s3.amazonaws.com/k.png?X-Amz-Signature=…`, `host/a.png?download&sig=…`, the tail of a
+ * URL broken by a space), the query or fragment, `;name=value` parameters and `user:password@`.
+ * A `?` or `#` in prose (`why?`, `#1`) is kept. The rest of the text is unchanged; trailing
+ * sentence punctuation is kept. Linear in the length of the text.
  *
  * @example redactUrlsInText("could not fetch https://b.example/x.mp4?sig=1: HTTP 403")
  *          // "could not fetch https://b.example/x.mp4: HTTP 403"

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatGithub, formatMarkdown, type DriftReport } from "../drift/index.js";
+import { githubData as escapeData, markdownText } from "../output/index.js";
 import { redactUrlsInText } from "../runtime/index.js";
 
 export type ActionCommand = "drift" | "lint" | "check";
@@ -89,11 +90,6 @@ function vsk(
   });
 }
 
-/** A workflow-command message: GitHub's escaping of `%`, CR and LF. */
-function escapeData(text: string): string {
-  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-}
-
 const configArgs = (inputs: ActionInputs): string[] => (inputs.config ? ["--config", inputs.config] : []);
 
 async function runDrift(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEnv): Promise<ActionResult> {
@@ -115,7 +111,7 @@ async function runDrift(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEn
     return {
       exitCode: run.code === 0 ? 2 : run.code,
       log: `::error title=vsk drift::${escapeData(why)}\n`,
-      markdown: `## Schema drift\n\n**vsk drift failed:** ${why.replace(/[|<>[\]`]/g, "\\$&")}\n`,
+      markdown: `## Schema drift\n\n**vsk drift failed:** ${markdownText(why)}\n`,
       outputs: { "breaking-count": "0", "changes-json": "[]" },
     };
   }
@@ -147,7 +143,7 @@ async function runLint(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEnv
     try {
       markdown = readFileSync(summary, "utf8");
     } catch {
-      markdown = `## vsk lint\n\n**vsk lint failed:** ${(run.stderr.trim().split("\n")[0] ?? "").replace(/[|<>[\]`]/g, "\\$&")}\n`;
+      markdown = `## vsk lint\n\n**vsk lint failed:** ${markdownText(run.stderr.trim().split("\n")[0] ?? "")}\n`;
     }
     const json = await vsk(["lint", "--format", "json", ...configArgs(inputs), "--", ...inputs.paths], cwd, env);
     let invalid: unknown[] = [];
@@ -176,7 +172,7 @@ async function runCheck(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEn
   return {
     exitCode: inputs.failOn === "never" && stale ? 0 : run.code,
     log: run.code === 0 ? `${text}\n` : `::error title=vsk generate --check::${escapeData(text)}\n`,
-    markdown: `## Generated code\n\n${run.code === 0 ? "✅" : "❌"} ${text.replace(/[|<>[\]`*_]/g, "\\$&")}\n`,
+    markdown: `## Generated code\n\n${run.code === 0 ? "✅" : "❌"} ${markdownText(text)}\n`,
     outputs: { "breaking-count": stale ? "1" : "0", "changes-json": "[]" },
   };
 }

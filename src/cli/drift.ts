@@ -29,10 +29,12 @@ import {
   describeSource,
   FetchUsageError,
   mapLimit,
+  parseTimeoutSeconds,
   resolveFetchOptions,
   scrubSecrets,
   type SchemaSource,
 } from "../fetch/index.js";
+import { jsonText, terminalText } from "../output/index.js";
 import {
   prepareSnapshotRead,
   sha256,
@@ -59,6 +61,8 @@ interface DriftArgs {
   config?: string;
   model?: string;
   endpoint?: string;
+  /** `--timeout SECONDS`, as milliseconds */
+  deadlineMs?: number;
 }
 
 /**
@@ -132,6 +136,11 @@ async function parseArgs(argv: string[]): Promise<DriftArgs | "help"> {
       describe: "accept the source as the new snapshot (atomically, like pull) and exit 0",
     })
     .option("config", { type: "string", describe: "config file (default: ./vsk.config.json if present)" })
+    .option("timeout", {
+      type: "string",
+      describe:
+        "overall deadline of each model's fetch, in seconds (default 60, or $VSK_FETCH_TIMEOUT); exit 3 when it passes",
+    })
     .parseAsync();
   if (helpShown(argv) || parsed.help === true) return "help";
   const single = (flag: string, value: unknown): string | undefined => {
@@ -162,8 +171,17 @@ async function parseArgs(argv: string[]): Promise<DriftArgs | "help"> {
     throw new CliError("drift: --model and --endpoint only apply with --requests", ExitCode.usage);
   if (args.ndjson && requests === undefined)
     throw new CliError("drift: --ndjson only applies with --requests", ExitCode.usage);
+  const timeout = single("timeout", parsed.timeout);
+  let deadlineMs: number | undefined;
+  try {
+    if (timeout !== undefined) deadlineMs = parseTimeoutSeconds(timeout, "--timeout");
+  } catch (error) {
+    if (error instanceof FetchUsageError) throw new CliError(`drift: ${error.message}`, ExitCode.usage);
+    throw error;
+  }
   return {
     ...args,
+    ...(deadlineMs === undefined ? {} : { deadlineMs }),
     ...(schemaUrl === undefined ? {} : { schemaUrl }),
     ...(config === undefined ? {} : { config }),
     ...(requests === undefined ? {} : { requests }),
@@ -173,7 +191,7 @@ async function parseArgs(argv: string[]): Promise<DriftArgs | "help"> {
 }
 
 function render(report: DriftReport, format: Format, files: ReadonlyMap<string, string>): string {
-  if (format === "json") return JSON.stringify(report, null, 2) + "\n";
+  if (format === "json") return jsonText(JSON.stringify(report, null, 2)) + "\n";
   if (format === "markdown") return formatMarkdown(report);
   if (format === "github") return formatGithub(report, files);
   return formatText(report);
@@ -183,7 +201,7 @@ export async function runDrift(argv: string[]): Promise<number> {
   const cwd = process.cwd();
   // Whatever a message holds, no URL keeps its query string and the key is never printed (spec 5, 7.2).
   const scrub = (text: string): string => scrubSecrets(text);
-  const err = (line: string): void => void process.stderr.write(scrub(line) + "\n");
+  const err = (line: string): void => void process.stderr.write(scrub(terminalText(line)) + "\n");
 
   const args = await parseArgs(argv);
   if (args === "help") return ExitCode.ok;
@@ -226,8 +244,13 @@ export async function runDrift(argv: string[]): Promise<number> {
   }
 
   const comparisons = await mapLimit(config.models, CONCURRENCY, (ref) =>
-    compareModel(ref, config.snapshotDir, source, (e) =>
-      err(`vsk: ${e.model}: ${e.problem}; retrying in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt + 1})`),
+    compareModel(
+      ref,
+      config.snapshotDir,
+      source,
+      (e) =>
+        err(`vsk: ${e.model}: ${e.problem}; retrying in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt + 1})`),
+      args.deadlineMs === undefined ? {} : { deadlineMs: args.deadlineMs },
     ),
   );
   const all = sortChanges(

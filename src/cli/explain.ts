@@ -5,6 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { explain, orderKeys, renderText, type InputKind } from "../explain/index.js";
 import { jsonSyntaxError } from "../json/index.js";
+import { jsonText, terminalText } from "../output/index.js";
 import { redactUrlsInText } from "../runtime/index.js";
 import { commandParser } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
@@ -25,7 +26,8 @@ export async function runExplain(argv: string[]): Promise<number> {
   const { text, source } = await readInput(args.file);
   const value = parseJson(text, source);
   const explanation = orderKeys(explain(value, source, AS_CHOICES[args.as]));
-  const output = args.format === "json" ? JSON.stringify(explanation, null, 2) + "\n" : renderText(explanation);
+  const output =
+    args.format === "json" ? jsonText(JSON.stringify(explanation, null, 2)) + "\n" : renderText(explanation);
   // raw values (an unknown code, a request_id) are printed as sent: never with a URL's query string
   process.stdout.write(redactUrlsInText(output));
   return ExitCode.ok;
@@ -85,17 +87,21 @@ async function readInput(file: string | undefined): Promise<{ text: string; sour
           : code === "EACCES"
             ? "permission denied"
             : String(code ?? "unreadable");
-    throw new CliError(`explain: cannot read ${file}: ${why}`, ExitCode.usage);
+    throw new CliError(`explain: cannot read ${terminalText(file)}: ${why}`, ExitCode.usage);
   }
 }
 
 function parseJson(rawText: string, source: string): unknown {
   const text = rawText.replace(/^\uFEFF/, "");
-  if (text.trim() === "") throw new CliError(`explain: ${source} is empty; expected one JSON value`, ExitCode.usage);
+  if (text.trim() === "")
+    throw new CliError(`explain: ${terminalText(source)} is empty; expected one JSON value`, ExitCode.usage);
   try {
     return JSON.parse(text);
   } catch {
     const { line, column, problem } = jsonSyntaxError(text);
-    throw new CliError(`explain: ${source}:${line}:${column}: not valid JSON: ${problem}`, ExitCode.usage);
+    throw new CliError(
+      `explain: ${terminalText(source)}:${line}:${column}: not valid JSON: ${problem}`,
+      ExitCode.usage,
+    );
   }
 }

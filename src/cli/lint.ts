@@ -8,6 +8,7 @@
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../config/index.js";
 import {
+  DEFAULT_MAX_LINE_BYTES,
   expandInputs,
   githubReporter,
   jsonReporter,
@@ -21,6 +22,7 @@ import {
 } from "../lint/index.js";
 import { readableDirectory } from "../durable/index.js";
 import { prepareSnapshotRead, SnapshotError } from "../snapshot/index.js";
+import { terminalText } from "../output/index.js";
 import { CliError, ExitCode } from "./errors.js";
 import { didYouMean, plural, quote } from "../text/index.js";
 import { redactUrlsInText } from "../../templates/support.js";
@@ -39,6 +41,8 @@ Options:
   --endpoint NAME        endpoint of bare payloads (e.g. keyframes-to-video)
   --format FORMAT        pretty (default), json or github
   --max-warnings N       exit 1 when there are more than N warnings (default: no limit)
+  --max-line-bytes N     longest NDJSON line read, in bytes (default 8388608, 8 MiB); a longer
+                         line is reported (lint/line-too-long) and skipped, never buffered whole
   --ndjson               read stdin as NDJSON, one payload per line
   --show-valid           pretty: also list the valid payloads
   --config FILE          config file (default: ./vsk.config.json if present, else the three embedded models)
@@ -53,6 +57,7 @@ const OPTIONS = {
   endpoint: { type: "string" },
   format: { type: "string" },
   "max-warnings": { type: "string" },
+  "max-line-bytes": { type: "string" },
   ndjson: { type: "boolean" },
   "show-valid": { type: "boolean" },
   config: { type: "string" },
@@ -130,6 +135,12 @@ export async function runLint(argv: string[]): Promise<number> {
       usage(`--max-warnings must be a whole number, not "${values["max-warnings"]}"`);
     if (maxWarnings === -1) maxWarnings = Infinity;
   }
+  let maxLineBytes = DEFAULT_MAX_LINE_BYTES;
+  if (values["max-line-bytes"] !== undefined) {
+    maxLineBytes = /^\d+$/.test(values["max-line-bytes"].trim()) ? Number(values["max-line-bytes"]) : NaN;
+    if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
+      usage(`--max-line-bytes must be a whole number of bytes >= 1, not "${values["max-line-bytes"]}"`);
+  }
   const cwd = process.cwd();
   let registry: ValidatorRegistry;
   let snapshotDir: string;
@@ -165,7 +176,7 @@ export async function runLint(argv: string[]): Promise<number> {
       : format === "github"
         ? githubReporter(sink, process.env.GITHUB_STEP_SUMMARY)
         : prettyReporter(sink, color, values["show-valid"] === true);
-  const linter = new Linter(registry, target, reporter);
+  const linter = new Linter(registry, target, reporter, { maxLineBytes });
   const { files, errors } = await expandInputs(inputs, cwd);
   for (const file of files) {
     try {
@@ -177,7 +188,7 @@ export async function runLint(argv: string[]): Promise<number> {
     }
   }
   await reporter.end(linter.summary);
-  for (const e of errors) process.stderr.write(`vsk: ${e.message}\n`);
+  for (const e of errors) process.stderr.write(`vsk: ${terminalText(e.message)}\n`);
   if (errors.length > 0) return ExitCode.usage;
   if (linter.summary.invalid > 0) return ExitCode.findings;
   if (linter.summary.warnings > maxWarnings) {

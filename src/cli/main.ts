@@ -6,6 +6,7 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { redactUrlsInText } from "../../templates/support.js";
+import { terminalText } from "../output/index.js";
 import { CliError, ExitCode } from "./errors.js";
 import { didYouMean, quote } from "../text/index.js";
 
@@ -110,14 +111,17 @@ export async function main(argv: string[]): Promise<number> {
 /** Turns whatever a command throws into one message and an exit code; never a stack trace for a CliError. */
 export function reportFailure(error: unknown): number {
   if (error instanceof CliError) {
-    process.stderr.write(`vsk: ${error.message}\n`);
+    // a message may quote data (a file name, a flag's value): shown, never acted on by the terminal
+    process.stderr.write(`vsk: ${error.message.split("\n").map(terminalText).join("\n")}\n`);
     return error.exitCode;
   }
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
   // even a bug's report must not print a URL's query string or the API key
   const key = process.env.VSK_API_KEY;
   const safe = redactUrlsInText(key ? text.split(key).join("<VSK_API_KEY>") : text);
-  process.stderr.write(`vsk: internal error (a bug in vsk, please report it):\n${safe}\n`);
+  process.stderr.write(
+    `vsk: internal error (a bug in vsk, please report it):\n${safe.split("\n").map(terminalText).join("\n")}\n`,
+  );
   return 70;
 }
 
@@ -131,7 +135,18 @@ function invokedDirectly(): boolean {
     return false;
   }
 }
+/**
+ * `vsk lint … | head -1`: the reader went away. Nothing more can be shown, so stop quietly with the
+ * exit code so far (0 unless one was set), never with an EPIPE stack trace.
+ */
+function exitQuietlyOnClosedPipe(error: NodeJS.ErrnoException): void {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  process.stderr.write(`vsk: cannot write the output (${error.code ?? error.message})\n`);
+  process.exit(ExitCode.usage);
+}
+
 if (invokedDirectly()) {
+  process.stdout.on("error", exitQuietlyOnClosedPipe);
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -12,6 +12,7 @@ import {
   chooseSchemaSource,
   describeSource,
   fetchModelSchema,
+  parseTimeoutSeconds,
   FetchError,
   FetchUsageError,
   mapLimit,
@@ -32,6 +33,7 @@ import {
   type FetchedModel,
   type Manifest,
 } from "../snapshot/index.js";
+import { terminalText } from "../output/index.js";
 import { commandParser } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
 import { plural } from "../text/index.js";
@@ -43,6 +45,8 @@ interface PullArgs {
   schemaUrl?: string;
   models: string[];
   config?: string;
+  /** `--timeout SECONDS`, as milliseconds */
+  deadlineMs?: number;
 }
 
 type Outcome = { ok: true; fetched: FetchedModel } | { ok: false; message: string };
@@ -67,8 +71,13 @@ async function parseArgs(argv: string[]): Promise<PullArgs | "help"> {
       describe: "a model id or alias to pull (repeatable; default: every configured model)",
     })
     .option("config", { type: "string", describe: "config file (default: ./vsk.config.json if present)" })
+    .option("timeout", {
+      type: "string",
+      describe:
+        "overall deadline of each model's fetch, in seconds (default 60, or $VSK_FETCH_TIMEOUT); exit 3 when it passes",
+    })
     .epilogue(
-      "Environment: VSK_API_KEY sends 'Authorization: Key <key>' (never printed); VSK_FETCH_TIMEOUT_MS, VSK_FETCH_RETRIES, VSK_RETRY_BASE_MS, VSK_RETRY_MAX_DELAY_MS, VSK_FETCH_MAX_BYTES tune the fetch.",
+      "Environment: VSK_API_KEY sends 'Authorization: Key <key>' (never printed); VSK_FETCH_TIMEOUT (seconds, as --timeout), VSK_FETCH_TIMEOUT_MS, VSK_FETCH_RETRIES, VSK_RETRY_BASE_MS, VSK_RETRY_MAX_DELAY_MS, VSK_FETCH_MAX_BYTES tune the fetch.",
     )
     .parseAsync();
   if (parsed.help === true) return "help";
@@ -84,7 +93,20 @@ async function parseArgs(argv: string[]): Promise<PullArgs | "help"> {
   }
   const schemaUrl = single("schema-url", parsed["schema-url"]);
   const config = single("config", parsed.config);
-  return { models, ...(schemaUrl === undefined ? {} : { schemaUrl }), ...(config === undefined ? {} : { config }) };
+  const timeout = single("timeout", parsed.timeout);
+  let deadlineMs: number | undefined;
+  try {
+    if (timeout !== undefined) deadlineMs = parseTimeoutSeconds(timeout, "--timeout");
+  } catch (error) {
+    if (error instanceof FetchUsageError) throw new CliError(`pull: ${error.message}`, ExitCode.usage);
+    throw error;
+  }
+  return {
+    models,
+    ...(schemaUrl === undefined ? {} : { schemaUrl }),
+    ...(config === undefined ? {} : { config }),
+    ...(deadlineMs === undefined ? {} : { deadlineMs }),
+  };
 }
 
 /** Flag, then config `schemaUrl` (a relative directory is relative to the config file), then `VSK_SCHEMA_URL`. */
@@ -108,9 +130,13 @@ function selectModels(config: VskConfig, wanted: readonly string[]): ModelRef[] 
 }
 
 /** Fetch, then load (stage 2) so that a document that is not a model is caught before any write. */
-async function pullOne(source: SchemaSource, ref: ModelRef, onRetry: (event: RetryEvent) => void): Promise<Outcome> {
+async function pullOne(
+  source: SchemaSource,
+  ref: ModelRef,
+  options: { onRetry: (event: RetryEvent) => void; deadlineMs?: number },
+): Promise<Outcome> {
   try {
-    const got = await fetchModelSchema(source, ref.id, { onRetry });
+    const got = await fetchModelSchema(source, ref.id, options);
     loadModelDocument(got.document, { model: ref.id, file: got.source });
     return { ok: true, fetched: { model: ref.id, text: got.text, source: got.source } };
   } catch (error) {
@@ -133,8 +159,8 @@ export async function runPull(argv: string[]): Promise<number> {
   const cwd = process.cwd();
   // Belt and braces: whatever a message holds, no URL keeps its query string and the key is never printed (spec 5).
   const scrub = (text: string): string => scrubSecrets(text);
-  const out = (line: string): void => void process.stdout.write(scrub(line) + "\n");
-  const err = (line: string): void => void process.stderr.write(scrub(line) + "\n");
+  const out = (line: string): void => void process.stdout.write(scrub(terminalText(line)) + "\n");
+  const err = (line: string): void => void process.stderr.write(scrub(terminalText(line)) + "\n");
 
   const args = await parseArgs(argv);
   if (args === "help") return ExitCode.ok;
@@ -177,7 +203,10 @@ export async function runPull(argv: string[]): Promise<number> {
   };
   showProgress();
   const outcomes = await mapLimit(models, CONCURRENCY, async (ref) => {
-    const outcome = await pullOne(source, ref, onRetry);
+    const outcome = await pullOne(source, ref, {
+      onRetry,
+      ...(args.deadlineMs === undefined ? {} : { deadlineMs: args.deadlineMs }),
+    });
     done++;
     showProgress();
     return outcome;

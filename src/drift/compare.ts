@@ -6,7 +6,14 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { ModelRef } from "../config/index.js";
-import { fetchModelSchema, FetchError, modelLocation, type RetryEvent, type SchemaSource } from "../fetch/index.js";
+import {
+  fetchModelSchema,
+  FetchError,
+  modelLocation,
+  type FetchOptions,
+  type RetryEvent,
+  type SchemaSource,
+} from "../fetch/index.js";
 import { loadModelDocument, parseModelText, SchemaLoadError, splitModelId, type ModelSchema } from "../schema/index.js";
 import { readSnapshotFile, sha256, snapshotFile, SnapshotError, type FetchedModel } from "../snapshot/index.js";
 import { classifyModel } from "./classify.js";
@@ -39,6 +46,8 @@ export async function compareModel(
   snapshotDir: string,
   source: SchemaSource,
   onRetry?: (event: RetryEvent) => void,
+  /** fetch settings from the command line (`--timeout`) */
+  fetchOptions: FetchOptions = {},
 ): Promise<ModelComparison> {
   const file = join(snapshotDir, snapshotFile(ref.id));
   const result = (
@@ -79,7 +88,10 @@ export async function compareModel(
   let fetched: FetchedModel;
   let document: unknown;
   try {
-    const got = await fetchModelSchema(source, ref.id, onRetry === undefined ? {} : { onRetry });
+    const got = await fetchModelSchema(source, ref.id, {
+      ...fetchOptions,
+      ...(onRetry === undefined ? {} : { onRetry }),
+    });
     fetched = { model: ref.id, text: got.text, source: got.source };
     document = got.document;
   } catch (error) {

@@ -18,6 +18,7 @@ import {
   type PredictionReading,
   type ResultReading,
 } from "../runtime/index.js";
+import { terminalText } from "../output/index.js";
 
 /** The kinds of input `vsk explain` reads. */
 export type InputKind = "prediction" | "webhook" | "queue_update" | "result_response";
@@ -336,5 +337,6 @@ export function renderText(e: Explanation): string {
     lines.push("", "Notes:");
     for (const note of e.notes) lines.push(`  - ${redactUrlsInText(note)}`);
   }
-  return lines.join("\n") + "\n";
+  // each entry is one line of ours, with data (a message, a code, a file name) inside: shown, never acted on
+  return lines.map(terminalText).join("\n") + "\n";
 }

@@ -56,11 +56,20 @@ function networkFailure(error: unknown, o: ResolvedFetchOptions): HttpFailure {
   return { problem: `${words}${limit === undefined ? "" : ` (${limit} ms)`} [${code}]`, retryable: true };
 }
 
-/** One attempt: follows up to `maxRedirects` redirects, then reads a capped body. */
+/** The failure of a fetch that ran past its overall deadline: not retried, the deadline is spent. */
+function pastDeadline(o: ResolvedFetchOptions): HttpFailure {
+  return {
+    problem: `timed out: no complete answer within the ${o.deadlineMs / 1000} s deadline (--timeout or VSK_FETCH_TIMEOUT); the server is too slow or stalls [DEADLINE]`,
+    retryable: false,
+  };
+}
+
+/** One attempt: follows up to `maxRedirects` redirects, then reads a capped body; stops when `signal` aborts. */
 async function attempt(
   agent: Agent,
   url: string,
   o: ResolvedFetchOptions,
+  signal: AbortSignal,
 ): Promise<Omit<HttpBody, "attempts"> | HttpFailure> {
   const origin = new URL(url).origin;
   let current = url;
@@ -75,9 +84,10 @@ async function attempt(
         headers,
         headersTimeout: o.headersTimeoutMs,
         bodyTimeout: o.bodyTimeoutMs,
+        signal,
       });
     } catch (error) {
-      return networkFailure(error, o);
+      return signal.aborted ? pastDeadline(o) : networkFailure(error, o);
     }
     const { statusCode: status, headers: got, body } = response;
     const via = current === url ? "" : ` (after a redirect to ${redactUrl(current)})`;
@@ -145,14 +155,14 @@ async function attempt(
         chunks.push(chunk as Buffer);
       }
     } catch (error) {
-      return networkFailure(error, o);
+      return signal.aborted ? pastDeadline(o) : networkFailure(error, o);
     }
     return { status, contentType, text: Buffer.concat(chunks).toString("utf8") };
   }
 }
 
 /**
- * GETs `url` with up to `o.retries` retries on momentary failures.
+ * GETs `url` with up to `o.retries` retries on momentary failures, all within `o.deadlineMs`.
  * Returns the body of a 2xx answer, or the last failure with the number of attempts made.
  */
 export async function httpGet(
@@ -161,16 +171,21 @@ export async function httpGet(
   o: ResolvedFetchOptions,
 ): Promise<HttpBody | (HttpFailure & { attempts: number })> {
   const agent = new Agent({ connect: { timeout: o.connectTimeoutMs } });
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), o.deadlineMs);
+  const expired = new Promise<void>((done) => deadline.signal.addEventListener("abort", () => done(), { once: true }));
   try {
     for (let n = 1; ; n++) {
-      const outcome = await attempt(agent, url, o);
+      const outcome = await attempt(agent, url, o, deadline.signal);
       if ("text" in outcome) return { ...outcome, attempts: n };
       if (!outcome.retryable || n > o.retries) return { ...outcome, attempts: n };
       const delayMs = retryDelay(n - 1, o.retryBaseMs, o.retryMaxDelayMs, outcome.retryAfterMs, o.random);
       o.onRetry?.({ model, attempt: n, delayMs, problem: outcome.problem });
-      await o.sleep(delayMs);
+      await Promise.race([o.sleep(delayMs, deadline.signal), expired]);
+      if (deadline.signal.aborted) return { ...pastDeadline(o), attempts: n };
     }
   } finally {
+    clearTimeout(timer);
     await agent.destroy();
   }
 }

@@ -13,7 +13,13 @@ import { describeSource, modelLocation, parseSchemaSource, type SchemaSource } f
 import { MODEL_ID } from "../config/index.js";
 
 export { FetchError, FetchUsageError } from "./errors.js";
-export { FETCH_DEFAULTS, resolveFetchOptions, type FetchOptions, type RetryEvent } from "./options.js";
+export {
+  FETCH_DEFAULTS,
+  parseTimeoutSeconds,
+  resolveFetchOptions,
+  type FetchOptions,
+  type RetryEvent,
+} from "./options.js";
 export { redactUrl, redactUrlsInText } from "./redact.js";
 export { isRetryableStatus, parseRetryAfter, retryDelay, TRANSIENT_ERRORS } from "./retry.js";
 export { describeSource, modelLocation, parseSchemaSource, type SchemaSource } from "./source.js";

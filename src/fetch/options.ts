@@ -20,6 +20,12 @@ export interface FetchOptions {
   headersTimeoutMs?: number;
   /** time the body may stay idle between two chunks */
   bodyTimeoutMs?: number;
+  /**
+   * overall deadline of one model's fetch, every attempt, redirect, wait and body byte included
+   * (`--timeout SECONDS`, `VSK_FETCH_TIMEOUT`; default 60 s): a server that trickles a byte at a
+   * time never resets it
+   */
+  deadlineMs?: number;
   /** retries after the first attempt (default 3) */
   retries?: number;
   retryBaseMs?: number;
@@ -29,7 +35,8 @@ export interface FetchOptions {
   maxBytes?: number;
   maxRedirects?: number;
   random?: () => number;
-  sleep?: (ms: number) => Promise<void>;
+  /** waits between attempts; resolves early when `signal` (the deadline) aborts */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   onRetry?: (event: RetryEvent) => void;
 }
 
@@ -54,7 +61,19 @@ export const FETCH_DEFAULTS = {
   retryMaxDelayMs: 30_000,
   maxBytes: 10 * 1024 * 1024,
   maxRedirects: 5,
+  deadlineMs: 60_000,
 } as const;
+
+/**
+ * `--timeout SECONDS` / `VSK_FETCH_TIMEOUT` as milliseconds: a positive number of seconds
+ * (fractions allowed). `what` names the setting in the usage error.
+ */
+export function parseTimeoutSeconds(raw: string, what: string): number {
+  const value = /^\s*\d+(\.\d+)?\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!(value > 0) || !Number.isFinite(value))
+    throw new FetchUsageError(`${what} must be a number of seconds > 0, got "${raw.slice(0, 40)}"`);
+  return Math.ceil(value * 1000);
+}
 
 export function resolveFetchOptions(options: FetchOptions = {}): ResolvedFetchOptions {
   const env = options.env ?? process.env;
@@ -67,6 +86,9 @@ export function resolveFetchOptions(options: FetchOptions = {}): ResolvedFetchOp
       throw new FetchUsageError(`${variable} must be a whole number >= 0, got "${raw}"`);
     for (const key of keys) numbers[key] = value;
   }
+  const deadline = env.VSK_FETCH_TIMEOUT;
+  if (deadline !== undefined && deadline.trim() !== "")
+    numbers.deadlineMs = parseTimeoutSeconds(deadline, "VSK_FETCH_TIMEOUT");
   for (const key of Object.keys(FETCH_DEFAULTS) as Array<keyof typeof FETCH_DEFAULTS>) {
     const value = options[key];
     if (value !== undefined) numbers[key] = value;
@@ -82,7 +104,20 @@ export function resolveFetchOptions(options: FetchOptions = {}): ResolvedFetchOp
     ...numbers,
     apiKey,
     random: options.random ?? Math.random,
-    sleep: options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms))),
+    sleep: options.sleep ?? sleepUnlessAborted,
     onRetry: options.onRetry,
   };
+}
+
+/** `setTimeout` as a promise that also resolves (and clears its timer) when `signal` aborts. */
+function sleepUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((done) => {
+    const timer = setTimeout(finish, ms);
+    signal?.addEventListener("abort", finish, { once: true });
+    function finish(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", finish);
+      done();
+    }
+  });
 }

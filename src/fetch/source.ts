@@ -5,7 +5,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FetchUsageError } from "./errors.js";
-import { redactUrl } from "./redact.js";
+import { redactUrl, redactUrlsInText } from "./redact.js";
 
 export type SchemaSource =
   | { kind: "http"; /** as given, query string kept for presigned mirrors */ url: URL }
@@ -21,7 +21,19 @@ export function parseSchemaSource(text: string, baseDir: string = process.cwd())
   const value = text.trim();
   if (value === "") throw new FetchUsageError("the schema URL is empty");
   const scheme = SCHEME.exec(value)?.[1]?.toLowerCase() ?? (/^file:/i.test(value) ? "file" : undefined);
-  if (scheme === undefined) return { kind: "directory", dir: isAbsolute(value) ? value : resolve(baseDir, value) };
+  if (scheme === undefined) {
+    // A web address written wrong (`https:user:pw@host`, `//host/…`, `user:pw@host`) is not a
+    // directory: refused without echoing it, so its credentials are never printed (spec 7.2 rule 3).
+    if (/^https?:(?![\\/]{2})/i.test(value) || /^[\\/]{2}/.test(value))
+      throw new FetchUsageError(
+        `the schema URL ${redactUrlsInText(value)} is not a valid web address; write https://host/path, or a directory path`,
+      );
+    if (/:[^/\\]*@/.test(value))
+      throw new FetchUsageError(
+        `the schema URL looks like a web address with user info (user:password@…), which is not supported; write https://host/path and set VSK_API_KEY for "Authorization: Key <key>" (spec 5)`,
+      );
+    return { kind: "directory", dir: isAbsolute(value) ? value : resolve(baseDir, value) };
+  }
   let url: URL;
   try {
     url = new URL(value);

@@ -10,7 +10,10 @@ export {
   isNdjsonPath,
   openFile,
   InputError,
+  DEFAULT_MAX_LINE_BYTES,
   type PayloadHandler,
+  type ReadOptions,
+  type ReadWarning,
   type PayloadSource,
   type ReadProblem,
 } from "./read.js";

@@ -3,7 +3,16 @@
  * that endpoint's generated validator, and hands one `LintResult` per payload to a reporter.
  */
 import { describeValue, type Diagnostic } from "../../templates/support.js";
-import { isNdjsonPath, openFile, readNdjson, readSingleJson, type PayloadSource, type ReadProblem } from "./read.js";
+import {
+  isNdjsonPath,
+  openFile,
+  readNdjson,
+  readSingleJson,
+  type PayloadSource,
+  type ReadOptions,
+  type ReadProblem,
+  type ReadWarning,
+} from "./read.js";
 import type { ValidatorRegistry } from "./registry.js";
 
 /** One payload's verdict: the `results[]` entry of `vsk lint --format json`. */
@@ -34,9 +43,14 @@ export interface LintTarget {
   endpoint?: string;
 }
 
-function lintDiagnostic(rule: string, message: string, pointer = ""): Diagnostic {
+function lintDiagnostic(
+  rule: string,
+  message: string,
+  pointer = "",
+  severity: Diagnostic["severity"] = "error",
+): Diagnostic {
   return {
-    severity: "error",
+    severity,
     pointer,
     rule,
     code: "invalid_input",
@@ -61,6 +75,7 @@ export class Linter {
     private readonly registry: ValidatorRegistry,
     private readonly target: LintTarget,
     private readonly reporter: Reporter,
+    private readonly readOptions: ReadOptions = {},
   ) {}
 
   /** alias or id → model id, remembered: a log names the same few models a million times */
@@ -99,9 +114,17 @@ export class Linter {
     return this.reporter.result({ source: at.source, line: at.line, model, endpoint, valid, diagnostics });
   }
 
-  /** Lints one payload (or reports why it could not be read). */
-  readonly payload = (at: PayloadSource, value: unknown, problem: ReadProblem | undefined): void | Promise<void> => {
-    if (problem !== undefined) return this.finish(at, null, null, [lintDiagnostic(problem.rule, problem.message)]);
+  /** Lints one payload (or reports why it could not be read); what the reader noticed comes first, as warnings. */
+  readonly payload = (
+    at: PayloadSource,
+    value: unknown,
+    problem: ReadProblem | undefined,
+    warnings?: readonly ReadWarning[],
+  ): void | Promise<void> => {
+    const read = warnings?.map((w) => lintDiagnostic(w.rule, w.message, w.pointer, "warning"));
+    const finish = (model: string | null, endpoint: string | null, diagnostics: Diagnostic[]) =>
+      this.finish(at, model, endpoint, read === undefined ? diagnostics : [...read, ...diagnostics]);
+    if (problem !== undefined) return finish(null, null, [lintDiagnostic(problem.rule, problem.message)]);
     let model = this.target.model;
     let endpoint = this.target.endpoint;
     let input = value;
@@ -112,7 +135,7 @@ export class Linter {
       input = envelope.input;
       const named = typeof envelope.model === "string" ? this.resolveModel(envelope.model) : undefined;
       if (named === undefined) {
-        return this.finish(at, null, null, [
+        return finish(null, null, [
           lintDiagnostic(
             "lint/unknown-endpoint",
             `model: ${describeValue(envelope.model)} is not a configured model; known: ${this.registry.describe()}`,
@@ -125,7 +148,7 @@ export class Linter {
       else if (envelope.endpoint === undefined && endpoint === undefined && this.onlyEndpointOf(model) !== undefined) {
         endpoint = this.onlyEndpointOf(model); // a model with one endpoint needs no name for it
       } else if (envelope.endpoint !== undefined || endpoint === undefined) {
-        return this.finish(at, model, null, [
+        return finish(model, null, [
           lintDiagnostic(
             "lint/unknown-endpoint",
             `endpoint: expected the endpoint name as a string, received ${describeValue(envelope.endpoint)}; known: ${this.registry.describe()}`,
@@ -135,7 +158,7 @@ export class Linter {
       }
     }
     if (model === undefined || endpoint === undefined) {
-      return this.finish(at, model ?? null, endpoint ?? null, [
+      return finish(model ?? null, endpoint ?? null, [
         lintDiagnostic(
           "lint/no-endpoint",
           `cannot tell which endpoint this payload is for: wrap it as {"model", "endpoint", "input"} or pass --model and --endpoint`,
@@ -145,7 +168,7 @@ export class Linter {
     const key = `${model}/${endpoint}`;
     if (!this.registry.entries.has(key)) {
       // the name as given can be anything (a signed URL, 50 MB): the message shows it redacted and cut, the result says null
-      return this.finish(at, model, null, [
+      return finish(model, null, [
         lintDiagnostic(
           "lint/unknown-endpoint",
           `endpoint: ${describeValue(endpoint)} is not an endpoint of ${model}; known: ${this.registry.describe()}`,
@@ -158,7 +181,7 @@ export class Linter {
       let diagnostics = fn(input);
       if (prefix !== "" && diagnostics.length > 0)
         diagnostics = diagnostics.map((d) => ({ ...d, pointer: prefix + d.pointer }));
-      return this.finish(at, model!, endpoint!, diagnostics);
+      return finish(model!, endpoint!, diagnostics);
     };
     return typeof validate === "function" ? run(validate) : validate.then(run);
   };
@@ -166,12 +189,12 @@ export class Linter {
   /** Lints every payload of one file (`-` is stdin). */
   async file(path: string, cwd: string, stdinNdjson: boolean): Promise<void> {
     if (path === "-") {
-      if (stdinNdjson) await readNdjson(process.stdin, "<stdin>", this.payload);
+      if (stdinNdjson) await readNdjson(process.stdin, "<stdin>", this.payload, this.readOptions);
       else await readSingleJson(process.stdin, "<stdin>", this.payload);
       return;
     }
     const stream = openFile(path, cwd);
-    if (isNdjsonPath(path)) await readNdjson(stream, path, this.payload);
+    if (isNdjsonPath(path)) await readNdjson(stream, path, this.payload, this.readOptions);
     else await readSingleJson(stream, path, this.payload);
   }
 }

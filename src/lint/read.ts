@@ -7,7 +7,7 @@
 import { createReadStream, type ReadStream } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { extname, join, resolve } from "node:path";
-import { jsonSyntaxError } from "../json/index.js";
+import { findDuplicateKeys, jsonSyntaxError } from "../json/index.js";
 
 /** Where a payload came from: the path as the user wrote it (`<stdin>` for stdin) and its 1-based line. */
 export interface PayloadSource {
@@ -17,7 +17,15 @@ export interface PayloadSource {
 
 /** A problem with the text itself, before any validation. */
 export interface ReadProblem {
-  rule: "lint/invalid-json" | "lint/binary-file" | "lint/empty-file" | "lint/line-too-long";
+  rule: "lint/invalid-json" | "lint/binary-file" | "lint/empty-file" | "lint/line-too-long" | "lint/invalid-utf8";
+  message: string;
+}
+
+/** Something odd about a payload that was read all the same: it is still validated. */
+export interface ReadWarning {
+  rule: "lint/duplicate-key";
+  /** JSON Pointer of the repeated key, from the payload's root */
+  pointer: string;
   message: string;
 }
 
@@ -26,10 +34,24 @@ export type PayloadHandler = (
   at: PayloadSource,
   value: unknown,
   problem: ReadProblem | undefined,
+  warnings?: readonly ReadWarning[],
 ) => void | Promise<void>;
 
+export interface ReadOptions {
+  /** longest NDJSON line read (`--max-line-bytes`); a longer one is reported and skipped without being buffered */
+  maxLineBytes?: number;
+}
+
 export const PAYLOAD_EXTENSIONS = new Set([".json", ".ndjson", ".jsonl"]);
-const LINE_LIMIT = 256 * 1024 * 1024;
+/** The cap of a `.json` file holding one payload. */
+const FILE_LIMIT = 256 * 1024 * 1024;
+/** The default cap of one NDJSON line (`--max-line-bytes`). */
+export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
+
+/** `8388608` as "8 MiB", `1000` as "1000 bytes". */
+function sizeText(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${bytes} bytes`;
+}
 
 export function isNdjsonPath(path: string): boolean {
   const ext = extname(path).toLowerCase();
@@ -42,13 +64,86 @@ export function describeJsonError(text: string, firstLine = 1): { line: number; 
   return { line, message: `not valid JSON at line ${line}, column ${column}: ${problem}` };
 }
 
+/**
+ * Bytes as UTF-8 text, or the problem when they are not UTF-8: never a silent U+FFFD. The check
+ * runs only when the decoded text holds U+FFFD (which invalid bytes always produce).
+ */
+function decode(
+  buffer: Buffer,
+  start: number,
+  end: number,
+  firstLine: number,
+): string | (ReadProblem & { line: number }) {
+  const text = buffer.toString("utf8", start, end);
+  if (text.indexOf("\uFFFD") === -1) return text;
+  const bad = firstInvalidUtf8(buffer, start, end);
+  if (bad === -1) return text; // a real U+FFFD, written as such
+  let line = firstLine;
+  let lineStart = start;
+  for (let k = start; k < bad; k++)
+    if (buffer[k] === 10) {
+      line++;
+      lineStart = k + 1;
+    }
+  return {
+    line,
+    rule: "lint/invalid-utf8",
+    message: `not valid UTF-8 at line ${line}, byte ${bad - lineStart + 1} (0x${buffer[bad]!.toString(16).padStart(2, "0")}); JSON is UTF-8 (RFC 8259): save the file as UTF-8`,
+  };
+}
+
+/** Offset of the first byte that is not part of well-formed UTF-8 (Unicode table 3-7), or -1. */
+function firstInvalidUtf8(b: Buffer, start: number, end: number): number {
+  let i = start;
+  while (i < end) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let n: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) n = 1;
+    else if (c >= 0xe0 && c <= 0xef) {
+      n = 2;
+      if (c === 0xe0) lo = 0xa0;
+      if (c === 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n = 3;
+      if (c === 0xf0) lo = 0x90;
+      if (c === 0xf4) hi = 0x8f;
+    } else return i;
+    for (let k = 1; k <= n; k++) {
+      const next = b[i + k];
+      if (i + k >= end || next === undefined || next < (k === 1 ? lo : 0x80) || next > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += n + 1;
+  }
+  return -1;
+}
+
+/** Repeated keys as warnings: JSON.parse kept the last, silently; the service may read another. */
+function duplicateWarnings(text: string, value: unknown, firstLine: number): ReadWarning[] | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const found = findDuplicateKeys(text, value, firstLine);
+  if (found.length === 0) return undefined;
+  return found.map((d) => ({
+    rule: "lint/duplicate-key",
+    pointer: d.pointer,
+    message: `${JSON.stringify(d.key.length > 60 ? `${d.key.slice(0, 59)}…` : d.key)} appears again at line ${d.line} in the same object; only the last one is read (another JSON parser may take the first): remove the duplicate`,
+  }));
+}
+
 function parse(
   text: string,
   at: PayloadSource,
   ndjson: boolean,
-): { value: unknown; problem?: ReadProblem; line: number } {
+): { value: unknown; problem?: ReadProblem; warnings?: ReadWarning[]; line: number } {
   try {
-    return { value: JSON.parse(text), line: at.line };
+    const value: unknown = JSON.parse(text);
+    const warnings = duplicateWarnings(text, value, at.line);
+    return warnings === undefined ? { value, line: at.line } : { value, warnings, line: at.line };
   } catch {
     const { line, message } = describeJsonError(text, at.line);
     return {
@@ -82,7 +177,13 @@ export async function readNdjson(
   stream: ReadStream | NodeJS.ReadableStream,
   source: string,
   handle: PayloadHandler,
+  options: ReadOptions = {},
 ): Promise<number> {
+  const limit = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const tooLong = (): ReadProblem => ({
+    rule: "lint/line-too-long",
+    message: `line is longer than ${sizeText(limit)} (--max-line-bytes); skipped without being read: split the payload or raise the limit`,
+  });
   let parts: Buffer[] = [];
   let pending = 0; // bytes in parts
   let line = 0;
@@ -111,8 +212,11 @@ export async function readNdjson(
     if (blank) return;
     count++;
     const at = { source, line };
-    const parsed = parse(buffer.toString("utf8", start, end), at, true);
-    return handle(at, parsed.value, parsed.problem);
+    if (end - start > limit) return handle(at, undefined, tooLong());
+    const text = decode(buffer, start, end, line);
+    if (typeof text !== "string") return handle(at, undefined, { rule: text.rule, message: text.message });
+    const parsed = parse(text, at, true);
+    return handle(at, parsed.value, parsed.problem, parsed.warnings);
   };
   let skipping = false; // inside a line over the limit: drop bytes up to its newline
   for await (const chunk of chunksOf(stream)) {
@@ -152,13 +256,11 @@ export async function readNdjson(
       parts.push(chunk.subarray(start));
       pending += chunk.length - start;
     }
-    if (pending > LINE_LIMIT) {
+    if (pending > limit) {
+      // reported at its line and dropped up to its newline: a line is never buffered past the cap
       line++;
       count++;
-      await handle({ source, line }, undefined, {
-        rule: "lint/line-too-long",
-        message: `line is longer than ${LINE_LIMIT / 1024 / 1024} MiB; split the payload`,
-      });
+      await handle({ source, line }, undefined, tooLong());
       parts = [];
       pending = 0;
       skipping = true;
@@ -199,17 +301,23 @@ export async function readSingleJson(
       return 1;
     }
     size += chunk.length;
-    if (size > LINE_LIMIT) {
+    if (size > FILE_LIMIT) {
       await handle({ source, line: 1 }, undefined, {
         rule: "lint/line-too-long",
-        message: `file is larger than ${LINE_LIMIT / 1024 / 1024} MiB; one payload per file is expected`,
+        message: `file is larger than ${sizeText(FILE_LIMIT)}; one payload per file is expected`,
       });
       if ("destroy" in stream) (stream as ReadStream).destroy();
       return 1;
     }
     chunks.push(chunk);
   }
-  let text = Buffer.concat(chunks).toString("utf8");
+  const bytes = Buffer.concat(chunks);
+  const decoded = decode(bytes, 0, bytes.length, 1);
+  if (typeof decoded !== "string") {
+    await handle({ source, line: decoded.line }, undefined, { rule: decoded.rule, message: decoded.message });
+    return 1;
+  }
+  let text = decoded;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === "") {
     await handle({ source, line: 1 }, undefined, {
@@ -229,7 +337,7 @@ export async function readSingleJson(
       ...parsed.problem,
       message: parsed.problem.message + hint,
     });
-  } else await handle(at, parsed.value, undefined);
+  } else await handle(at, parsed.value, undefined, parsed.warnings);
   return 1;
 }
 
@@ -284,28 +392,32 @@ export async function expandInputs(
       );
       continue;
     }
-    if (info.isDirectory()) {
-      try {
-        files.push(...(await payloadFilesIn(input, cwd)));
-      } catch (error) {
-        errors.push(
-          new InputError(
-            `${input}: directory cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-          ),
-        );
-      }
-    } else files.push(input);
+    if (info.isDirectory()) files.push(...(await payloadFilesIn(input, cwd, errors)));
+    else files.push(input);
   }
   return { files, errors };
 }
 
-async function payloadFilesIn(dir: string, cwd: string): Promise<string[]> {
-  const entries = await readdir(resolve(cwd, dir), { withFileTypes: true });
+/**
+ * The payload files under `dir`, sorted. A directory that cannot be read (EACCES, ELOOP,
+ * ENAMETOOLONG…) becomes an `InputError` and the walk goes on with its siblings, so everything
+ * readable is still linted and the run exits 2 at the end.
+ */
+async function payloadFilesIn(dir: string, cwd: string, errors: InputError[]): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(resolve(cwd, dir), { withFileTypes: true });
+  } catch (error) {
+    errors.push(
+      new InputError(`${dir}: directory cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`),
+    );
+    return [];
+  }
   const out: string[] = [];
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await payloadFilesIn(path, cwd)));
+    if (entry.isDirectory()) out.push(...(await payloadFilesIn(path, cwd, errors)));
     // regular files only: a FIFO or socket in a directory would block the run forever
     else if (
       PAYLOAD_EXTENSIONS.has(extname(entry.name).toLowerCase()) &&

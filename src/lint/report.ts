@@ -3,6 +3,7 @@
  * results never sit in memory), `github` for Actions annotations and the step summary.
  */
 import { appendFileSync } from "node:fs";
+import { githubData, githubProperty, jsonText, markdownCode, markdownText, terminalText } from "../output/index.js";
 import type { LintResult, LintSummary, Reporter } from "./lint.js";
 
 /** Buffered writes to a stream, waiting for it to drain: fast for a million small writes. */
@@ -36,7 +37,7 @@ function quoter(): (text: string | null) => string {
     if (text === null) return "null";
     let quoted = known.get(text);
     if (quoted === undefined) {
-      quoted = JSON.stringify(text);
+      quoted = jsonText(JSON.stringify(text));
       if (known.size < 1024) known.set(text, quoted);
     }
     return quoted;
@@ -52,7 +53,7 @@ export function jsonReporter(out: Sink): Reporter {
       const json =
         r.diagnostics.length === 0
           ? `{"source":${quote(r.source)},"line":${r.line},"model":${quote(r.model)},"endpoint":${quote(r.endpoint)},"valid":${r.valid},"diagnostics":[]}`
-          : JSON.stringify(r);
+          : jsonText(JSON.stringify(r));
       const text = (first ? '{"results":[\n' : ",\n") + json;
       first = false;
       return out.write(text);
@@ -73,23 +74,28 @@ const COLORS = {
   reset: "\u001b[0m",
 };
 
-/** `file:line  pointer  message`, grouped per payload, then a one-line summary. */
+/**
+ * `file:line  pointer  message`, grouped per payload, then a one-line summary. File names,
+ * pointers and messages are data: escaped before our own colour is added.
+ */
 export function prettyReporter(out: Sink, color: boolean, showValid: boolean): Reporter {
   const paint = (c: keyof typeof COLORS, text: string) => (color ? `${COLORS[c]}${text}${COLORS.reset}` : text);
   return {
     result(r) {
       if (r.diagnostics.length === 0)
         return showValid
-          ? out.write(`${paint("dim", `${r.source}:${r.line}`)}  ${paint("green", "valid")}\n`)
+          ? out.write(`${paint("dim", `${terminalText(r.source)}:${r.line}`)}  ${paint("green", "valid")}\n`)
           : undefined;
-      const what = r.model !== null && r.endpoint !== null ? `${r.model}/${r.endpoint}` : "(unknown endpoint)";
+      const source = terminalText(r.source);
+      const what =
+        r.model !== null && r.endpoint !== null ? terminalText(`${r.model}/${r.endpoint}`) : "(unknown endpoint)";
       const lines = [
-        `${paint("bold", `${r.source}:${r.line}`)}  ${paint("dim", what)}  ${r.valid ? paint("yellow", "warnings") : paint("red", "invalid")}`,
+        `${paint("bold", `${source}:${r.line}`)}  ${paint("dim", what)}  ${r.valid ? paint("yellow", "warnings") : paint("red", "invalid")}`,
       ];
       for (const d of r.diagnostics) {
         const tag = d.severity === "error" ? paint("red", "error  ") : paint("yellow", "warning");
         lines.push(
-          `  ${tag} ${r.source}:${r.line}  ${d.pointer === "" ? "/" : d.pointer}  ${d.message}  ${paint("dim", d.rule)}`,
+          `  ${tag} ${source}:${r.line}  ${terminalText(d.pointer === "" ? "/" : d.pointer)}  ${terminalText(d.message)}  ${paint("dim", terminalText(d.rule))}`,
         );
       }
       return out.write(lines.join("\n") + "\n\n");
@@ -100,14 +106,6 @@ export function prettyReporter(out: Sink, color: boolean, showValid: boolean): R
       await out.flush();
     },
   };
-}
-
-/** Escapes a GitHub workflow command's data (%, CR, LF) or property (also `:` and `,`). */
-function escapeData(text: string): string {
-  return text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-}
-function escapeProperty(text: string): string {
-  return escapeData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 
 const SUMMARY_ROWS = 100;
@@ -122,10 +120,10 @@ export function githubReporter(out: Sink, stepSummary: string | undefined): Repo
       let text = "";
       for (const d of r.diagnostics) {
         const kind = d.severity === "error" ? "error" : "warning";
-        text += `::${kind} file=${escapeProperty(r.source)},line=${r.line},title=${escapeProperty(`vsk lint ${d.rule}`)}::${escapeData(`${d.pointer || "/"}: ${d.message}`)}\n`;
+        text += `::${kind} file=${githubProperty(terminalText(r.source))},line=${r.line},title=${githubProperty(terminalText(`vsk lint ${d.rule}`))}::${githubData(terminalText(`${d.pointer || "/"}: ${d.message}`))}\n`;
         if (rows.length < SUMMARY_ROWS)
           rows.push(
-            `| ${kind} | \`${r.source}:${r.line}\` | \`${d.pointer || "/"}\` | ${d.message.replace(/\|/g, "\\|").replace(/\n/g, " ")} |`,
+            `| ${kind} | ${markdownCode(`${r.source}:${r.line}`)} | ${markdownCode(d.pointer || "/")} | ${markdownText(d.message)} |`,
           );
         else more++;
       }

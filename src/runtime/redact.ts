@@ -1,55 +1,60 @@
 /**
  * URL redaction (spec 7.2, input_fetch_failed rule 3): a message never reflects a URL's query
  * string, so credentials in a presigned URL never leak. We go further and also drop the fragment
- * and any user info (`user:password@`), which can carry secrets just as well.
+ * (`#access_token=…`), any user info (`user:password@`) and `;name=value` path parameters
+ * (`;jsessionid=…`), which carry secrets just as well.
  *
  * Plain string surgery, not `new URL()`: the URL a person submitted stays recognisable (no host
  * lower-casing, no added trailing slash, no re-encoding), and it works on text that is not a
- * well-formed URL.
+ * well-formed URL. The one implementation: `vsk` uses it for every message and `vsk generate`
+ * copies this file beside the generated code, so it imports nothing.
  */
 
-/**
- * `scheme://` followed by everything up to whitespace, a double quote, an angle bracket or a
- * backtick (none of which a URL may hold). A single quote may sit inside a URL, so it is only
- * peeled off at the end. The lookbehind starts a scheme only at the start of a word, which keeps
- * the scan linear on long runs of letters.
- */
-const URL_IN_TEXT = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"<>`]+/g;
-
-/**
- * A query string (`?name=value…`) attached to any word: catches URLs written without a scheme
- * (`bucket.s3.amazonaws.com/key?X-Amz-Signature=…`) and the tail of a URL broken by a space.
- */
-const QUERY_IN_WORD = /\?[^\s"<>`=?#&]*=[^\s"<>`]*/g;
-
-/** Sentence punctuation that ends a match but most likely belongs to the surrounding text. */
+/** Sentence punctuation that ends a word but most likely belongs to the surrounding text. */
 const TRAILING_PUNCTUATION = ".,;:!)]}'";
 
+/** What ends a word of free text: whitespace, a double quote, an angle bracket or a backtick (none of which a URL may hold). */
+const WORD = /[^\s"<>`]+/g;
+
+/** A text that holds none of these has nothing to redact (the fast path of most messages). */
+const MAY_HOLD_SECRET = /[?#;@]|[\\/]{2}/;
+
+/** `scheme:` then two slashes, either way round: WHATWG URL parsers read `https:\\h` as `https://h`. */
+const SCHEME_SEPARATOR = /:[\\/]{2}/;
+
+/** `;name=value` path parameters, up to the next path separator or parameter. */
+const PATH_PARAMETER = /;[^/\\;?#=]*=[^/\\;?#]*/g;
+
 /**
- * Removes the query string, fragment and user info of one URL.
+ * Removes the query string, fragment, user info and `;name=value` path parameters of one URL.
  *
- * @example redactUrl("https://user:pw@cdn.example.com/a.png?X-Amz-Signature=abc#top")
+ * @example redactUrl("https://user:pw@cdn.example.com/a.png;jsessionid=1?X-Amz-Signature=abc#top")
  *          // "https://cdn.example.com/a.png"
  * @returns the redacted URL; `""` for a value that is not a string.
  */
 export function redactUrl(url: string): string {
   if (typeof url !== "string") return "";
   const cut = url.search(/[?#]/);
-  const withoutQuery = cut === -1 ? url : url.slice(0, cut);
-  const authorityStart = withoutQuery.indexOf("//");
-  if (authorityStart === -1) return withoutQuery;
-  const rest = withoutQuery.slice(authorityStart + 2);
-  const slash = rest.indexOf("/");
-  const authority = slash === -1 ? rest : rest.slice(0, slash);
-  const at = authority.lastIndexOf("@");
-  if (at === -1) return withoutQuery;
-  return withoutQuery.slice(0, authorityStart + 2) + rest.slice(at + 1);
+  let rest = cut === -1 ? url : url.slice(0, cut);
+  let head = "";
+  const authority = /[\\/]{2}/.exec(rest);
+  if (authority !== null) {
+    head = rest.slice(0, authority.index + 2);
+    rest = rest.slice(authority.index + 2);
+    const slash = rest.search(/[\\/]/);
+    const at = (slash === -1 ? rest : rest.slice(0, slash)).lastIndexOf("@");
+    if (at !== -1) rest = rest.slice(at + 1);
+  }
+  return head + rest.replace(PATH_PARAMETER, "");
 }
 
 /**
- * Redacts every `scheme://…` URL inside free text with {@link redactUrl}, then removes any query
- * string (`?name=value…`) still attached to a word, so a URL without a scheme or broken by a space
- * does not leak either. The rest of the text is unchanged; trailing sentence punctuation is kept.
+ * Redacts every URL inside free text: a `scheme://…` URL (any case, also `//host/…` without a
+ * scheme) with {@link redactUrl}; in any other word that looks like a URL or a path
+ * (`bucket.s3.amazonaws.com/k.png?X-Amz-Signature=…`, `host/a.png?download&sig=…`, the tail of a
+ * URL broken by a space), the query or fragment, `;name=value` parameters and `user:password@`.
+ * A `?` or `#` in prose (`why?`, `#1`) is kept. The rest of the text is unchanged; trailing
+ * sentence punctuation is kept. Linear in the length of the text.
  *
  * @example redactUrlsInText("could not fetch https://b.example/x.mp4?sig=1: HTTP 403")
  *          // "could not fetch https://b.example/x.mp4: HTTP 403"
@@ -57,9 +62,58 @@ export function redactUrl(url: string): string {
  */
 export function redactUrlsInText(text: string): string {
   if (typeof text !== "string") return "";
-  return text
-    .replace(URL_IN_TEXT, (match) => keepTrailing(match, redactUrl))
-    .replace(QUERY_IN_WORD, (match) => keepTrailing(match, () => ""));
+  if (!MAY_HOLD_SECRET.test(text)) return text;
+  return text.replace(WORD, (word) => (MAY_HOLD_SECRET.test(word) ? keepTrailing(word, redactWord) : word));
+}
+
+/** One word of free text, without its trailing punctuation. */
+function redactWord(word: string): string {
+  const separator = SCHEME_SEPARATOR.exec(word);
+  if (separator !== null) {
+    // the scheme: letters, digits, `+ . -` back from the `:`, starting with a letter
+    let start = separator.index;
+    while (start > 0 && /[A-Za-z0-9+.-]/.test(word[start - 1]!)) start--;
+    while (start < separator.index && !/[A-Za-z]/.test(word[start]!)) start++;
+    if (start < separator.index) return redactPlain(word.slice(0, start)) + redactUrl(word.slice(start));
+  }
+  // `//host/…` without a scheme, possibly after an opening bracket or quote
+  const relative = /^[^A-Za-z0-9\\/]*[\\/]{2}/.exec(word);
+  if (relative !== null) {
+    const start = relative[0].length - 2;
+    return word.slice(0, start) + redactUrl(word.slice(start));
+  }
+  return redactPlain(word);
+}
+
+/** A word with no scheme: redacted where it looks like a URL or a path. */
+function redactPlain(word: string): string {
+  let out = word;
+  const cut = out.search(/[?#]/);
+  if (cut !== -1) {
+    const before = out.slice(0, cut);
+    const after = out.slice(cut + 1);
+    if (after !== "" && (/[/.\\]/.test(before) || /[=&]/.test(after))) out = before;
+  }
+  // `;name=value` after a path or host (`a.png;jsessionid=…`), not in prose (`a;b=c`)
+  const pathLike = out.search(/[/.\\]/);
+  if (pathLike !== -1) out = out.replace(PATH_PARAMETER, (param, offset: number) => (offset > pathLike ? "" : param));
+  // `user:password@host…`, also after a slash (`https:/user:pw@host`, a path joined to one): a
+  // path segment with a `:` before its last `@` loses everything up to that `@`
+  if (out.includes("@")) {
+    let kept = "";
+    let start = 0;
+    for (let i = 0; i <= out.length; i++) {
+      if (i < out.length && out[i] !== "/" && out[i] !== "\\") continue;
+      const segment = out.slice(start, i);
+      const at = segment.lastIndexOf("@");
+      const lead = at === -1 ? 0 : /^[^A-Za-z0-9]*/.exec(segment)![0].length;
+      const colon = at === -1 ? -1 : segment.indexOf(":", lead);
+      kept += (colon !== -1 && colon < at ? segment.slice(0, lead) + segment.slice(at + 1) : segment) + (out[i] ?? "");
+      start = i + 1;
+    }
+    out = kept;
+  }
+  return out;
 }
 
 /** Applies `redact` to `match` without its trailing sentence punctuation, then puts that back. */

@@ -4,6 +4,7 @@
  * getters that throw, revoked proxies, cyclic objects and symbols all end as `undefined` or a
  * short description, never as an exception.
  */
+import { redactUrlsInText } from "./redact.js";
 
 /** A plain object-like value (not null, not an array) whose properties may be read. */
 export type Bag = Record<string, unknown>;
@@ -52,7 +53,8 @@ export function describe(value: unknown): string {
     if (Array.isArray(value)) return "an array";
     switch (typeof value) {
       case "string":
-        return `a string ${JSON.stringify(clip(value, 60))}`;
+        // a note never echoes a signed URL (spec 7.2 rule 3): redacted first, then shortened
+        return `a string ${JSON.stringify(clip(redactUrlsInText(value.slice(0, 4096)), 60))}`;
       case "number":
       case "boolean":
       case "bigint":
@@ -77,7 +79,8 @@ export function clip(text: string, max: number): string {
 /** The message of anything thrown, without ever throwing itself. */
 export function thrownMessage(thrown: unknown): string {
   try {
-    if (thrown instanceof Error && typeof thrown.message === "string") return thrown.message;
+    if (thrown instanceof Error && typeof thrown.message === "string")
+      return redactUrlsInText(thrown.message.slice(0, 4096));
     return describe(thrown);
   } catch {
     return "an unreadable exception";

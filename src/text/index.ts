@@ -2,8 +2,9 @@
  * Words for people, shared by the CLI and the config reader: "did you mean" for a mistyped
  * command, option or key; a word the user typed shown back quoted, with every control, C1 and
  * bidirectional-override character escaped so that it never acts on the terminal; and counts
- * ("1 model", "3 models"). No dependencies: `vsk lint` loads this on its fast start.
+ * ("1 model", "3 models"). No dependencies beyond src/output: `vsk lint` loads this on its fast start.
  */
+import { jsonText } from "../output/index.js";
 
 /** Edit distance with adjacent transpositions (optimal string alignment). */
 function distance(a: string, b: string): number {
@@ -51,10 +52,7 @@ export function didYouMean(word: string, candidates: Iterable<string>, show: (s:
 /** A word from the command line or a file, quoted for a one-line message that is safe on a terminal. */
 export function quote(word: string): string {
   const clipped = word.length > 80 ? `${word.slice(0, 80)}…` : word;
-  return JSON.stringify(clipped).replace(
-    /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  return jsonText(JSON.stringify(clipped));
 }
 
 /** "1 model", "3 models": a count and its noun. */

@@ -563,7 +563,8 @@ describe("bad input gets a clear answer, and nothing else is lost", () => {
       JSON.stringify({ model: "modelC", endpoint: "text-to-video", input: { prompt: "x".repeat(fifty) } }),
       '{"model": "modelC", "endpoint": "text-to-video", "input": {"prompt": 1}}',
     ].join("\n");
-    const lines = lintJson(["-", "--ndjson"], { input });
+    // lines of 50 MB: over the default 8 MiB cap, so raised for this test
+    const lines = lintJson(["-", "--ndjson", "--max-line-bytes", String(2 * fifty)], { input });
     expect(lines.stdout.length).toBeLessThan(5000);
     expect(lines.report.results.map((r) => [r.line, r.valid])).toEqual([
       [1, false],

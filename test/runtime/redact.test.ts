@@ -1,6 +1,6 @@
 /** Spec 7.2 rule 3: a URL's query string is never reflected; we also drop fragment and user info. */
 import { describe, expect, it } from "vitest";
-import { redactUrl, redactUrlsInText } from "../../src/runtime/index.js";
+import { readPrediction, readQueueStatus, readWebhook, redactUrl, redactUrlsInText } from "../../src/runtime/index.js";
 
 describe("redactUrl", () => {
   const cases: [string, string, string][] = [
@@ -16,6 +16,11 @@ describe("redactUrl", () => {
     ["nothing to remove", "https://x.example/a.png", "https://x.example/a.png"],
     ["the case of the host is kept", "https://CDN.Example.com/A.png?x=1", "https://CDN.Example.com/A.png"],
     ["not a URL", "plain text?x=1", "plain text"],
+    ["an upper-case scheme", "HTTPS://U:P@CDN.EXAMPLE/A.PNG?SIG=1", "HTTPS://CDN.EXAMPLE/A.PNG"],
+    ["a path parameter", "https://x.example/a.png;jsessionid=SECRET", "https://x.example/a.png"],
+    ["a path parameter mid-path", "https://x.example/a;jsessionid=SECRET/b.png", "https://x.example/a/b.png"],
+    ["protocol-relative with a fragment", "//h.example/x#access_token=SECRET", "//h.example/x"],
+    ["backslashes read as slashes", "https:\\\\u:SECRET@h.example/a", "https:\\\\h.example/a"],
     ["empty", "", ""],
   ];
   it.each(cases)("%s", (_name, url, want) => {
@@ -60,8 +65,46 @@ describe("redactUrlsInText", () => {
   it.each(cases)("%s", (_name, text, want) => {
     expect(redactUrlsInText(text)).toBe(want);
   });
+
+  // URLs written to slip past a redactor: none of them may keep SECRET
+  const hostile: [string, string, string][] = [
+    ["no scheme, first parameter without =", "get host/a.png?download&sig=SECRET now", "get host/a.png now"],
+    ["protocol-relative, token in the fragment", "get //h/x#access_token=SECRET now", "get //h/x now"],
+    ["no scheme, token in the fragment", "get h.example/x#access_token=SECRET now", "get h.example/x now"],
+    ["an upper-case scheme", "get HTTPS://H.EXAMPLE/a.png?SIG=SECRET now", "get HTTPS://H.EXAMPLE/a.png now"],
+    ["upper-case scheme and user info", "get HTTP://u:SECRET@H.EXAMPLE/a now", "get HTTP://H.EXAMPLE/a now"],
+    [
+      "a ;jsessionid path parameter",
+      "get https://h.example/a.png;jsessionid=SECRET now",
+      "get https://h.example/a.png now",
+    ],
+    ["a path parameter without a scheme", "get h.example/a.png;jsessionid=SECRET. Then", "get h.example/a.png. Then"],
+    ["user:password@ with a scheme", "get ftp://user:SECRET@h.example/x now", "get ftp://h.example/x now"],
+    ["user:password@ without a scheme", "get user:SECRET@h.example/a.png now", "get h.example/a.png now"],
+    ["user:password@ protocol-relative", "get //user:SECRET@h.example/a now", "get //h.example/a now"],
+    ["an @ inside the password", "get https://u:SEC@RET@h.example/a now", "get https://h.example/a now"],
+    ["a query without =", "get h.example/a.png?SECRET now", "get h.example/a.png now"],
+    ["after an equals sign", "url=https://h.example/a?sig=SECRET", "url=https://h.example/a"],
+    ["in parentheses, protocol-relative", "(//h.example/a?sig=SECRET)", "(//h.example/a)"],
+    ["backslash separators", "get https:/\\u:SECRET@h.example/a now", "get https:/\\h.example/a now"],
+    ["an IPv6 host with user info", "get http://u:SECRET@[::1]:8080/a now", "get http://[::1]:8080/a now"],
+    ["a quoted JSON value", '{"url":"https://h.example/a?sig=SECRET"}', '{"url":"https://h.example/a"}'],
+  ];
+  it.each(hostile)("hostile: %s", (_name, text, want) => {
+    expect(redactUrlsInText(text)).toBe(want);
+    expect(redactUrlsInText(text)).not.toContain("SECRET");
+  });
+  it.each([
+    ["a question in prose", "is it valid? yes"],
+    ["an issue number", "see #12 and C#"],
+    ["an e-mail address", "write to ops@example.com"],
+    ["a content type", "application/json; charset=utf-8"],
+    ["a ratio", 'aspect_ratio: "17:9" is not one of "16:9"'],
+  ])("leaves prose alone: %s", (_name, text) => {
+    expect(redactUrlsInText(text)).toBe(text);
+  });
   it("stays linear on long runs of punctuation and letters", () => {
-    const text = `https://x.example/${".".repeat(200_000)}x?sig=1 ${"?".repeat(200_000)} ${"a".repeat(200_000)}`;
+    const text = `https://x.example/${".".repeat(200_000)}x?sig=1 ${"?".repeat(200_000)} ${"a".repeat(200_000)} a.b${";k=v".repeat(50_000)} ${"u:p@".repeat(50_000)} ${"://".repeat(50_000)} ${"//".repeat(100_000)}`;
     const started = Date.now();
     expect(redactUrlsInText(text)).not.toContain("sig=");
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -70,4 +113,36 @@ describe("redactUrlsInText", () => {
     const once = redactUrlsInText("fetch https://u:p@x.example/a?b=c#d failed.");
     expect(redactUrlsInText(once)).toBe(once);
   });
+});
+
+describe("the readers' notes never echo a signed URL (spec 7.2 rule 3)", () => {
+  const signed = [
+    "https://cdn.example/x.mp4?X-Amz-Signature=SECRET",
+    "cdn.example/x.mp4?download&sig=SECRET",
+    "//cdn.example/x.mp4#access_token=SECRET",
+    "HTTPS://u:SECRET@CDN.EXAMPLE/x.mp4",
+    "https://cdn.example/x.mp4;jsessionid=SECRET",
+  ];
+  const shapes: [string, (url: string) => unknown][] = [
+    ["an error string on a queued update", (url) => ({ request_id: "r", status: "queued", error: url })],
+    ["the update itself a string", (url) => url],
+    ["retryable a string", (url) => ({ request_id: "r", status: "failed", error: { code: "x", retryable: url } })],
+    ["code and reason unknown", (url) => ({ request_id: "r", status: "failed", error: { code: url, reason: url } })],
+    [
+      "a getter that throws with the URL",
+      (url) => ({
+        request_id: "r",
+        get status(): string {
+          throw new Error(`cannot read ${url}`);
+        },
+      }),
+    ],
+  ];
+  for (const [name, shape] of shapes)
+    it.each(signed)(`${name}: %s`, (url) => {
+      for (const read of [readQueueStatus, readPrediction, readWebhook]) {
+        const notes = read(shape(url)).notes;
+        expect(notes.join("\n")).not.toContain("SECRET");
+      }
+    });
 });

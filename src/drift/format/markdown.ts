@@ -1,18 +1,15 @@
 /** `--format markdown`: one PR comment, a summary table then a collapsible section per model. */
+import { htmlText, markdownCode, markdownText } from "../../output/index.js";
 import { SEVERITY_ORDER, type DriftReport, type Severity } from "../types.js";
 import { countsFor, countsText, groupChanges, pointerText, verdict } from "./shared.js";
 
 const MARK: Record<Severity, string> = { breaking: "🔴", behavior: "🟠", unclassified: "🟡", safe: "🟢", docs: "📝" };
 
-/** Text safe inside a table cell. */
-function cell(text: string): string {
-  return text.replace(/\r?\n/g, " ").replace(/\|/g, "\\|");
-}
+/** Data as text in a table cell or list item: no markup, no live link (src/output). */
+const cell = markdownText;
 
-/** Text safe inside a code span in a table cell. */
-function code(text: string): string {
-  return "`" + cell(text).replace(/`/g, "'") + "`";
-}
+/** Data as a code span in a table cell. */
+const code = (text: string): string => markdownCode(text);
 
 export function formatMarkdown(report: DriftReport): string {
   const out: string[] = ["## Schema drift", "", `Source: ${code(report.source)}`, ""];
@@ -35,7 +32,7 @@ export function formatMarkdown(report: DriftReport): string {
     if (changes.length === 0) continue;
     out.push(
       "",
-      `<details${changes.some((c) => c.severity === "breaking") ? " open" : ""}><summary><code>${m.model}</code>: ${countsText(countsFor(changes))}</summary>`,
+      `<details${changes.some((c) => c.severity === "breaking") ? " open" : ""}><summary><code>${htmlText(m.model)}</code>: ${countsText(countsFor(changes))}</summary>`,
       "",
     );
     for (const group of groupChanges(changes)) {
@@ -64,7 +61,7 @@ export function formatMarkdown(report: DriftReport): string {
     );
     for (const c of report.accepted)
       out.push(
-        `| ${code(`${c.model} ${c.endpoint}`)} | ${cell(c.text)} | ${code(c.id)} | ${cell(c.accepted.reason)} | ${c.accepted.expires ?? ""} |`,
+        `| ${code(`${c.model} ${c.endpoint}`)} | ${cell(c.text)} | ${code(c.id)} | ${cell(c.accepted.reason)} | ${cell(c.accepted.expires ?? "")} |`,
       );
     out.push("", "</details>");
   }

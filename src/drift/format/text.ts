@@ -1,4 +1,5 @@
 /** `--format text`: for people at a terminal, grouped model → endpoint → direction, breaking first, one line per change. */
+import { terminalText } from "../../output/index.js";
 import type { DriftReport } from "../types.js";
 import { groupChanges, pointerText, verdict } from "./shared.js";
 
@@ -40,5 +41,6 @@ export function formatText(report: DriftReport): string {
   }
   for (const w of report.warnings) lines.push("", `warning: ${w}`);
   lines.push("", verdict(report));
-  return lines.join("\n") + "\n";
+  // every entry is one line of ours with data inside: a line break or ESC in the data is shown, never acted on
+  return lines.map(terminalText).join("\n") + "\n";
 }

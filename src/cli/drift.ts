@@ -33,7 +33,7 @@ import {
   scrubSecrets,
   type SchemaSource,
 } from "../fetch/index.js";
-import { sha256, readManifest, writeSnapshot, SnapshotError } from "../snapshot/index.js";
+import { sha256, readManifest, sourceLabel, writeSnapshot, SnapshotError } from "../snapshot/index.js";
 import { commandParser, helpShown } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
 
@@ -261,8 +261,9 @@ export async function runDrift(argv: string[]): Promise<number> {
           throw new CliError(`drift --update: ${scrub(error.message)}`, ExitCode.usage);
         throw error;
       }
+      const base = config.file === undefined ? cwd : dirname(config.file);
       const toWrite = comparisons
-        .map((c) => c.fetched!)
+        .map((c) => ({ ...c.fetched!, source: sourceLabel(c.fetched!.source, base) }))
         .filter((f) => {
           const entry = manifest.models[f.model];
           return (

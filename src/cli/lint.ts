@@ -155,6 +155,8 @@ export async function runLint(argv: string[]): Promise<number> {
     }
   }
   await reporter.end(linter.summary);
+  const note = registry.compiledNote();
+  if (note !== undefined) process.stderr.write(`vsk: ${note}\n`);
   for (const e of errors) process.stderr.write(`vsk: ${e.message}\n`);
   if (errors.length > 0) return ExitCode.usage;
   if (linter.summary.invalid > 0) return ExitCode.findings;

@@ -6,7 +6,7 @@
  * or written, 3 fetch or parse failure.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ConfigError, describeModels, findModel, loadConfig, type ModelRef, type VskConfig } from "../config/index.js";
 import {
   chooseSchemaSource,
@@ -27,6 +27,7 @@ import {
   snapshotFile,
   SnapshotError,
   writeSnapshot,
+  sourceLabel,
   type FetchedModel,
   type Manifest,
 } from "../snapshot/index.js";
@@ -105,11 +106,16 @@ function selectModels(config: VskConfig, wanted: readonly string[]): ModelRef[] 
 }
 
 /** Fetch, then load (stage 2) so that a document that is not a model is caught before any write. */
-async function pullOne(source: SchemaSource, ref: ModelRef, onRetry: (event: RetryEvent) => void): Promise<Outcome> {
+async function pullOne(
+  source: SchemaSource,
+  ref: ModelRef,
+  onRetry: (event: RetryEvent) => void,
+  baseDir: string,
+): Promise<Outcome> {
   try {
     const got = await fetchModelSchema(source, ref.id, { onRetry });
     loadModelDocument(got.document, { model: ref.id, file: got.source });
-    return { ok: true, fetched: { model: ref.id, text: got.text, source: got.source } };
+    return { ok: true, fetched: { model: ref.id, text: got.text, source: sourceLabel(got.source, baseDir) } };
   } catch (error) {
     if (error instanceof FetchError || error instanceof SchemaLoadError) return { ok: false, message: error.message };
     throw error;
@@ -175,7 +181,7 @@ export async function runPull(argv: string[]): Promise<number> {
   };
   showProgress();
   const outcomes = await mapLimit(models, CONCURRENCY, async (ref) => {
-    const outcome = await pullOne(source, ref, onRetry);
+    const outcome = await pullOne(source, ref, onRetry, config.file === undefined ? cwd : dirname(config.file));
     done++;
     showProgress();
     return outcome;

@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join, relative } from "node:path";
 import type { ModelRef } from "../config/index.js";
 import { jsonSyntaxError } from "../json/index.js";
 import { loadModelDocument, parseModelText, splitModelId, type ModelSchema } from "../schema/index.js";
@@ -188,10 +188,20 @@ function rollBack(
   return left;
 }
 
+/**
+ * How the manifest records where a model came from: a URL as it is (its query string already
+ * removed), a local file relative to `baseDir` (the config file's directory), `/`-separated, so
+ * the committed manifest is the same on every machine.
+ */
+export function sourceLabel(source: string, baseDir: string): string {
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(source) || !isAbsolute(source)) return source;
+  return relative(baseDir, source).split("\\").join("/") || ".";
+}
+
 export interface FetchedModel {
   model: string;
   text: string;
-  /** the URL or path it came from, query string already removed */
+  /** the URL it came from without its query string, or the file relative to the config (`sourceLabel`) */
   source: string;
 }
 

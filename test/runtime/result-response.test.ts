@@ -215,7 +215,13 @@ describe("a body handed over already parsed (spec 7.3 wants the raw text)", () =
     const reading = readResultResponse({
       status: 400,
       headers: {},
-      body: { error: { code: "PREDICTION_FAILED", message: "m", details: { code: "task_timeout", message: "m", timestamp: "t" } } },
+      body: {
+        error: {
+          code: "PREDICTION_FAILED",
+          message: "m",
+          details: { code: "task_timeout", message: "m", timestamp: "t" },
+        },
+      },
     } as never);
     expect(reading.kind).toBe("prediction_failed");
     expect(reading.notes.join(" ")).toMatch(/not the raw text of the body; read as the JSON text it stands for/);

@@ -286,6 +286,8 @@ describe("a cycle of references that never reaches a schema", () => {
     const doc = minimalDoc({ $ref: "#/components/schemas/A" }, {});
     (doc.components as { schemas: Record<string, unknown> }).schemas.A = { $ref: "#/components/schemas/B" };
     (doc.components as { schemas: Record<string, unknown> }).schemas.B = { $ref: "#/components/schemas/A" };
-    expect(() => loadModelDocument(doc, { model: "o/m", file: "f.json" })).toThrow(/leads to a cycle of references that never reaches a schema/);
+    expect(() => loadModelDocument(doc, { model: "o/m", file: "f.json" })).toThrow(
+      /leads to a cycle of references that never reaches a schema/,
+    );
   });
 });

@@ -8,6 +8,7 @@
  * lower-casing, no added trailing slash, no re-encoding), and it works on text that is not a
  * well-formed URL.
  */
+
 /**
  * `scheme://` followed by everything up to whitespace, a double quote, an angle bracket or a
  * backtick (none of which a URL may hold). A single quote may sit inside a URL, so it is only
@@ -15,13 +16,16 @@
  * the scan linear on long runs of letters.
  */
 const URL_IN_TEXT = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s"<>`]+/g;
+
 /**
  * A query string (`?name=value…`) attached to any word: catches URLs written without a scheme
  * (`bucket.s3.amazonaws.com/key?X-Amz-Signature=…`) and the tail of a URL broken by a space.
  */
 const QUERY_IN_WORD = /\?[^\s"<>`=?#&]*=[^\s"<>`]*/g;
+
 /** Sentence punctuation that ends a match but most likely belongs to the surrounding text. */
 const TRAILING_PUNCTUATION = ".,;:!)]}'";
+
 /**
  * Removes the query string, fragment and user info of one URL.
  *
@@ -29,7 +33,7 @@ const TRAILING_PUNCTUATION = ".,;:!)]}'";
  *          // "https://cdn.example.com/a.png"
  * @returns the redacted URL; `""` for a value that is not a string.
  */
-export function redactUrl(url) {
+export function redactUrl(url: string): string {
   if (typeof url !== "string") return "";
   const cut = url.search(/[?#]/);
   const withoutQuery = cut === -1 ? url : url.slice(0, cut);
@@ -42,6 +46,7 @@ export function redactUrl(url) {
   if (at === -1) return withoutQuery;
   return withoutQuery.slice(0, authorityStart + 2) + rest.slice(at + 1);
 }
+
 /**
  * Redacts every `scheme://…` URL inside free text with {@link redactUrl}, then removes any query
  * string (`?name=value…`) still attached to a word, so a URL without a scheme or broken by a space
@@ -51,16 +56,17 @@ export function redactUrl(url) {
  *          // "could not fetch https://b.example/x.mp4: HTTP 403"
  * @returns the redacted text; `""` for a value that is not a string.
  */
-export function redactUrlsInText(text) {
+export function redactUrlsInText(text: string): string {
   if (typeof text !== "string") return "";
   return text
     .replace(URL_IN_TEXT, (match) => keepTrailing(match, redactUrl))
     .replace(QUERY_IN_WORD, (match) => keepTrailing(match, () => ""));
 }
+
 /** Applies `redact` to `match` without its trailing sentence punctuation, then puts that back. */
-function keepTrailing(match, redact) {
+function keepTrailing(match: string, redact: (text: string) => string): string {
   // A loop, not a `/[…]+$/` regex: that one backtracks quadratically on long punctuation runs.
   let end = match.length;
-  while (end > 0 && TRAILING_PUNCTUATION.includes(match[end - 1])) end--;
+  while (end > 0 && TRAILING_PUNCTUATION.includes(match[end - 1]!)) end--;
   return redact(match.slice(0, end)) + match.slice(end);
 }

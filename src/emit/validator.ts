@@ -16,7 +16,7 @@ import type { JsonSchemaObject } from "../schema/index.js";
 const standaloneCode = standaloneModule.default;
 
 /**
- * Ajv run-time helpers and where the emitted module gets them instead: all from `support.js`,
+ * Ajv run-time helpers and where the emitted module gets them instead: all from the generated support module,
  * so the module needs neither Ajv nor ajv-formats at run time (and runs in a browser).
  */
 const REQUIRE_REPLACEMENTS: ReadonlyArray<{ pattern: RegExp; replacement: string; support: string }> = [
@@ -185,7 +185,7 @@ export function emitValidator(
   const missingFormat = formatsUsed(codeOnly(code)).find((f) => !Object.prototype.hasOwnProperty.call(ajvFormats, f));
   if (missingFormat !== undefined)
     throw new EmitError(
-      `${what}: format "${missingFormat}" needs an ajv-formats function that support.js does not provide yet`,
+      `${what}: format "${missingFormat}" needs an ajv-formats function that the support module does not provide yet`,
     );
   code = cheapLengthChecks(code);
   const ranges = literalRanges(code);

@@ -198,12 +198,14 @@ describe("the packed tarball", () => {
       expect(existsSync(join(work, "unpacked/package", file)), file).toBe(true);
   });
 
-  it("video-schema-kit/runtime loads with none of the package's dependencies installed", async () => {
+  it("video-schema-kit/runtime and /models load with none of the package's dependencies installed", async () => {
     // no ts-morph, typescript, prettier, json-schema-to-typescript (or anything else) to load
     const dir = consumer("runtime-only", { type: "module" }, false);
     writeFileSync(
       join(dir, "main.mjs"),
       `import { readPrediction } from "video-schema-kit/runtime";
+       import { validateModelCTextToVideo } from "video-schema-kit/models";
+       if (validateModelCTextToVideo({ prompt: "p", duration: 2 })[0].rule !== "duration-auto-or-range") process.exit(3);
        process.stdout.write(JSON.stringify(readPrediction({ status: "failed", error: { code: "nope", message: "m", timestamp: "t" } }).error.code));`,
     );
     const ran = await node(["main.mjs"], dir);

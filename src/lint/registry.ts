@@ -84,7 +84,9 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === undefined) throw error;
       throw new RegistryError(
-        `cannot compile the TypeScript validators of ${dir} for lint (${code}); run \`vsk generate\` again`,
+        code === "ENOENT"
+          ? `${dir} is missing generated files (${validator} or the support modules it imports); run \`vsk generate\` again`
+          : `cannot write the JavaScript build of the validators of ${dir} for lint (${code}); make ${compiled?.cacheRoot ?? "node_modules/.cache"} writable`,
       );
     }
   };

@@ -3,7 +3,7 @@
 // directly with the same request (no client at all). Ratios are printed against the bare call.
 import { createQueueClient } from "../dist/src/client/index.js";
 import { createMockService } from "../dist/src/mock/index.js";
-import { endpoints } from "../dist/generated/index.js";
+import { endpoints } from "../dist/generated/index.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const mock = createMockService({ cwd: root, key: "k", maxPredictions: 1_000_000 });

@@ -89,7 +89,7 @@ try {
         JSON.stringify({ models: ids.slice(0, count).map((id) => ({ id })), snapshotDir: snapshot, outDir: "out" }),
       );
       const { ms, stdout } = time([CLI, "generate"], dir);
-      return { ms, stdout: stdout.trim() };
+      return { ms, stdout: stdout.trim().split("\n")[0] };
     };
     const fifty = runFor(50);
     const hundred = runFor(100);

@@ -1,7 +1,8 @@
 // Validations per second, side by side in one run (issue 3, "Performance"), on a VALID and an
 // INVALID payload of keyframes-to-video (model A) and reference-to-video (model B):
 //
-//   generated   generated/…/<endpoint>.validate.js: precompiled Ajv standalone code, every error
+//   generated   dist/generated/…/<endpoint>.validate.mjs (tsc's build of the committed .mts):
+//               precompiled Ajv standalone code, every error
 //               collected, the spec's cross-field rules run, diagnostics with messages
 //   ajv         Ajv2020 + ajv-formats compiling the published input schema as it stands
 //               (schemas-cache, components resolved by hand), allErrors: true
@@ -16,7 +17,7 @@
 // alternatives measured here, never as absolute targets.
 //
 // Usage: node bench/validators.mjs [--rounds N] [--ms MS_PER_ROUND] [--generated DIR] [--json]
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
@@ -34,15 +35,17 @@ const arg = (name, fallback) => {
 const ROUNDS = arg("--rounds", 7);
 const MS = arg("--ms", 120);
 const JSON_OUT = process.argv.includes("--json");
-// --generated DIR: measure another generated/ (e.g. a patched copy) against the same alternatives
+// --generated DIR: measure another compiled generated/ (e.g. a patched copy) against the same alternatives
 const GENERATED = process.argv.includes("--generated")
   ? process.argv[process.argv.indexOf("--generated") + 1]
-  : `${ROOT}/generated`;
+  : `${ROOT}/dist/generated`;
+// a directory of JavaScript output (`vsk generate --lang js`) names its validators .js
+const EXT = existsSync(`${GENERATED}/example/model-a/keyframes-to-video.validate.mjs`) ? ".mjs" : ".js";
 const { validate: generatedKeyframes } = await import(
-  pathToFileURL(`${GENERATED}/example/model-a/keyframes-to-video.validate.js`).href
+  pathToFileURL(`${GENERATED}/example/model-a/keyframes-to-video.validate${EXT}`).href
 );
 const { validate: generatedReference } = await import(
-  pathToFileURL(`${GENERATED}/example/model-b/reference-to-video.validate.js`).href
+  pathToFileURL(`${GENERATED}/example/model-b/reference-to-video.validate${EXT}`).href
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -288,7 +291,7 @@ const pad = (s, n) => String(s).padEnd(n);
 const padL = (s, n) => String(s).padStart(n);
 
 console.log(
-  `validators (${GENERATED === `${ROOT}/generated` ? "generated/" : GENERATED}): median of ${ROUNDS} rounds of ~${MS} ms each, after warm-up (node ${process.version})\n`,
+  `validators (${GENERATED === `${ROOT}/dist/generated` ? "generated/ (built)" : GENERATED}): median of ${ROUNDS} rounds of ~${MS} ms each, after warm-up (node ${process.version})\n`,
 );
 console.log(pad("payload", 20) + names.map((n) => padL(n, 12)).join(""));
 for (const [payload, row] of Object.entries(results))

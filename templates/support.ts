@@ -1,12 +1,13 @@
 /**
- * Run-time support for generated validators and builders. `vsk generate` copies the compiled
- * form of this file into `generated/support.js` (+ `.d.ts`), so generated code depends on
- * nothing but itself. It also serves vsk's own linter and drift stages, so a rule is written
- * once: its check and its message live here, its parameters in `src/rules` (data).
+ * Run-time support for generated validators and builders: diagnostics, the wording of schema
+ * violations, and the helpers Ajv's standalone code calls. The package build (scripts/embed.mjs)
+ * appends the check face of every rule kind (src/rules/*.ts) to this file's source, and
+ * `vsk generate` writes the result into the generated directory as `support.mts`, so generated
+ * code depends on nothing but itself. vsk's own linter and drift stages import it as it is.
  */
 
 // URL redaction is the runtime's (spec 7.2, input_fetch_failed rule 3): `vsk generate` copies
-// that module beside support.js as redact.js, so generated code still depends on nothing else.
+// that module beside support.mts as redact.mts, so generated code still depends on nothing else.
 import { redactUrl, redactUrlsInText } from "../src/runtime/redact.js";
 export { redactUrl, redactUrlsInText };
 
@@ -53,7 +54,8 @@ export type BuildResult<TBody> =
   | { ok: true; request: { method: "POST"; path: string; body: TBody }; warnings: Diagnostic[] }
   | { ok: false; error: RequestValidationError };
 
-function diagnostic(severity: Severity, pointer: string, rule: string, message: string): Diagnostic {
+/** A diagnostic in the service's vocabulary (spec 7.2); pointer and message lose any URL query string. */
+export function diagnostic(severity: Severity, pointer: string, rule: string, message: string): Diagnostic {
   return {
     severity,
     // a field named like a signed URL must not carry its query string into any output either
@@ -74,7 +76,7 @@ function unescapeToken(t: string): string {
   return t.includes("~") ? t.replace(/~1/g, "/").replace(/~0/g, "~") : t;
 }
 
-function escapeToken(t: string): string {
+export function escapeToken(t: string): string {
   return t.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
@@ -118,6 +120,12 @@ export function valueAt(root: unknown, pointer: string): unknown {
     current = (current as Record<string, unknown>)[token];
   }
   return current;
+}
+
+/** The items of the array at a JSON Pointer, or none. */
+export function itemsAt(input: Record<string, unknown>, pointer: string): unknown[] {
+  const items = valueAt(input, pointer);
+  return Array.isArray(items) ? items : [];
 }
 
 /** A short, safe rendering of a received value for a message. */
@@ -355,242 +363,6 @@ export function diagnosticsFromAjv(errors: readonly AjvError[] | null | undefine
     }
   }
   return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Cross-field rules the schemas cannot express. Parameters are data (src/rules); each kind
-// holds its check and its message side by side.
-
-export type RuleSpec =
-  | { id: string; kind: "uniqueItemField"; array: string; field: string; spec: string }
-  | {
-      id: string;
-      kind: "itemFieldWithinDuration";
-      array: string;
-      field: string;
-      duration: string;
-      defaultDuration: number;
-      framesPerSecond: number;
-      spec: string;
-    }
-  | { id: string; kind: "requiresFlag"; field: string; flag: string; spec: string }
-  | {
-      id: string;
-      kind: "integerInSetOrRange";
-      field: string;
-      values: number[];
-      valueMeaning: string;
-      min: number;
-      max: number;
-      spec: string;
-    }
-  | {
-      id: string;
-      kind: "promptLengthRecommendation";
-      field: string;
-      maxCjkCharacters: number;
-      maxWords: number;
-      spec: string;
-    }
-  | { id: string; kind: "unknownFields"; known: string[] };
-
-type Check<K extends RuleSpec["kind"]> = (
-  rule: Extract<RuleSpec, { kind: K }>,
-  input: Record<string, unknown>,
-  invalid: ReadonlySet<string>,
-) => Diagnostic[];
-
-const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g;
-const WORD = /[A-Za-z0-9'’-]+/g;
-
-/** How often a global regex matches, without collecting the matches (a 50 MB prompt stays cheap). */
-function countMatches(pattern: RegExp, text: string): number {
-  pattern.lastIndex = 0;
-  let n = 0;
-  while (pattern.exec(text) !== null) n++;
-  return n;
-}
-
-function itemsOf(input: Record<string, unknown>, pointer: string): unknown[] {
-  const items = valueAt(input, pointer);
-  return Array.isArray(items) ? items : [];
-}
-
-const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {
-  /** spec 2.2: frame_index "must be unique across the keyframes of one request" */
-  uniqueItemField(rule, input, invalid) {
-    const byValue = new Map<unknown, number[]>();
-    itemsOf(input, rule.array).forEach((item, i) => {
-      const v = valueAt(item, "/" + rule.field);
-      if (typeof v !== "number" || invalid.has(`${rule.array}/${i}/${rule.field}`)) return;
-      const list = byValue.get(v);
-      if (list) list.push(i);
-      else byValue.set(v, [i]);
-    });
-    const out: Diagnostic[] = [];
-    for (const [value, indexes] of byValue) {
-      if (indexes.length < 2) continue;
-      for (const i of indexes) {
-        const pointer = `${rule.array}/${i}/${rule.field}`;
-        // name a few of the others: thousands of duplicates must not make the output quadratic
-        const named = indexes.filter((j) => j !== i).slice(0, 3);
-        const more = indexes.length - 1 - named.length;
-        const others = [...named.map((j) => fieldLabel(`${rule.array}/${j}`)), ...(more > 0 ? [`${more} more`] : [])];
-        out.push(
-          diagnostic(
-            "error",
-            pointer,
-            rule.id,
-            `${fieldLabel(pointer)}: ${String(value)} is also used by ${others.join(", ")}; each ${rule.field} must be unique (spec ${rule.spec})`,
-          ),
-        );
-      }
-    }
-    return out;
-  },
-  /** spec 2.2, 8: frame_index is at most duration * 24 (24 fps), duration defaulting to 5 */
-  itemFieldWithinDuration(rule, input, invalid) {
-    if (invalid.has(rule.duration)) return [];
-    const given = valueAt(input, rule.duration);
-    const seconds = given === undefined ? rule.defaultDuration : given;
-    if (typeof seconds !== "number" || !Number.isFinite(seconds)) return [];
-    const last = seconds * rule.framesPerSecond;
-    const out: Diagnostic[] = [];
-    itemsOf(input, rule.array).forEach((item, i) => {
-      const v = valueAt(item, "/" + rule.field);
-      if (typeof v === "number" && v > last && !invalid.has(`${rule.array}/${i}/${rule.field}`)) {
-        const pointer = `${rule.array}/${i}/${rule.field}`;
-        const whose = given === undefined ? `the default ${seconds} s` : `a ${seconds} s`;
-        out.push(
-          diagnostic(
-            "error",
-            pointer,
-            rule.id,
-            `${fieldLabel(pointer)}: ${v} is past the last frame (${last}) of ${whose} video (duration × ${rule.framesPerSecond}, spec ${rule.spec})`,
-          ),
-        );
-      }
-    });
-    return out;
-  },
-  /** spec 4.4: file_url and web_url require enable_thinking=true */
-  requiresFlag(rule, input) {
-    const value = valueAt(input, rule.field);
-    if (value === undefined || value === null) return [];
-    const flag = valueAt(input, rule.flag);
-    if (flag === true) return [];
-    const received =
-      flag === undefined
-        ? `${fieldLabel(rule.flag)} is not set (default false)`
-        : `${fieldLabel(rule.flag)} is ${describeValue(flag)}`;
-    return [
-      diagnostic(
-        "error",
-        rule.field,
-        rule.id,
-        `${fieldLabel(rule.field)}: requires ${fieldLabel(rule.flag)}: true, but ${received} (spec ${rule.spec})`,
-      ),
-    ];
-  },
-  /** spec 4.5: duration is -1 (automatic) or 4 to 15 */
-  integerInSetOrRange(rule, input, invalid) {
-    if (invalid.has(rule.field)) return [];
-    const v = valueAt(input, rule.field);
-    if (typeof v !== "number" || rule.values.includes(v) || (v >= rule.min && v <= rule.max)) return [];
-    return [
-      diagnostic(
-        "error",
-        rule.field,
-        rule.id,
-        `${fieldLabel(rule.field)}: ${v} is not allowed; expected ${rule.values.join(" or ")} (${rule.valueMeaning}) or ${rule.min} to ${rule.max} (spec ${rule.spec})`,
-      ),
-    ];
-  },
-  /** spec 4.5, 8: recommended at most 500 Chinese characters or 1000 English words; not a hard limit */
-  promptLengthRecommendation(rule, input) {
-    const text = valueAt(input, rule.field);
-    if (typeof text !== "string") return [];
-    const cjk = countMatches(CJK, text);
-    const words = countMatches(WORD, text);
-    const out: Diagnostic[] = [];
-    if (cjk > rule.maxCjkCharacters)
-      out.push(
-        diagnostic(
-          "warning",
-          rule.field,
-          rule.id,
-          `${fieldLabel(rule.field)}: ${cjk} Chinese characters, more than the recommended ${rule.maxCjkCharacters} (spec ${rule.spec}); the service accepts it`,
-        ),
-      );
-    if (words > rule.maxWords)
-      out.push(
-        diagnostic(
-          "warning",
-          rule.field,
-          rule.id,
-          `${fieldLabel(rule.field)}: ${words} English words, more than the recommended ${rule.maxWords} (spec ${rule.spec}); the service accepts it`,
-        ),
-      );
-    return out;
-  },
-  /** spec 4.1: "Unlisted fields are not described": a warning, with the nearest known field */
-  unknownFields(rule, input) {
-    const out: Diagnostic[] = [];
-    for (const key of Object.keys(input)) {
-      if (rule.known.includes(key)) continue;
-      const hint = closest(key, rule.known);
-      const pointer = "/" + escapeToken(key);
-      out.push(
-        diagnostic(
-          "warning",
-          pointer,
-          rule.id,
-          `${fieldLabel(pointer)}: is not a field of this endpoint${hint !== undefined ? `; did you mean "${hint}"?` : ""} (known: ${rule.known.join(", ")})`,
-        ),
-      );
-    }
-    return out;
-  },
-};
-
-/** Runs the cross-field rules; rules about a field that already failed its schema are skipped. */
-export function checkRules(
-  rules: readonly RuleSpec[],
-  input: unknown,
-  schemaErrors: readonly Diagnostic[],
-): Diagnostic[] {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return [];
-  const invalid = new Set(schemaErrors.map((d) => d.pointer));
-  const out: Diagnostic[] = [];
-  for (const rule of rules)
-    out.push(
-      ...(CHECKS[rule.kind] as Check<RuleSpec["kind"]>)(rule as never, input as Record<string, unknown>, invalid),
-    );
-  return out;
-}
-
-/** A compiled Ajv standalone validator. */
-export interface CompiledSchema {
-  (data: unknown): boolean;
-  errors?: AjvError[] | null;
-}
-
-/** The whole check of one endpoint: schema (precompiled), then the rules; errors before warnings. */
-export function runValidation(schema: CompiledSchema, rules: readonly RuleSpec[], input: unknown): Diagnostic[] {
-  return diagnose(schema(input) ? null : schema.errors, rules, input);
-}
-
-/** Every diagnostic of a payload, given Ajv's errors for it (`null` when the schema passed). */
-export function diagnose(
-  ajvErrors: readonly AjvError[] | null | undefined,
-  rules: readonly RuleSpec[],
-  input: unknown,
-): Diagnostic[] {
-  const schemaErrors = diagnosticsFromAjv(ajvErrors, input);
-  const ruleFindings = checkRules(rules, input, schemaErrors);
-  if (ruleFindings.length === 0) return schemaErrors;
-  const all = [...schemaErrors, ...ruleFindings];
-  return [...all.filter((d) => d.severity === "error"), ...all.filter((d) => d.severity === "warning")];
 }
 
 // ---------------------------------------------------------------------------------------------

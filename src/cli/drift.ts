@@ -40,6 +40,7 @@ import {
   sha256,
   readManifest,
   snapshotFile,
+  sourceLabel,
   writeSnapshot,
   SnapshotError,
 } from "../snapshot/index.js";
@@ -317,8 +318,9 @@ export async function runDrift(argv: string[]): Promise<number> {
           throw new CliError(`drift --update: ${scrub(error.message)}`, ExitCode.usage);
         throw error;
       }
+      const base = config.file === undefined ? cwd : dirname(config.file);
       const toWrite = comparisons
-        .map((c) => c.fetched!)
+        .map((c) => ({ ...c.fetched!, source: sourceLabel(c.fetched!.source, base) }))
         .filter((f) => {
           const entry = manifest.models[f.model];
           return (

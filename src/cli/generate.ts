@@ -1,14 +1,20 @@
-/** `vsk generate [--check] [--config FILE]`: types, builders and validators from the snapshot. */
-import { relative } from "node:path";
+/** `vsk generate [--check] [--lang ts|js] [--config FILE]`: types, builders and validators from the snapshot. */
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { ConfigError, loadConfig } from "../config/index.js";
 import {
   compareWithDisk,
+  differsOnlyInFormatting,
   EmitConfigError,
   EmitError,
+  endpointRules,
   generateFiles,
   writeGenerated,
   type EmitInput,
+  type GeneratedFile,
+  type Lang,
 } from "../emit/index.js";
+import { buildLintCache } from "../lint/index.js";
 import { SchemaLoadError } from "../schema/index.js";
 import { readSnapshot, SnapshotError } from "../snapshot/index.js";
 import { commandParser, helpShown } from "./args.js";
@@ -16,11 +22,16 @@ import { CliError, ExitCode } from "./errors.js";
 import { plural } from "../text/index.js";
 
 export async function runGenerate(argv: string[]): Promise<number> {
-  const args = await commandParser(argv, "generate", "[--check] [--config FILE]")
+  const args = await commandParser(argv, "generate", "[--check] [--lang ts|js] [--config FILE]")
     .option("check", {
       type: "boolean",
       default: false,
       describe: "write nothing; exit 1 if generated/ is not what the snapshot gives",
+    })
+    .option("lang", {
+      choices: ["ts", "js"] as const,
+      default: "ts" as Lang,
+      describe: "ts: TypeScript modules (.mts) your tsc or bundler compiles; js: ESM .js with .d.ts",
     })
     .option("config", {
       type: "string",
@@ -48,9 +59,11 @@ export async function runGenerate(argv: string[]): Promise<number> {
       throw new CliError(`${error.message}\nFix the snapshot file or run \`vsk pull\` again.`, ExitCode.source);
     throw error;
   }
-  let files;
+  let files: GeneratedFile[];
+  let rules: ReturnType<typeof endpointRules>;
   try {
-    files = await generateFiles(inputs);
+    rules = endpointRules(inputs);
+    files = await generateFiles(inputs, { lang: args.lang });
   } catch (error) {
     if (error instanceof EmitConfigError) throw new CliError(error.message, ExitCode.usage);
     if (error instanceof EmitError) throw new CliError(error.message, ExitCode.source);
@@ -71,8 +84,19 @@ export async function runGenerate(argv: string[]): Promise<number> {
       ...stale.extra.map((f) => `${f} (not generated)`),
     ];
     if (names.length > 0) {
+      const ours = new Map(files.map((f) => [f.path, f.content]));
+      const layoutOnly =
+        stale.missing.length === 0 &&
+        stale.extra.length === 0 &&
+        (
+          await Promise.all(
+            stale.changed.map((f) => differsOnlyInFormatting(f, readFileSync(join(outDir, f), "utf8"), ours.get(f)!)),
+          )
+        ).every(Boolean);
       process.stderr.write(
-        `vsk: ${shown}/ is stale: ${plural(names.length, "file")} ${names.length === 1 ? "differs" : "differ"} from what the snapshot gives (${names.join(", ")}); run \`vsk generate\` and commit the result.\n`,
+        layoutOnly
+          ? `vsk: ${shown}/ differs only in formatting (${names.join(", ")}): another formatter rewrote the generated files; add "${shown}/" to .prettierignore (and your linters' ignores), then run \`vsk generate\` and commit the result.\n`
+          : `vsk: ${shown}/ is stale: ${plural(names.length, "file")} ${names.length === 1 ? "differs" : "differ"} from what the snapshot gives (${names.join(", ")}); run \`vsk generate\` and commit the result.\n`,
       );
       return ExitCode.findings;
     }
@@ -92,8 +116,20 @@ export async function runGenerate(argv: string[]): Promise<number> {
   }
   const endpoints = inputs.reduce((n, m) => n + m.endpoints.length, 0);
   const ms = Math.round(performance.now() - started);
-  process.stdout.write(
-    `Generated ${plural(files.length, "file")} for ${plural(endpoints, "endpoint")} of ${plural(inputs.length, "model")} into ${shown}/ in ${ms} ms.\n`,
-  );
+  const lines = [
+    `Generated ${plural(files.length, "file")} for ${plural(endpoints, "endpoint")} of ${plural(inputs.length, "model")} into ${shown}/ in ${ms} ms.`,
+    "Cross-field rules per endpoint (decided from each endpoint's schema; also in endpoints.json):",
+    ...rules.map((r) => `  ${r.key}: ${r.rules.length === 0 ? "no cross-field rules" : r.rules.join(", ")}`),
+  ];
+  try {
+    const cache = await buildLintCache(outDir);
+    if (cache !== undefined)
+      lines.push(`JavaScript build of the validators for \`vsk lint\`: ${relative(cwd, cache) || cache}`);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    lines.push(`vsk lint will compile the validators on its first run: the lint cache cannot be written (${code})`);
+  }
+  process.stdout.write(lines.join("\n") + "\n");
   return ExitCode.ok;
 }

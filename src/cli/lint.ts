@@ -188,6 +188,8 @@ export async function runLint(argv: string[]): Promise<number> {
     }
   }
   await reporter.end(linter.summary);
+  const note = registry.compiledNote();
+  if (note !== undefined) process.stderr.write(`vsk: ${terminalText(note)}\n`);
   for (const e of errors) process.stderr.write(`vsk: ${terminalText(e.message)}\n`);
   if (errors.length > 0) return ExitCode.usage;
   if (linter.summary.invalid > 0) return ExitCode.findings;

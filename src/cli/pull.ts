@@ -5,8 +5,8 @@
  * snapshot unchanged byte for byte. Exit 0 ok, 2 usage or a snapshot (manifest) that cannot be read
  * or written, 3 fetch or parse failure.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { ConfigError, describeModels, findModel, loadConfig, type ModelRef, type VskConfig } from "../config/index.js";
 import {
   chooseSchemaSource,
@@ -30,6 +30,7 @@ import {
   snapshotFile,
   SnapshotError,
   writeSnapshot,
+  sourceLabel,
   type FetchedModel,
   type Manifest,
 } from "../snapshot/index.js";
@@ -134,11 +135,12 @@ async function pullOne(
   source: SchemaSource,
   ref: ModelRef,
   options: { onRetry: (event: RetryEvent) => void; deadlineMs?: number },
+  baseDir: string,
 ): Promise<Outcome> {
   try {
     const got = await fetchModelSchema(source, ref.id, options);
     loadModelDocument(got.document, { model: ref.id, file: got.source });
-    return { ok: true, fetched: { model: ref.id, text: got.text, source: got.source } };
+    return { ok: true, fetched: { model: ref.id, text: got.text, source: sourceLabel(got.source, baseDir) } };
   } catch (error) {
     if (error instanceof FetchError || error instanceof SchemaLoadError) return { ok: false, message: error.message };
     throw error;
@@ -203,10 +205,12 @@ export async function runPull(argv: string[]): Promise<number> {
   };
   showProgress();
   const outcomes = await mapLimit(models, CONCURRENCY, async (ref) => {
-    const outcome = await pullOne(source, ref, {
-      onRetry,
-      ...(args.deadlineMs === undefined ? {} : { deadlineMs: args.deadlineMs }),
-    });
+    const outcome = await pullOne(
+      source,
+      ref,
+      { onRetry, ...(args.deadlineMs === undefined ? {} : { deadlineMs: args.deadlineMs }) },
+      config.file === undefined ? cwd : dirname(config.file),
+    );
     done++;
     showProgress();
     return outcome;

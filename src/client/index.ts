@@ -4,7 +4,7 @@
  * same from `result()` and `subscribe()` (spec 6.3, 7.3).
  *
  * @example
- * import { endpoints, type EndpointTypeMap } from "./generated/index.js";
+ * import { endpoints, type EndpointTypeMap } from "./generated/index.mjs";
  * const client = createQueueClient<EndpointTypeMap>({ baseUrl, credentials: () => process.env.API_KEY!, endpoints });
  * const output = await client.subscribe("example/model-c/text-to-video", { input: { prompt: "A paper boat" } });
  */

@@ -71,7 +71,7 @@ export function emitBuilders(
       ],
     },
     { moduleSpecifier: imports.validator, namedImports: [{ name: "validate", alias: "validateInput" }] },
-    { moduleSpecifier: imports.types, isTypeOnly: true, namedImports: [input, output] },
+    { moduleSpecifier: imports.types, isTypeOnly: true, namedImports: [input] },
   ]);
   file.addExportDeclaration({ moduleSpecifier: imports.types, isTypeOnly: true, namedExports: [input, output] });
   const requestType = `{ method: "POST"; path: typeof ${names.path}; body: ${input} }`;

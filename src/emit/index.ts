@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT, type ModelRef } from "../config/index.js";
-import { rulesFor } from "../rules/index.js";
+import { crossFieldRuleIds, overrideProblem, rulesFor, type RuleSpec } from "../rules/index.js";
 import type { EndpointModel, JsonSchemaObject } from "../schema/index.js";
 import { endpointNames, relativeImport } from "./names.js";
 import { emitEndpointManifest, emitRegistry, type RegistryEntry } from "./registry.js";
@@ -47,32 +47,73 @@ function header(source: string): string {
   return headerTemplate.replace("{{source}}", source);
 }
 
-/** Where the support module imports the runtime's URL redaction from, in dist/ and in generated/. */
-const REDACT_IN_DIST = "../src/runtime/redact.js";
-const REDACT_GENERATED = "./redact.js";
+/** The language of the generated code: TypeScript modules, or ESM JavaScript with declarations. */
+export type Lang = "ts" | "js";
+
+export interface GenerateOptions {
+  /** `ts` (default): `.mts` modules the consumer's own `tsc` or bundler compiles; `js`: `.js` + `.d.ts` */
+  lang?: Lang;
+}
 
 /**
- * The support module (compiled by the package build from templates/support.ts) and the runtime's
- * URL redaction it imports, copied side by side so that generated code needs nothing else.
+ * File extensions per language. TypeScript output is `.mts`, imported as `.mjs`: an ES module
+ * whatever the consumer's package type and module settings (`nodenext` in an ESM or a CommonJS
+ * package, `preserve` + `bundler`), which a `.ts` file is not (under `nodenext` in a CommonJS
+ * package it is CommonJS, where `verbatimModuleSyntax` forbids `import`). The JavaScript output
+ * is compiled from `.ts` sources that import `.js`.
  */
-export function supportFiles(head: string): GeneratedFile[] {
+const EXTENSIONS: Record<Lang, { source: string; import: string }> = {
+  ts: { source: ".mts", import: ".mjs" },
+  js: { source: ".ts", import: ".js" },
+};
+
+/** The support module's only relative import in the embedded source (scripts/embed.mjs). */
+const REDACT_IMPORT = '"./redact.js"';
+
+/**
+ * The support module (templates/support.ts with every rule kind's check, assembled by the
+ * package build into dist/embed/) and the runtime's URL redaction it imports, as TypeScript
+ * modules side by side, so that generated code needs nothing else.
+ */
+export function supportFiles(head: string, lang: Lang = "ts"): GeneratedFile[] {
+  const ext = EXTENSIONS[lang];
   const read = (file: string): string => {
-    const path = join(PACKAGE_ROOT, "dist", file);
+    const path = join(PACKAGE_ROOT, "dist", "embed", file);
     if (!existsSync(path)) throw new Error(`${path} is missing: build the package first (npm run build)`);
-    return (
-      readFileSync(path, "utf8")
-        .replace(/^\/\/# sourceMappingURL=.*$/m, "")
-        .trimEnd() + "\n"
-    );
+    return readFileSync(path, "utf8").trimEnd() + "\n";
   };
-  const relink = (text: string): string =>
-    text.split(JSON.stringify(REDACT_IN_DIST)).join(JSON.stringify(REDACT_GENERATED));
+  const support = read("support.ts");
+  if (!support.includes(REDACT_IMPORT)) throw new Error(`dist/embed/support.ts does not import ${REDACT_IMPORT}`);
   return [
-    { path: "support.js", content: `${head}\n${relink(read("templates/support.js"))}` },
-    { path: "support.d.ts", content: `${head}\n${relink(read("templates/support.d.ts"))}` },
-    { path: "redact.js", content: `${head}\n${read("src/runtime/redact.js")}` },
-    { path: "redact.d.ts", content: `${head}\n${read("src/runtime/redact.d.ts")}` },
+    {
+      path: `support${ext.source}`,
+      content: `${head}\n${support.split(REDACT_IMPORT).join(JSON.stringify(`./redact${ext.import}`))}`,
+    },
+    { path: `redact${ext.source}`, content: `${head}\n${read("redact.ts")}` },
   ];
+}
+
+/** Per endpoint: its key and the ids of the cross-field rules it gets (what `generate` prints). */
+export interface EndpointRules {
+  key: string;
+  rules: string[];
+}
+
+/**
+ * Every endpoint's rules, decided from its shape (or its model's `rules` override, which must
+ * fit: an `EmitConfigError` otherwise, naming the model, the rule and the missing field).
+ */
+export function endpointRules(models: readonly EmitInput[]): Array<EndpointRules & { specs: RuleSpec[] }> {
+  const out: Array<EndpointRules & { specs: RuleSpec[] }> = [];
+  for (const model of models) {
+    const problem = overrideProblem(model.endpoints, model.ref);
+    if (problem !== undefined) throw new EmitConfigError(problem);
+    for (const endpoint of model.endpoints) {
+      const specs = rulesFor(endpoint, model.ref);
+      out.push({ key: endpoint.key, rules: crossFieldRuleIds(specs), specs });
+    }
+  }
+  return out;
 }
 
 /** json-schema-to-typescript's failures become an `EmitError` that names the endpoint. */
@@ -90,14 +131,46 @@ async function typesOf(
   }
 }
 
+/**
+ * Our own fixed prettier options, every one stated: `prettier.format` reads no config file and
+ * no `.editorconfig` (only `resolveConfig` does), so the consumer's settings never reach the
+ * output, and a prettier default changing in a later version does not either.
+ */
+export const PRETTIER_OPTIONS = {
+  printWidth: 110,
+  tabWidth: 2,
+  useTabs: false,
+  semi: true,
+  singleQuote: false,
+  jsxSingleQuote: false,
+  quoteProps: "as-needed",
+  trailingComma: "all",
+  bracketSpacing: true,
+  bracketSameLine: false,
+  arrowParens: "always",
+  endOfLine: "lf",
+  proseWrap: "preserve",
+  embeddedLanguageFormatting: "auto",
+  objectWrap: "preserve",
+} as const;
+
+/**
+ * The prettier parser of a generated file, or undefined for files prettier leaves alone. Babel's
+ * TypeScript parser formats the large validator modules about twice as fast as `typescript`.
+ */
+function parserFor(path: string): "babel-ts" | "babel" | undefined {
+  if (/\.m?ts$/.test(path)) return "babel-ts";
+  return path.endsWith(".js") ? "babel" : undefined;
+}
+
 async function format(files: GeneratedFile[]): Promise<GeneratedFile[]> {
   const prettier = await import("prettier");
   return Promise.all(
     files.map(async (f) => {
-      if (!/\.(ts|js)$/.test(f.path)) return f;
-      const parser = f.path.endsWith(".ts") ? "typescript" : "babel";
+      const parser = parserFor(f.path);
+      if (parser === undefined) return f;
       try {
-        return { ...f, content: await prettier.format(f.content, { parser, printWidth: 110 }) };
+        return { ...f, content: await prettier.format(f.content, { parser, ...PRETTIER_OPTIONS }) };
       } catch (error) {
         const message = (error instanceof Error ? error.message : String(error)).split("\n")[0];
         throw new EmitError(
@@ -108,8 +181,28 @@ async function format(files: GeneratedFile[]): Promise<GeneratedFile[]> {
   );
 }
 
+/**
+ * Whether a generated file on disk says the same as ours in another layout (someone ran their
+ * own prettier over it): ours is what ours gives when formatted with our options again.
+ */
+export async function differsOnlyInFormatting(path: string, onDisk: string, ours: string): Promise<boolean> {
+  const parser = parserFor(path);
+  if (parser === undefined) return false;
+  const prettier = await import("prettier");
+  try {
+    return (await prettier.format(onDisk, { parser, ...PRETTIER_OPTIONS })) === ours;
+  } catch {
+    return false;
+  }
+}
+
 /** Every generated file for the given models, in a stable order. */
-export async function generateFiles(models: readonly EmitInput[]): Promise<GeneratedFile[]> {
+export async function generateFiles(
+  models: readonly EmitInput[],
+  options: GenerateOptions = {},
+): Promise<GeneratedFile[]> {
+  const lang = options.lang ?? "ts";
+  const ext = EXTENSIONS[lang];
   const [{ emitBuilders }, { emitTypes }] = await Promise.all([import("./builders.js"), import("./types.js")]);
   const ajvs = new Map<boolean, ReturnType<typeof createAjv>>();
   const ajvFor = (schema: JsonSchemaObject) => {
@@ -117,11 +210,12 @@ export async function generateFiles(models: readonly EmitInput[]): Promise<Gener
     if (!ajvs.has(own)) ajvs.set(own, createAjv({ ownProperties: own }));
     return ajvs.get(own)!;
   };
+  const rulesByKey = new Map(endpointRules(models).map((e) => [e.key, e]));
   const files: GeneratedFile[] = [];
   const registry: RegistryEntry[] = [];
   const taken = new Map<string, string>();
   const indexHead = header(models.map((m) => m.sourceLabel).join(", "));
-  files.push(...supportFiles(indexHead));
+  files.push(...supportFiles(indexHead, lang));
   for (const model of models) {
     const head = header(model.sourceLabel);
     for (const endpoint of model.endpoints) {
@@ -134,32 +228,37 @@ export async function generateFiles(models: readonly EmitInput[]): Promise<Gener
       }
       taken.set(names.base, endpoint.key);
       const stem = names.stem;
-      const validatorFile = `${stem}.validate.js`;
-      const support = relativeImport(validatorFile, "support.js");
-      const rules = rulesFor(endpoint, model.ref);
+      const validatorFile = `${stem}.validate${ext.source}`;
+      const support = relativeImport(validatorFile, `support${ext.import}`);
+      const rules = rulesByKey.get(endpoint.key)!;
       const schema = simplifySchema(endpoint.input);
-      const validator = emitValidator(ajvFor(schema), schema, rules, support, head, `${endpoint.key} input`);
+      const validator = emitValidator(ajvFor(schema), schema, rules.specs, support, head, `${endpoint.key} input`);
       const inputTypes = await typesOf(emitTypes, endpoint.input, names.input, `${endpoint.key} input`);
       const outputTypes = await typesOf(emitTypes, endpoint.output, names.output, `${endpoint.key} output`);
       files.push(
-        { path: validatorFile, content: validator.js },
-        { path: `${stem}.validate.d.ts`, content: validator.dts },
-        { path: `${stem}.types.ts`, content: `${head}\n${inputTypes}\n${outputTypes}` },
+        { path: validatorFile, content: validator },
+        { path: `${stem}.types${ext.source}`, content: `${head}\n${inputTypes}\n${outputTypes}` },
         {
-          path: `${stem}.ts`,
+          path: `${stem}${ext.source}`,
           content: emitBuilders(
             endpoint,
             names,
-            { support, validator: `./${endpoint.endpoint}.validate.js`, types: `./${endpoint.endpoint}.types.js` },
+            {
+              support,
+              validator: `./${endpoint.endpoint}.validate${ext.import}`,
+              types: `./${endpoint.endpoint}.types${ext.import}`,
+            },
             head,
           ),
         },
       );
-      registry.push({ endpoint, names, snapshotSha256: model.sha256 });
+      registry.push({ endpoint, names, snapshotSha256: model.sha256, rules: rules.rules });
     }
   }
-  files.push({ path: "index.ts", content: emitRegistry(registry, indexHead) });
-  files.push({ path: "endpoints.json", content: emitEndpointManifest(registry) });
-  const formatted = await format(files);
+  files.push({ path: `index${ext.source}`, content: emitRegistry(registry, indexHead, ext.import) });
+  // ts-morph is loaded anyway for the builders; the compile step only for `--lang js`
+  const sources = lang === "js" ? await (await import("./compile.js")).compileToJavaScript(files) : files;
+  sources.push({ path: "endpoints.json", content: emitEndpointManifest(registry, lang === "js" ? ".js" : ext.source) });
+  const formatted = await format(sources);
   return formatted.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

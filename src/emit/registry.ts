@@ -7,17 +7,20 @@ export interface RegistryEntry {
   names: EndpointNames;
   /** snapshot file the endpoint came from, relative to the project, for the manifest */
   snapshotSha256: string;
+  /** the ids of the endpoint's cross-field rules */
+  rules: readonly string[];
 }
 
-export function emitRegistry(entries: readonly RegistryEntry[], header: string): string {
-  const lines = [header, `import type { Diagnostic } from "./support.js";`];
+/** `importExt` is the extension of relative imports (`.mjs` for `.mts` modules, `.js` for `.ts`). */
+export function emitRegistry(entries: readonly RegistryEntry[], header: string, importExt: string): string {
+  const lines = [header, `import type { Diagnostic } from "./support${importExt}";`];
   for (const { names } of entries) {
     lines.push(
-      `import { ${names.build}, ${names.defaults}, ${names.inputSchema}, ${names.path}, ${names.validate}, type ${names.input}, type ${names.output} } from "./${names.stem}.js";`,
+      `import { ${names.build}, ${names.defaults}, ${names.inputSchema}, ${names.path}, ${names.validate}, type ${names.input}, type ${names.output} } from "./${names.stem}${importExt}";`,
     );
   }
-  lines.push(`export * from "./support.js";`);
-  for (const { names } of entries) lines.push(`export * from "./${names.stem}.js";`);
+  lines.push(`export * from "./support${importExt}";`);
+  for (const { names } of entries) lines.push(`export * from "./${names.stem}${importExt}";`);
   lines.push(
     "",
     "/** Every endpoint of the configured models, keyed by `<owner>/<name>/<endpoint>`. */",
@@ -50,16 +53,20 @@ export function emitRegistry(entries: readonly RegistryEntry[], header: string):
   return lines.join("\n");
 }
 
-/** What `vsk lint` reads to find validators without loading any TypeScript. */
-export function emitEndpointManifest(entries: readonly RegistryEntry[]): string {
+/**
+ * What `vsk lint` reads to find the validators without loading any TypeScript, and the rules
+ * each endpoint gets. `validatorExt` is the validator modules' extension (`.mts` or `.js`).
+ */
+export function emitEndpointManifest(entries: readonly RegistryEntry[], validatorExt: string): string {
   const manifest = {
     generatedBy: "vsk generate",
-    endpoints: entries.map(({ endpoint: e, names, snapshotSha256 }) => ({
+    endpoints: entries.map(({ endpoint: e, names, snapshotSha256, rules }) => ({
       key: e.key,
       model: e.model,
       endpoint: e.endpoint,
       path: e.queuePath,
-      validator: `${names.stem}.validate.js`,
+      validator: `${names.stem}.validate${validatorExt}`,
+      rules,
       snapshotSha256,
     })),
   };

@@ -1,8 +1,10 @@
 /**
  * Emits one endpoint's validator: Ajv standalone code (compiled here, never at run time) with
- * the endpoint's rules beside it, as a plain ESM `.js` module that runs under plain `node` and
- * in a browser, plus its `.d.ts`. Ajv's standalone output `require`s a few run-time helpers
- * even in ESM mode (TOOLCHAIN.md); they are replaced by imports from `support.js`.
+ * the endpoint's rules beside it, as one TypeScript module whose exports are typed. Ajv's code
+ * is plain JavaScript, so the module opens with `// @ts-nocheck` (the consumer's strictest
+ * flags apply to every other generated file); it compiles to ESM that runs under plain `node`
+ * and in a browser. Ajv's standalone output `require`s a few run-time helpers even in ESM mode
+ * (TOOLCHAIN.md); they are replaced by imports from the generated support module.
  */
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { AnySchema } from "ajv";
@@ -14,7 +16,7 @@ import type { JsonSchemaObject } from "../schema/index.js";
 const standaloneCode = standaloneModule.default;
 
 /**
- * Ajv run-time helpers and where the emitted module gets them instead: all from `support.js`,
+ * Ajv run-time helpers and where the emitted module gets them instead: all from the generated support module,
  * so the module needs neither Ajv nor ajv-formats at run time (and runs in a browser).
  */
 const REQUIRE_REPLACEMENTS: ReadonlyArray<{ pattern: RegExp; replacement: string; support: string }> = [
@@ -147,14 +149,9 @@ export class EmitConfigError extends EmitError {
   override name = "EmitConfigError";
 }
 
-export interface EmittedValidator {
-  js: string;
-  dts: string;
-}
-
 /**
- * Compiles `schema` with Ajv and returns the module text. `supportImport` is the relative
- * specifier of `support.js`; `rules` are embedded as JSON data (never as code).
+ * Compiles `schema` with Ajv and returns the TypeScript module text. `supportImport` is the
+ * relative specifier of the support module; `rules` are embedded as JSON data (never as code).
  */
 export function emitValidator(
   ajv: Ajv2020,
@@ -163,7 +160,7 @@ export function emitValidator(
   supportImport: string,
   header: string,
   what: string,
-): EmittedValidator {
+): string {
   let compiled;
   try {
     compiled = ajv.compile(schema as AnySchema);
@@ -188,7 +185,7 @@ export function emitValidator(
   const missingFormat = formatsUsed(codeOnly(code)).find((f) => !Object.prototype.hasOwnProperty.call(ajvFormats, f));
   if (missingFormat !== undefined)
     throw new EmitError(
-      `${what}: format "${missingFormat}" needs an ajv-formats function that support.js does not provide yet`,
+      `${what}: format "${missingFormat}" needs an ajv-formats function that the support module does not provide yet`,
     );
   code = cheapLengthChecks(code);
   const ranges = literalRanges(code);
@@ -197,16 +194,18 @@ export function emitValidator(
   );
   if (leftover)
     throw new EmitError(`${what}: Ajv's output needs run-time module "${leftover[1]}", which vsk cannot inline yet`);
-  const js = [
+  return [
     header,
+    "// @ts-nocheck -- Ajv's standalone code below is plain JavaScript; the exports at the end are typed.",
     `import { ${[...fromSupport].sort().join(", ")} } from ${JSON.stringify(supportImport)};`,
+    `import type { Diagnostic, RuleSpec } from ${JSON.stringify(supportImport)};`,
     code,
-    `/** The endpoint's cross-field rules (data; their checks live in support.js). */`,
-    `export const rules = ${JSON.stringify(rules)};`,
-    `/** True when no rule can find anything in a payload the schema accepted (see src/rules/quick.ts). */`,
+    `/** The endpoint's cross-field rules (data; their checks live in the support module). */`,
+    `export const rules: readonly RuleSpec[] = ${JSON.stringify(rules)};`,
+    `/** True when no rule can find anything in a payload the schema accepted (vsk's src/rules/quick.ts). */`,
     `function quick(input) {\n${quickCheckSource(rules)}\n}`,
     `/** Checks a payload: schema and rules, every finding; an empty array when the service would accept it. */`,
-    `export function validate(input) {`,
+    `export function validate(input: unknown): Diagnostic[] {`,
     `  const schemaOk = ${fn}(input);`,
     `  if (schemaOk && quick(input)) return [];`,
     `  return diagnose(schemaOk ? null : ${fn}.errors, rules, input);`,
@@ -214,15 +213,4 @@ export function emitValidator(
     `export default validate;`,
     "",
   ].join("\n");
-  const dts = [
-    header,
-    `import type { Diagnostic, RuleSpec } from ${JSON.stringify(supportImport)};`,
-    `/** The endpoint's cross-field rules (data; their checks live in support.js). */`,
-    `export declare const rules: readonly RuleSpec[];`,
-    `/** Checks a payload: schema and rules, every finding; an empty array when the service would accept it. */`,
-    `export declare function validate(input: unknown): Diagnostic[];`,
-    `export default validate;`,
-    "",
-  ].join("\n");
-  return { js, dts };
 }

@@ -24,4 +24,5 @@ export {
   type ValidatorRegistry,
   type EndpointEntry,
 } from "./registry.js";
+export { buildLintCache, lintCacheDir } from "./compiled.js";
 export { Sink, jsonReporter, prettyReporter, githubReporter, summaryLine } from "./report.js";

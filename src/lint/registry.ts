@@ -1,6 +1,8 @@
 /**
  * The generated validators the linter runs, found through `endpoints.json` of the generated
- * directory and imported only when a payload needs them. Nothing is compiled at run time.
+ * directory and imported only when a payload needs them: JavaScript output as it is, the
+ * package's own models from its build (dist/generated), TypeScript output through its
+ * JavaScript build in the lint cache (compiled.ts). No schema is compiled at run time.
  */
 import { existsSync } from "node:fs";
 import { readHead, readRegularFile, SpecialFileError } from "../durable/index.js";
@@ -9,6 +11,7 @@ import { pathToFileURL } from "node:url";
 import { findModel, PACKAGE_ROOT, type ModelRef, type VskConfig } from "../config/index.js";
 import { readSnapshotFile, SnapshotError } from "../snapshot/index.js";
 import type { Diagnostic } from "../../templates/support.js";
+import { CompiledValidators } from "./compiled.js";
 
 export interface EndpointEntry {
   key: string;
@@ -16,6 +19,8 @@ export interface EndpointEntry {
   endpoint: string;
   path: string;
   validator: string;
+  /** the ids of the endpoint's cross-field rules */
+  rules?: string[];
   snapshotSha256: string;
 }
 
@@ -40,6 +45,8 @@ export interface ValidatorRegistry {
   describe(): string;
   /** a warning when the generated validators are older than the snapshot, else undefined */
   staleness(snapshotDir: string): string | undefined;
+  /** what lint compiled into its cache in this run, to say so once, or undefined */
+  compiledNote(): string | undefined;
 }
 
 /** Where the validators of the configured models are: the config's outDir, else the package's own. */
@@ -71,6 +78,26 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
   for (const e of parsed.endpoints ?? []) entries.set(e.key, e);
   const loaded = new Map<string, Validate>();
   const models = config.models;
+  // the package's own models are built with it (dist/generated); TypeScript elsewhere goes through the lint cache
+  const ownBuild = dir === join(PACKAGE_ROOT, "generated") ? join(PACKAGE_ROOT, "dist", "generated") : undefined;
+  let compiled: CompiledValidators | undefined;
+  const moduleFile = async (validator: string): Promise<string> => {
+    if (!/\.m?ts$/.test(validator)) return join(dir, validator);
+    if (ownBuild !== undefined) return join(ownBuild, validator.replace(/\.m?ts$/, ".mjs"));
+    try {
+      compiled ??= new CompiledValidators(dir);
+      const found = compiled.locate(validator);
+      return found.ready ? found.file : await compiled.build(validator);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === undefined) throw error;
+      throw new RegistryError(
+        code === "ENOENT"
+          ? `${dir} is missing generated files (${validator} or the support modules it imports); run \`vsk generate\` again`
+          : `cannot write the JavaScript build of the validators of ${dir} for lint (${code}); make ${compiled?.cacheRoot ?? "node_modules/.cache"} writable`,
+      );
+    }
+  };
   return {
     dir,
     entries,
@@ -85,15 +112,20 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
       if (ready) return ready;
       const entry = entries.get(key);
       if (!entry) throw new RegistryError(`no generated validator for ${key}`);
-      try {
-        readHead(join(dir, entry.validator), 0, MAX_REGISTRY_BYTES); // importing a FIFO would hang
-      } catch (error) {
-        if (error instanceof SpecialFileError) throw new RegistryError(`${error.message}; run \`vsk generate\` again`);
-      }
-      return import(pathToFileURL(join(dir, entry.validator)).href).then((module: { validate: Validate }) => {
-        loaded.set(key, module.validate);
-        return module.validate;
-      });
+      return moduleFile(entry.validator)
+        .then((file) => {
+          try {
+            readHead(file, 0, MAX_REGISTRY_BYTES); // importing a FIFO would hang
+          } catch (error) {
+            if (error instanceof SpecialFileError)
+              throw new RegistryError(`${error.message}; run \`vsk generate\` again`);
+          }
+          return import(pathToFileURL(file).href);
+        })
+        .then((module: { validate: Validate }) => {
+          loaded.set(key, module.validate);
+          return module.validate;
+        });
     },
     describe() {
       const byModel = new Map<string, string[]>();
@@ -104,6 +136,10 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
           return `${model}${alias ? ` (${alias})` : ""}: ${eps.join(", ")}`;
         })
         .join("; ");
+    },
+    compiledNote() {
+      if (compiled === undefined || compiled.compiled === 0) return undefined;
+      return `compiled ${compiled.compiled} TypeScript validator${compiled.compiled === 1 ? "" : "s"} of ${dir} for lint into ${compiled.cacheRoot} (once per change; \`vsk generate\` does it too)`;
     },
     staleness(snapshotDir) {
       const stale = new Set<string>();

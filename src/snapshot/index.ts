@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { MODEL_ID, type ModelRef } from "../config/index.js";
 import {
   acquireLock,
@@ -273,10 +273,20 @@ export function prepareSnapshotRead(dir: string): void {
   }
 }
 
+/**
+ * How the manifest records where a model came from: a URL as it is (its query string already
+ * removed), a local file relative to `baseDir` (the config file's directory), `/`-separated, so
+ * the committed manifest is the same on every machine.
+ */
+export function sourceLabel(source: string, baseDir: string): string {
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(source) || !isAbsolute(source)) return source;
+  return relative(baseDir, source).split("\\").join("/") || ".";
+}
+
 export interface FetchedModel {
   model: string;
   text: string;
-  /** the URL or path it came from, query string already removed */
+  /** the URL it came from without its query string, or the file relative to the config (`sourceLabel`) */
   source: string;
 }
 

@@ -107,13 +107,17 @@ describe("vsk pull from local sources", () => {
         readFileSync(join(MIRROR, path(model)), "utf8"),
       );
       expect(first.stdout).toMatch(
-        new RegExp(`^${model}  new {8}sha256:[0-9a-f]{8}…  ${join(MIRROR, path(model))}$`, "m"),
+        new RegExp(`^${model}  new {8}sha256:[0-9a-f]{8}…  ${relative(dir, join(MIRROR, path(model)))}$`, "m"),
       );
     }
     const manifest = JSON.parse(readFileSync(join(snap, "manifest.json"), "utf8")) as {
       models: Record<string, { source: string }>;
     };
-    expect(manifest.models["example/model-b"]!.source).toBe(join(MIRROR, path("example/model-b")));
+    // relative to the config file's directory (here the current one): the same manifest on every machine
+    expect(manifest.models["example/model-b"]!.source).toBe(relative(dir, join(MIRROR, path("example/model-b"))));
+    expect(manifest.models["example/model-b"]!.source).toMatch(
+      /^\.\.\/.*test\/fixtures\/pull\/mirror\/main\/example\/model-b\/latest\.json$/,
+    );
 
     const before = tree(snap);
     const second = await vsk(["--schema-url", MIRROR], dir);

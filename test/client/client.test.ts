@@ -8,7 +8,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import { endpoints, type EndpointTypeMap, type ModelCTextToVideoOutput } from "../../generated/index.js";
+import { endpoints, type EndpointTypeMap, type ModelCTextToVideoOutput } from "../../generated/index.mjs";
 import {
   ApiRequestError,
   createQueueClient,

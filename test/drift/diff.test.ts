@@ -121,7 +121,9 @@ describe("walking the schemas", () => {
       components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
     };
     const after = structuredClone(before);
-    after.components.schemas.Keyframe!.properties.frame_index!.maximum = 480;
+    // 100 frames: below the 120 of the default 5 s video, so the snapshot (with its frame_index
+    // rules, which follow the schema's shape, spec 2.2) accepts a payload the source rejects
+    after.components.schemas.Keyframe!.properties.frame_index!.maximum = 100;
     const [b, a] = [load("example/model-a", before), load("example/model-a", after)];
     const changes = classifyModel(diffModels(b, a), b, a);
     expect(changes).toHaveLength(1);
@@ -133,12 +135,24 @@ describe("walking the schemas", () => {
         before: "/$defs/Keyframe/properties/frame_index",
         after: "/$defs/Keyframe/properties/frame_index/maximum",
       },
-      text: "keyframes[].frame_index: new maximum 480",
+      text: "keyframes[].frame_index: new maximum 100",
     });
     expect(changes[0]!.example).toEqual({
       prompt: "…",
-      keyframes: [{ image_url: "https://example.com/input.png", frame_index: 481 }],
+      keyframes: [{ image_url: "https://example.com/input.png", frame_index: 101 }],
     });
+  });
+
+  it("gives no example where the snapshot's cross-field rules already reject every payload the source rejects", () => {
+    const before = read("schemas-cache/example/model-a/latest.json") as {
+      components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> };
+    };
+    const after = structuredClone(before);
+    // frame_index <= duration × 24 <= 480 already (spec 2.2, duration at most 20)
+    after.components.schemas.Keyframe!.properties.frame_index!.maximum = 480;
+    const [b, a] = [load("example/model-a", before), load("example/model-a", after)];
+    const changes = classifyModel(diffModels(b, a), b, a);
+    expect(changes.map((c) => [c.id, c.example])).toEqual([["request-property-max-set", undefined]]);
   });
 });
 

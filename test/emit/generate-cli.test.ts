@@ -99,7 +99,7 @@ describe("vsk generate (default models, child process)", () => {
     elsewhere = second;
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
-    expect(run.stdout).toMatch(/^Generated \d+ files for 4 endpoints of 3 models into out\/ in \d+ ms\.\n$/);
+    expect(run.stdout).toMatch(/^Generated \d+ files for 4 endpoints of 3 models into out\/ in \d+ ms\.\n/);
     first = readTree(join(dir, "out"));
   });
 
@@ -111,10 +111,10 @@ describe("vsk generate (default models, child process)", () => {
       "example/model-b/reference-to-video",
       "example/model-c/text-to-video",
     ]) {
-      for (const suffix of [".ts", ".types.ts", ".validate.js", ".validate.d.ts"])
-        expect(files).toContain(stem + suffix);
+      for (const suffix of [".mts", ".types.mts", ".validate.mts"]) expect(files).toContain(stem + suffix);
     }
-    for (const f of ["index.ts", "support.js", "support.d.ts", "endpoints.json"]) expect(files).toContain(f);
+    for (const f of ["index.mts", "support.mts", "redact.mts", "endpoints.json"]) expect(files).toContain(f);
+    expect(files).toHaveLength(16);
   });
 
   it("is deterministic: a second run gives byte-identical files", async () => {
@@ -159,7 +159,7 @@ describe("vsk generate (default models, child process)", () => {
   });
 
   it("--check exits 1 with one sentence naming the edited file, and writes nothing", async () => {
-    const edited = join(dir, "out/example/model-b/reference-to-video.validate.js");
+    const edited = join(dir, "out/example/model-b/reference-to-video.validate.mts");
     const text = `${readFileSync(edited, "utf8")}// a hand edit\n`;
     writeFileSync(edited, text);
     const run = await vsk(dir, "--check");
@@ -168,21 +168,21 @@ describe("vsk generate (default models, child process)", () => {
     const lines = run.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^vsk: out\/ is stale: 1 file .*\(example\/model-b\/reference-to-video\.validate\.js\).*`vsk generate`.*\.$/,
+      /^vsk: out\/ is stale: 1 file .*\(example\/model-b\/reference-to-video\.validate\.mts\).*`vsk generate`.*\.$/,
     );
     expect(readFileSync(edited, "utf8")).toBe(text); // --check wrote nothing
     noStackTrace(run.stderr);
   });
 
-  it("--check names missing and extra files too; generate restores the same bytes", async () => {
-    rmSync(join(dir, "out/example/model-c/text-to-video.types.ts"));
+  it("--check names missing and extra files too; generate restores the same bytes", { timeout: 180_000 }, async () => {
+    rmSync(join(dir, "out/example/model-c/text-to-video.types.mts"));
     writeFileSync(join(dir, "out/example/stray.ts"), "export {};\n");
     const stale = await vsk(dir, "--check");
     expect(stale.status).toBe(1);
     expect(stale.stderr.trimEnd().split("\n")).toHaveLength(1);
-    expect(stale.stderr).toContain("example/model-c/text-to-video.types.ts (missing)");
+    expect(stale.stderr).toContain("example/model-c/text-to-video.types.mts (missing)");
     expect(stale.stderr).toContain("example/stray.ts (not generated)");
-    expect(stale.stderr).toContain("example/model-b/reference-to-video.validate.js");
+    expect(stale.stderr).toContain("example/model-b/reference-to-video.validate.mts");
     expect(stale.stderr).toMatch(/^vsk: out\/ is stale: 3 files /);
 
     // generate replaces the directory as a whole: it refuses while a file it did not write is there
@@ -195,6 +195,113 @@ describe("vsk generate (default models, child process)", () => {
     const tree = readTree(join(dir, "out"));
     expect([...tree.keys()]).toEqual([...first.keys()]);
     for (const [file, content] of first) expect(tree.get(file)!.equals(content), file).toBe(true);
+  });
+});
+
+describe("rules follow each endpoint's schema (spec 2.2, 4.4, 4.5)", () => {
+  const RULE_LINES = [
+    "  acme/kf/keyframes-to-video: frame-index-unique, frame-index-within-duration",
+    "  acme/kf/text-to-video: no cross-field rules",
+    "  acme/refs/reference-to-video: file-url-requires-thinking, web-url-requires-thinking",
+    "  acme/c/text-to-video: duration-auto-or-range, prompt-length-recommendation",
+  ];
+  let dir = "";
+  let run: Run;
+  beforeAll(async () => {
+    // the spec's models under other ids, without aliases and without `rules`
+    dir = project("renamed", { models: [{ id: "acme/kf" }, { id: "acme/refs" }, { id: "acme/c" }] }, "");
+    for (const [from, to] of [
+      ["model-a", "kf"],
+      ["model-b", "refs"],
+      ["model-c", "c"],
+    ]) {
+      const text = readFileSync(join(ROOT, `schemas-cache/example/${from}/latest.json`), "utf8");
+      mkdirSync(join(dir, `snapshot/acme/${to}`), { recursive: true });
+      writeFileSync(join(dir, `snapshot/acme/${to}/latest.json`), text.split(`example/${from}`).join(`acme/${to}`));
+    }
+    run = await vsk(dir);
+  });
+
+  it("generate prints each endpoint's rule ids, or that it has none", () => {
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    for (const line of RULE_LINES) expect(run.stdout).toContain(`${line}\n`);
+  });
+
+  it("endpoints.json lists the same rules", () => {
+    const manifest = JSON.parse(readFileSync(join(dir, "out/endpoints.json"), "utf8")) as {
+      endpoints: Array<{ key: string; rules: string[] }>;
+    };
+    const listed = manifest.endpoints.map((e) => `  ${e.key}: ${e.rules.join(", ") || "no cross-field rules"}`);
+    expect(listed.sort()).toEqual([...RULE_LINES].sort());
+  });
+
+  it("a rules override that does not fit the endpoint: exit 2 naming the model, the rule and the field", async () => {
+    writeFileSync(
+      join(dir, "vsk.config.json"),
+      JSON.stringify({ snapshotDir: "snapshot", outDir: "out", models: [{ id: "acme/kf", rules: "modelC" }] }),
+    );
+    const bad = await vsk(dir);
+    expect(bad.status).toBe(2);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toBe(
+      'vsk: acme/kf: "rules": "modelC": rule duration-auto-or-range does not fit text-to-video: it needs field "duration" to be an integer with minimum -1 (-1 means automatic) and a maximum, found types integer, string; remove "rules" from this model in the config to let the rules follow the schema, or fix the model id\n',
+    );
+  });
+});
+
+describe("generate --check after someone else's formatter ran over the output", () => {
+  it("says the files differ only in formatting and what to ignore", { timeout: 180_000 }, async () => {
+    const dir = project("reformatted", {});
+    expect((await vsk(dir)).status).toBe(0);
+    const file = join(dir, "out/example/model-c/text-to-video.mts");
+    // what prettier with the consumer's `singleQuote: true` would make of it
+    writeFileSync(file, readFileSync(file, "utf8").replace(/"/g, "'"));
+    const run = await vsk(dir, "--check");
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe(
+      'vsk: out/ differs only in formatting (example/model-c/text-to-video.mts): another formatter rewrote the generated files; add "out/" to .prettierignore (and your linters\' ignores), then run `vsk generate` and commit the result.\n',
+    );
+  });
+});
+
+describe("generate --lang js", () => {
+  it("writes ESM .js with .d.ts that run under plain node, and lint reads them", { timeout: 180_000 }, async () => {
+    const dir = project("lang-js", {});
+    const run = await vsk(dir, "--lang", "js");
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+    const files = listFiles(join(dir, "out"));
+    expect(files.filter((f) => /\.m?ts$/.test(f) && !f.endsWith(".d.ts"))).toEqual([]);
+    for (const f of [
+      "index.js",
+      "index.d.ts",
+      "support.js",
+      "support.d.ts",
+      "redact.js",
+      "example/model-c/text-to-video.validate.js",
+    ])
+      expect(files).toContain(f);
+    for (const f of files.filter((f) => !f.endsWith(".json")))
+      expect(readFileSync(join(dir, "out", f), "utf8"), f).toMatch(/^\/\/ Generated by `vsk generate`/);
+    writeFileSync(join(dir, "out/package.json"), '{"type":"module"}');
+    const driver = `import { validateRequest } from ${JSON.stringify(join(dir, "out/index.js"))};
+      process.stdout.write(JSON.stringify(validateRequest("example/model-c/text-to-video", { prompt: "x", duration: 2 })));`;
+    writeFileSync(join(dir, "driver.mjs"), driver);
+    const ran = await node([join(dir, "driver.mjs")], dir);
+    expect(ran.stderr).toBe("");
+    expect((JSON.parse(ran.stdout) as Array<{ message: string }>).map((d) => d.message)).toEqual([
+      "duration: 2 is not allowed; expected -1 (automatic) or 4 to 15 (spec 4.5)",
+    ]);
+    rmSync(join(dir, "out/package.json"));
+    writeFileSync(join(dir, "c.json"), JSON.stringify({ prompt: "x", duration: 2 }));
+    const lint = await node([CLI, "lint", "c.json", "--model", "example/model-c", "--format", "json"], dir);
+    expect(lint.stderr).toBe("");
+    expect(lint.status).toBe(1);
+    expect(lint.stdout).toContain('"rule":"duration-auto-or-range"');
+    const check = await vsk(dir, "--check", "--lang", "js");
+    expect(check.stderr).toBe("");
+    expect(check.status).toBe(0);
   });
 });
 
@@ -216,7 +323,7 @@ const TSCONFIG = {
     skipLibCheck: true,
     declaration: false,
   },
-  include: ["out/**/*.ts"],
+  include: ["out/**/*.mts"],
 };
 
 /** Generating model-o (the describe after the hostile one) starts with the hostile suite's, in parallel. */
@@ -228,7 +335,7 @@ function protoNames(): Promise<Run> {
 
 async function typeCheckAndCompile(dir: string): Promise<Run> {
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(TSCONFIG));
-  // emits each .ts as .js beside it, so the builders can run under plain node
+  // emits each .mts as .mjs beside it, so the builders can run under plain node
   return node([TSC, "-p", join(dir, "tsconfig.json"), "--pretty", "false"], dir);
 }
 
@@ -252,7 +359,7 @@ describe("hostile schemas", () => {
   });
 
   it("running it under plain node executes nothing taken from the schema", async () => {
-    expect(existsSync(join(dir, "out/index.js")), "compiled by the previous test").toBe(true);
+    expect(existsSync(join(dir, "out/index.mjs")), "compiled by the previous test").toBe(true);
     const run = await node([HOSTILE_DRIVER, join(dir, "out"), "hostile/model-h/text-to-video"], dir);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0); // no process.exit(…) from a description, title, default or enum
@@ -328,9 +435,9 @@ describe("hostile schemas", () => {
   });
 
   it("the schema's strings reach the code only as string literals or comments", () => {
-    const validator = readFileSync(join(dir, "out/hostile/model-h/text-to-video.validate.js"), "utf8");
-    const builders = readFileSync(join(dir, "out/hostile/model-h/text-to-video.ts"), "utf8");
-    const types = readFileSync(join(dir, "out/hostile/model-h/text-to-video.types.ts"), "utf8");
+    const validator = readFileSync(join(dir, "out/hostile/model-h/text-to-video.validate.mts"), "utf8");
+    const builders = readFileSync(join(dir, "out/hostile/model-h/text-to-video.mts"), "utf8");
+    const types = readFileSync(join(dir, "out/hostile/model-h/text-to-video.types.mts"), "utf8");
     for (const text of [validator, builders, types]) {
       // a statement-level `process.exit(` would begin a line or follow `;`/`{` outside a string
       for (const line of text.split("\n")) expect(line, line).not.toMatch(/^\s*process\.exit\(/);
@@ -373,7 +480,7 @@ describe("hostile schemas: property names that are Object.prototype members", ()
       );
       child.stdin!.end(
         JSON.stringify({
-          module: join(dir, "out/hostile/model-o/text-to-video.validate.js"),
+          module: join(dir, "out/hostile/model-o/text-to-video.validate.mjs"),
           cases: [{ prompt: "x" }],
         }),
       );

@@ -5,7 +5,7 @@
  * each cross-field rule at and beyond its edge, and several errors in one payload.
  *
  * One `node` child per table runs test/fixtures/emit/run-validator.mjs, which imports
- * `generated/example/<model>/<endpoint>.validate.js` and prints the diagnostics as JSON.
+ * `dist/generated/example/<model>/<endpoint>.validate.mjs` (the build of the committed .mts) and prints the diagnostics as JSON.
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
@@ -62,7 +62,7 @@ function runTable(validatorFile: string, cases: readonly Case[]): Diagnostic[][]
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
   const child = spawnSync(process.execPath, [DRIVER], {
-    input: JSON.stringify({ module: join(ROOT, "generated", validatorFile), cases: cases.map((c) => c.input) }),
+    input: JSON.stringify({ module: join(ROOT, "dist/generated", validatorFile), cases: cases.map((c) => c.input) }),
     encoding: "utf8",
     env,
     timeout: 20_000,
@@ -133,7 +133,7 @@ const kf = (frame_index: unknown, image_url: unknown = url("k.png")) => ({ image
 const A = (extra: Record<string, unknown> = {}) => ({ prompt: "a cat walks", keyframes: [kf(0)], ...extra });
 const ASPECTS_A = ["auto", "21:9", "2:1", "16:9", "4:3", "1:1", "3:4", "9:16"];
 
-table("model A keyframes-to-video (plain node)", "example/model-a/keyframes-to-video.validate.js", [
+table("model A keyframes-to-video (plain node)", "example/model-a/keyframes-to-video.validate.mjs", [
   ok("minimal payload", A()),
   ok(
     "every field at a valid value",
@@ -348,7 +348,7 @@ table("model A keyframes-to-video (plain node)", "example/model-a/keyframes-to-v
 
 const T = (extra: Record<string, unknown> = {}) => ({ prompt: "a cat walks", ...extra });
 
-table("model A text-to-video (plain node)", "example/model-a/text-to-video.validate.js", [
+table("model A text-to-video (plain node)", "example/model-a/text-to-video.validate.mjs", [
   ok("minimal payload", T()),
   ok(
     "every field at a valid value",
@@ -396,7 +396,7 @@ table("model A text-to-video (plain node)", "example/model-a/text-to-video.valid
 const B = (extra: Record<string, unknown> = {}) => ({ prompt: "use image 1 as the style", ...extra });
 const urls = (n: number) => repeat(n, (i) => url(`ref-${i}.png`));
 
-table("model B reference-to-video (plain node)", "example/model-b/reference-to-video.validate.js", [
+table("model B reference-to-video (plain node)", "example/model-b/reference-to-video.validate.mjs", [
   ok("empty payload: no field is required", {}),
   ok("every field at a valid value", {
     prompt: "p",
@@ -607,7 +607,7 @@ table("model B reference-to-video (plain node)", "example/model-b/reference-to-v
 const C = (extra: Record<string, unknown> = {}) => ({ prompt: "a cat walks", ...extra });
 const words = (n: number) => repeat(n, () => "word").join(" ");
 
-table("model C text-to-video (plain node)", "example/model-c/text-to-video.validate.js", [
+table("model C text-to-video (plain node)", "example/model-c/text-to-video.validate.mjs", [
   ok("minimal payload", C()),
   ok("every field at a valid value", C({ duration: 8, generate_audio: false, ratio: "21:9", resolution: "4k" })),
   ...["21:9", "16:9", "4:3", "1:1", "3:4", "9:16", "adaptive"].map((r) => ok(`ratio ${r}`, C({ ratio: r }))),
@@ -692,7 +692,7 @@ table("model C text-to-video (plain node)", "example/model-c/text-to-video.valid
 // ---------------------------------------------------------------------------------------------
 // Query strings in messages, however the URL is written (spec 7.2, input_fetch_failed rule 3)
 
-table("a URL's query string never reaches a message (plain node)", "example/model-b/reference-to-video.validate.js", [
+table("a URL's query string never reaches a message (plain node)", "example/model-b/reference-to-video.validate.mjs", [
   bad(
     "unencoded space before the query",
     B({ reference_videos: [`https://x.io/my clip.mp4?sig=${SECRET}`] }),
@@ -718,7 +718,7 @@ table("a URL's query string never reaches a message (plain node)", "example/mode
 // ---------------------------------------------------------------------------------------------
 // Redaction edge cases found by review (fixed in templates/support.ts describeValue).
 
-table("a URL value's query string never leaks, whatever it holds", "example/model-b/reference-to-video.validate.js", [
+table("a URL value's query string never leaks, whatever it holds", "example/model-b/reference-to-video.validate.mjs", [
   // `"` is not a URL character, so text redaction alone would stop there: `?sig="SECRET"`.
   bad(
     "double quotes in the query",

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createAjv } from "../../src/rules/index.js";
 import { emitValidator, literalRanges } from "../../src/emit/validator.js";
-import { supportFiles } from "../../src/emit/index.js";
+import { toJs, writeSupportJs } from "./to-js.js";
 
 // The emitter rewrites Ajv's output (its `require`s, the length checks). Text a schema puts into
 // that output, as property names, enum values or descriptions, must come out untouched.
@@ -29,14 +29,16 @@ describe("rewrites of Ajv's output never touch the schema's own text", () => {
       properties: Object.fromEntries(tricky.map((name) => [name, { type: "string", maxLength: 3, minLength: 1 }])),
       required: tricky,
     };
-    const { js } = emitValidator(createAjv({ ownProperties: false }), schema, [], "./support.js", "// test", "tricky");
-    writeFileSync(join(dir, "tricky.js"), js);
+    const js = toJs(
+      emitValidator(createAjv({ ownProperties: false }), schema, [], "./support.mjs", "// test", "tricky"),
+    );
+    writeFileSync(join(dir, "tricky.mjs"), js);
     // the length checks in code were rewritten (cheap UTF-16 length first)...
     expect(js).toMatch(/data\d*\.length > 3 && func\d+\(data\d*\) > 3/);
-    for (const f of supportFiles("// test")) if (f.path.endsWith(".js")) writeFileSync(join(dir, f.path), f.content);
+    writeSupportJs(dir, "// test");
     const good = Object.fromEntries(tricky.map((name) => [name, "abc"]));
     const bad = { ...good, [tricky[0]!]: "abcd", [tricky[2]!]: "" };
-    const driver = `import { validate } from "./tricky.js";
+    const driver = `import { validate } from "./tricky.mjs";
       const out = [${JSON.stringify(good)}, ${JSON.stringify(bad)}, {}].map((p) => validate(p).map((d) => d.pointer + " " + d.rule));
       process.stdout.write(JSON.stringify(out));`;
     writeFileSync(join(dir, "driver.mjs"), driver);

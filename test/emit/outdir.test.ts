@@ -64,7 +64,7 @@ describe("vsk generate replaces only a directory it made", () => {
   it("regenerates its own directory, and a config without models uses the embedded snapshot", () => {
     const dir = project("own", { outDir: "gen" });
     expect(vsk(dir, "generate").status).toBe(0);
-    writeFileSync(join(dir, "gen/index.ts"), readFileSync(join(dir, "gen/index.ts"), "utf8") + "// edited\n");
+    writeFileSync(join(dir, "gen/index.mts"), readFileSync(join(dir, "gen/index.mts"), "utf8") + "// edited\n");
     const again = vsk(dir, "generate");
     expect(again.status).toBe(0);
     expect(again.stdout).toMatch(/for 4 endpoints of 3 models into gen\//);

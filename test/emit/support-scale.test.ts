@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkRules, diagnosticsFromAjv, fieldLabel, type AjvError, type RuleSpec } from "../../templates/support.js";
+import { diagnosticsFromAjv, fieldLabel, type AjvError } from "../../templates/support.js";
+import { checkRules, type RuleSpec } from "../../src/rules/index.js";
 
 // Diagnostics must stay linear in the size of the payload: a hostile or broken request of a
 // megabyte must not stall `vsk lint` or an application calling `build…()`.

@@ -72,7 +72,7 @@ function copyFixtures(transform: (text: string) => string): string {
     writeFileSync(join(dir, f), transform(text));
   }
   const config = JSON.parse(readFileSync(join(FIXTURES, "tsconfig.json"), "utf8")) as { include: string[] };
-  config.include = ["./*.ts", join(ROOT, "generated/**/*.ts")];
+  config.include = ["./*.ts", join(ROOT, "generated/**/*.mts")];
   writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(config, null, 2));
   return dir;
 }
@@ -141,10 +141,10 @@ describe("generated types (tsc on test/fixtures/emit/types)", () => {
 
 // ---------------------------------------------------------------------------------------------
 
-const BUILT_INDEX = join(ROOT, "dist/generated/index.js");
+const BUILT_INDEX = join(ROOT, "dist/generated/index.mjs");
 const DRIVER = join(ROOT, "test/fixtures/emit/run-builders.mjs");
 
-describe("builders under plain node (dist/generated/index.js, after the build)", () => {
+describe("builders under plain node (dist/generated/index.mjs, after the build)", () => {
   it("run and return the queue request, throw or report diagnostics", () => {
     expect(existsSync(BUILT_INDEX), `${BUILT_INDEX} is missing: run \`npm run build\` first`).toBe(true);
     const env = { ...process.env };

@@ -11,14 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AnySchema } from "ajv";
-import {
-  createAjv,
-  emitTypes,
-  emitValidator,
-  needsOwnProperties,
-  simplifySchema,
-  supportFiles,
-} from "../../../src/emit/index.js";
+import { createAjv, emitTypes, emitValidator, needsOwnProperties, simplifySchema } from "../../../src/emit/index.js";
+import { toJs, writeSupportJs } from "../to-js.js";
 import {
   normalizeNullable,
   transformSchema,
@@ -195,27 +189,28 @@ export function runPipeline(groups: readonly SuiteGroup[]): {
   dir: string;
   warnings: string[];
 } {
-  if (!existsSync(join(REPO_ROOT, "dist", "templates", "support.js")))
-    throw new Error("dist/templates/support.js is missing: build the package first (npx tsc -p tsconfig.build.json)");
+  if (!existsSync(join(REPO_ROOT, "dist", "embed", "support.ts")))
+    throw new Error("dist/embed/support.ts is missing: build the package first (npm run build)");
   const dir = mkdtempSync(join(tmpdir(), "vsk-jsts-"));
-  // the support files exactly as `vsk generate` writes them (support.js and the redact.js it imports)
-  for (const f of supportFiles("// JSON Schema Test Suite"))
-    if (f.path.endsWith(".js")) writeFileSync(join(dir, f.path), f.content);
+  // the support files exactly as `vsk generate` writes them (support.mts and the redact.mts it imports), compiled
+  writeSupportJs(dir, "// JSON Schema Test Suite");
   const warnings: string[] = [];
   const emitProblems = new Map<number, string>();
   const driverInput: Array<{ index: number; module: string; data: unknown[] }> = [];
   for (const g of groups) {
     try {
       const simplified = simplifySchema(normalize(g.schema) as JsonSchemaObject);
-      const { js } = emitValidator(
-        quietAjv(warnings, { ownProperties: needsOwnProperties(simplified) }),
-        simplified,
-        [],
-        "./support.js",
-        "// JSON Schema Test Suite",
-        `${g.file}: ${g.description}`,
+      const js = toJs(
+        emitValidator(
+          quietAjv(warnings, { ownProperties: needsOwnProperties(simplified) }),
+          simplified,
+          [],
+          "./support.mjs",
+          "// JSON Schema Test Suite",
+          `${g.file}: ${g.description}`,
+        ),
       );
-      const module = `g${g.index}.js`;
+      const module = `g${g.index}.mjs`;
       writeFileSync(join(dir, module), js);
       driverInput.push({ index: g.index, module, data: g.cases.map((c) => c.data) });
     } catch (error) {

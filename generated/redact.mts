@@ -10,16 +10,22 @@
  * well-formed URL. The one implementation: `vsk` uses it for every message and `vsk generate`
  * copies this file beside the generated code, so it imports nothing.
  */
+
 /** Sentence punctuation that ends a word but most likely belongs to the surrounding text. */
 const TRAILING_PUNCTUATION = ".,;:!)]}'";
+
 /** What ends a word of free text: whitespace, a double quote, an angle bracket or a backtick (none of which a URL may hold). */
 const WORD = /[^\s"<>`]+/g;
+
 /** A text that holds none of these has nothing to redact (the fast path of most messages). */
 const MAY_HOLD_SECRET = /[?#;@]|[\\/]{2}/;
+
 /** `scheme:` then two slashes, either way round: WHATWG URL parsers read `https:\\h` as `https://h`. */
 const SCHEME_SEPARATOR = /:[\\/]{2}/;
+
 /** `;name=value` path parameters, up to the next path separator or parameter. */
 const PATH_PARAMETER = /;[^/\\;?#=]*=[^/\\;?#]*/g;
+
 /**
  * Removes the query string, fragment, user info and `;name=value` path parameters of one URL.
  *
@@ -27,7 +33,7 @@ const PATH_PARAMETER = /;[^/\\;?#=]*=[^/\\;?#]*/g;
  *          // "https://cdn.example.com/a.png"
  * @returns the redacted URL; `""` for a value that is not a string.
  */
-export function redactUrl(url) {
+export function redactUrl(url: string): string {
   if (typeof url !== "string") return "";
   const cut = url.search(/[?#]/);
   let rest = cut === -1 ? url : url.slice(0, cut);
@@ -42,6 +48,7 @@ export function redactUrl(url) {
   }
   return head + rest.replace(PATH_PARAMETER, "");
 }
+
 /**
  * Redacts every URL inside free text: a `scheme://…` URL (any case, also `//host/…` without a
  * scheme) with {@link redactUrl}; in any other word that looks like a URL or a path
@@ -54,19 +61,20 @@ export function redactUrl(url) {
  *          // "could not fetch https://b.example/x.mp4: HTTP 403"
  * @returns the redacted text; `""` for a value that is not a string.
  */
-export function redactUrlsInText(text) {
+export function redactUrlsInText(text: string): string {
   if (typeof text !== "string") return "";
   if (!MAY_HOLD_SECRET.test(text)) return text;
   return text.replace(WORD, (word) => (MAY_HOLD_SECRET.test(word) ? keepTrailing(word, redactWord) : word));
 }
+
 /** One word of free text, without its trailing punctuation. */
-function redactWord(word) {
+function redactWord(word: string): string {
   const separator = SCHEME_SEPARATOR.exec(word);
   if (separator !== null) {
     // the scheme: letters, digits, `+ . -` back from the `:`, starting with a letter
     let start = separator.index;
-    while (start > 0 && /[A-Za-z0-9+.-]/.test(word[start - 1])) start--;
-    while (start < separator.index && !/[A-Za-z]/.test(word[start])) start++;
+    while (start > 0 && /[A-Za-z0-9+.-]/.test(word[start - 1]!)) start--;
+    while (start < separator.index && !/[A-Za-z]/.test(word[start]!)) start++;
     if (start < separator.index) return redactPlain(word.slice(0, start)) + redactUrl(word.slice(start));
   }
   // `//host/…` without a scheme, possibly after an opening bracket or quote
@@ -77,8 +85,9 @@ function redactWord(word) {
   }
   return redactPlain(word);
 }
+
 /** A word with no scheme: redacted where it looks like a URL or a path. */
-function redactPlain(word) {
+function redactPlain(word: string): string {
   let out = word;
   const cut = out.search(/[?#]/);
   if (cut !== -1) {
@@ -88,7 +97,8 @@ function redactPlain(word) {
   }
   // `;name=value` after a path or host (`a.png;jsessionid=…`), not in prose (`a;b=c`)
   const pathLike = out.search(/[/.\\]/);
-  if (pathLike !== -1) out = out.replace(PATH_PARAMETER, (param, offset) => (offset > pathLike ? "" : param));
+  if (pathLike !== -1)
+    out = out.replace(PATH_PARAMETER, (param, offset: number) => (offset > pathLike ? "" : param));
   // `user:password@host…`, also after a slash (`https:/user:pw@host`, a path joined to one): a
   // path segment with a `:` before its last `@` loses everything up to that `@`
   if (out.includes("@")) {
@@ -98,7 +108,7 @@ function redactPlain(word) {
       if (i < out.length && out[i] !== "/" && out[i] !== "\\") continue;
       const segment = out.slice(start, i);
       const at = segment.lastIndexOf("@");
-      const lead = at === -1 ? 0 : /^[^A-Za-z0-9]*/.exec(segment)[0].length;
+      const lead = at === -1 ? 0 : /^[^A-Za-z0-9]*/.exec(segment)![0].length;
       const colon = at === -1 ? -1 : segment.indexOf(":", lead);
       kept +=
         (colon !== -1 && colon < at ? segment.slice(0, lead) + segment.slice(at + 1) : segment) +
@@ -109,10 +119,11 @@ function redactPlain(word) {
   }
   return out;
 }
+
 /** Applies `redact` to `match` without its trailing sentence punctuation, then puts that back. */
-function keepTrailing(match, redact) {
+function keepTrailing(match: string, redact: (text: string) => string): string {
   // A loop, not a `/[…]+$/` regex: that one backtracks quadratically on long punctuation runs.
   let end = match.length;
-  while (end > 0 && TRAILING_PUNCTUATION.includes(match[end - 1])) end--;
+  while (end > 0 && TRAILING_PUNCTUATION.includes(match[end - 1]!)) end--;
   return redact(match.slice(0, end)) + match.slice(end);
 }

@@ -1,0 +1,114 @@
+/**
+ * Rule kind `promptLengthRecommendation`: a warning (never an error) when a text is longer
+ * than recommended. Spec 4.5: model C's prompt is "Chinese text (recommended at most 500
+ * characters) or English text (recommended at most 1000 words); the recommendations are not
+ * stated as hard limits" (model C, text-to-video).
+ *
+ * Shape match (`prompt-length-recommendation`): a top-level string `prompt` whose description
+ * states both recommendations ("recommended at most N characters" and "recommended at most M
+ * words"); N and M are taken from there. Every model has a prompt: only the stated
+ * recommendation makes the rule apply.
+ */
+import { diagnostic, fieldLabel, valueAt, type Diagnostic } from "../../templates/support.js";
+import type { JsonSchemaObject } from "../schema/index.js";
+import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
+import { isMisfit, misfit, stringField, type Misfit } from "./shape.js";
+
+// #region runtime (copied into the generated support module: no imports in here)
+/** Recommended text lengths, in Chinese characters and in English words (spec 4.5): warnings only. */
+export interface PromptLengthRecommendationRule {
+  id: string;
+  kind: "promptLengthRecommendation";
+  /** JSON Pointer of the text */
+  field: string;
+  maxCjkCharacters: number;
+  maxWords: number;
+  /** the spec section, quoted in the message */
+  spec: string;
+}
+
+const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g;
+const WORD = /[A-Za-z0-9'’-]+/g;
+
+/** How often a global regex matches, without collecting the matches (a 50 MB prompt stays cheap). */
+function countMatches(pattern: RegExp, text: string): number {
+  pattern.lastIndex = 0;
+  let n = 0;
+  while (pattern.exec(text) !== null) n++;
+  return n;
+}
+
+/** spec 4.5, 8: recommended at most 500 Chinese characters or 1000 English words; not a hard limit */
+export function checkPromptLengthRecommendation(
+  rule: PromptLengthRecommendationRule,
+  input: Record<string, unknown>,
+): Diagnostic[] {
+  const text = valueAt(input, rule.field);
+  if (typeof text !== "string") return [];
+  const cjk = countMatches(CJK, text);
+  const words = countMatches(WORD, text);
+  const out: Diagnostic[] = [];
+  if (cjk > rule.maxCjkCharacters)
+    out.push(
+      diagnostic(
+        "warning",
+        rule.field,
+        rule.id,
+        `${fieldLabel(rule.field)}: ${cjk} Chinese characters, more than the recommended ${rule.maxCjkCharacters} (spec ${rule.spec}); the service accepts it`,
+      ),
+    );
+  if (words > rule.maxWords)
+    out.push(
+      diagnostic(
+        "warning",
+        rule.field,
+        rule.id,
+        `${fieldLabel(rule.field)}: ${words} English words, more than the recommended ${rule.maxWords} (spec ${rule.spec}); the service accepts it`,
+      ),
+    );
+  return out;
+}
+// #endregion runtime
+
+export const quickPromptLengthRecommendation: QuickForm<PromptLengthRecommendationRule> = (rule) => {
+  const field = topLevel(rule.field);
+  if (field === undefined) return undefined;
+  // at most one Chinese character, and less than one word, per UTF-16 code unit
+  const limit = Math.min(rule.maxCjkCharacters, rule.maxWords);
+  return `{ const t = input${key(field)}; if (typeof t === "string" && t.length > ${JSON.stringify(limit)}) return false; }`;
+};
+
+const promptLength: PromptLengthRecommendationRule = {
+  id: "prompt-length-recommendation",
+  kind: "promptLengthRecommendation",
+  field: "/prompt",
+  maxCjkCharacters: 500,
+  maxWords: 1000,
+  spec: "4.5",
+};
+
+const CHARACTERS = /recommended at most (\d+) (?:Chinese )?characters/i;
+const WORDS = /recommended at most (\d+) (?:English )?words/i;
+const NEEDS = 'a string whose description states "recommended at most N characters" and "… M words"';
+
+/** Model C's prompt: the recommendations as its description states them. */
+function matchPromptLength(input: JsonSchemaObject): PromptLengthRecommendationRule | Misfit {
+  const prompt = stringField(input, "prompt");
+  if (isMisfit(prompt)) return misfit("prompt", NEEDS, prompt.found);
+  const text = typeof prompt.description === "string" ? prompt.description : "";
+  const characters = CHARACTERS.exec(text)?.[1];
+  const words = WORDS.exec(text)?.[1];
+  if (characters === undefined || words === undefined)
+    return misfit("prompt", NEEDS, text === "" ? "no description" : "a description without both recommendations");
+  return { ...promptLength, maxCjkCharacters: Number(characters), maxWords: Number(words) };
+}
+
+export const promptLengthRecommendationRules: ReadonlyArray<RuleDefinition<PromptLengthRecommendationRule>> = [
+  {
+    id: promptLength.id,
+    specModel: "modelC",
+    endpoint: "text-to-video",
+    spec: promptLength,
+    match: matchPromptLength,
+  },
+];

@@ -1,0 +1,76 @@
+/**
+ * Rule kind `requiresFlag`: a field, when set (not null), requires a boolean flag to be `true`.
+ * Spec 4.4: `file_url` and `web_url` each "requires enable_thinking=true" (model B,
+ * reference-to-video).
+ *
+ * Shape match (`file-url-requires-thinking`, `web-url-requires-thinking`): a top-level
+ * `file_url` (resp. `web_url`) that holds a string (every form it admits is a string, or null)
+ * and a top-level boolean `enable_thinking`. Each of the two rules matches on its own.
+ */
+import { describeValue, diagnostic, fieldLabel, valueAt, type Diagnostic } from "../../templates/support.js";
+import type { JsonSchemaObject } from "../schema/index.js";
+import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
+import { fieldOfType, isMisfit, misfit, stringField, type Misfit } from "./shape.js";
+
+// #region runtime (copied into the generated support module: no imports in here)
+/** A field that, when set, requires a flag to be `true` (spec 4.4). */
+export interface RequiresFlagRule {
+  id: string;
+  kind: "requiresFlag";
+  /** JSON Pointer of the field */
+  field: string;
+  /** JSON Pointer of the boolean flag */
+  flag: string;
+  /** the spec section, quoted in the message */
+  spec: string;
+}
+
+/** spec 4.4: file_url and web_url require enable_thinking=true */
+export function checkRequiresFlag(rule: RequiresFlagRule, input: Record<string, unknown>): Diagnostic[] {
+  const value = valueAt(input, rule.field);
+  if (value === undefined || value === null) return [];
+  const flag = valueAt(input, rule.flag);
+  if (flag === true) return [];
+  const received =
+    flag === undefined
+      ? `${fieldLabel(rule.flag)} is not set (default false)`
+      : `${fieldLabel(rule.flag)} is ${describeValue(flag)}`;
+  return [
+    diagnostic(
+      "error",
+      rule.field,
+      rule.id,
+      `${fieldLabel(rule.field)}: requires ${fieldLabel(rule.flag)}: true, but ${received} (spec ${rule.spec})`,
+    ),
+  ];
+}
+// #endregion runtime
+
+export const quickRequiresFlag: QuickForm<RequiresFlagRule> = (rule) => {
+  const field = topLevel(rule.field);
+  const flag = topLevel(rule.flag);
+  if (field === undefined || flag === undefined) return undefined;
+  return `{ const v = input${key(field)}; if (v !== undefined && v !== null && input${key(flag)} !== true) return false; }`;
+};
+
+/** `<field>` holds a string and `<flag>` is a boolean. */
+function matchRequiresFlag(rule: RequiresFlagRule, input: JsonSchemaObject): RequiresFlagRule | Misfit {
+  const field = rule.field.slice(1);
+  const text = stringField(input, field);
+  if (isMisfit(text)) return misfit(field, "a string (a URL)", text.found);
+  const flag = fieldOfType(input, rule.flag.slice(1), "boolean");
+  return isMisfit(flag) ? flag : rule;
+}
+
+const definitions: RequiresFlagRule[] = [
+  { id: "file-url-requires-thinking", kind: "requiresFlag", field: "/file_url", flag: "/enable_thinking", spec: "4.4" },
+  { id: "web-url-requires-thinking", kind: "requiresFlag", field: "/web_url", flag: "/enable_thinking", spec: "4.4" },
+];
+
+export const requiresFlagRules: ReadonlyArray<RuleDefinition<RequiresFlagRule>> = definitions.map((rule) => ({
+  id: rule.id,
+  specModel: "modelB",
+  endpoint: "reference-to-video",
+  spec: rule,
+  match: (input: JsonSchemaObject) => matchRequiresFlag(rule, input),
+}));

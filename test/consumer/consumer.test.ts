@@ -1,0 +1,364 @@
+/**
+ * The package as a consumer gets it: `npm pack`, the tarball unpacked into consumer projects
+ * under a temp dir as a devDependency (its dependencies linked to this repository's installed
+ * node_modules, so no registry is needed), then what a user runs: `vsk pull` from a mirror
+ * directory under their own model ids and aliases (no `rules`), `vsk generate`, their own
+ * `tsc` with strict flags in three module setups, `vsk lint`, and the compiled app under plain
+ * `node` with the package removed: the spec's cross-field rules fire (spec 2.2, 4.4, 4.5).
+ * Needs the build (`npm run build`), as `npm test` does first.
+ */
+import { execFile } from "node:child_process";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const MIRROR = join(ROOT, "test/fixtures/pull/mirror/main/example");
+const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
+const SLOW = { timeout: 300_000 };
+
+interface Run {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], cwd: string): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
+  delete env.NODE_OPTIONS;
+  delete env.VSK_SCHEMA_URL;
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd, env, encoding: "utf8", timeout: 240_000 }, (error, stdout, stderr) => {
+      const status = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+const node = (args: string[], cwd: string) => run(process.execPath, args, cwd);
+const vsk = (cwd: string, ...args: string[]) =>
+  node([join(cwd, "node_modules/video-schema-kit/bin/vsk.mjs"), ...args], cwd);
+
+/** The consumer's own models: the spec's three under other ids, two with aliases, none with `rules`. */
+const MODELS = [
+  { from: "model-a", id: "acme/video-a", alias: "alpha" },
+  { from: "model-b", id: "acme/refs" },
+  { from: "model-c", id: "studio/cee-1", alias: "Gamma" },
+];
+
+const STRICT = {
+  strict: true,
+  noUnusedLocals: true,
+  noUnusedParameters: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  verbatimModuleSyntax: true,
+  isolatedModules: true,
+  skipLibCheck: false,
+  target: "ES2022",
+  lib: ["ES2022"],
+  types: [],
+  rootDir: "src",
+  outDir: "out",
+};
+
+/** Builds the payloads the spec rejects; prints the rule ids each one gets (the app's run-time use). */
+const APP_BODY = `
+declare const console: { log(text: string): void };
+const dupes = gen.validateAlphaKeyframesToVideo({
+  prompt: "a boat",
+  keyframes: [
+    { image_url: "https://cdn.example.com/a.png", frame_index: 0 },
+    { image_url: "https://cdn.example.com/b.png", frame_index: 0 },
+  ],
+});
+const thinking = gen.validateRequest("acme/refs/reference-to-video", { file_url: "https://d.example/x.pdf?sig=SECRET" });
+const duration = gen.validateGammaTextToVideo({ prompt: "a fox", duration: 2 });
+let thrown = "";
+try {
+  gen.buildGammaTextToVideo({ prompt: "a fox", duration: 2 });
+} catch (error) {
+  if (error instanceof gen.RequestValidationError) thrown = error.diagnostics.map((d) => d.rule).join(",");
+}
+const ok = gen.buildAlphaKeyframesToVideo({ prompt: "p", keyframes: [{ image_url: "a", frame_index: 120 }] });
+console.log(JSON.stringify({
+  dupes: dupes.map((d) => d.rule),
+  thinking: thinking.map((d) => d.message),
+  duration: duration.map((d) => d.message),
+  thrown,
+  path: ok.path,
+}));
+`;
+
+interface Fixture {
+  name: string;
+  type: "module" | "commonjs";
+  module: Record<string, string>;
+  app: string;
+  appFile: string;
+  /** the consumer's own formatting settings, which must not reach the generated files */
+  styled: boolean;
+}
+
+const FIXTURES: Fixture[] = [
+  {
+    name: "esm-nodenext",
+    type: "module",
+    module: { module: "nodenext" },
+    appFile: "app.ts",
+    app: `import * as gen from "./generated/index.mjs";\n${APP_BODY}`,
+    styled: true,
+  },
+  {
+    name: "cjs-nodenext",
+    type: "commonjs",
+    module: { module: "nodenext" },
+    appFile: "app.ts",
+    // a CommonJS module requires the generated ES modules (Node >= 20.19 loads them with require)
+    app: `import gen = require("./generated/index.mjs");\n${APP_BODY}`,
+    styled: false,
+  },
+  {
+    name: "bundler",
+    type: "module",
+    module: { module: "preserve", moduleResolution: "bundler" },
+    appFile: "app.ts",
+    app: `import * as gen from "./generated/index.mjs";\n${APP_BODY}`,
+    styled: true,
+  },
+];
+
+let work = "";
+let tarball = "";
+const projects = new Map<string, string>();
+
+/** A consumer project with the packed package unpacked as its devDependency. */
+function consumer(name: string, pkg: Record<string, unknown>, linkDependencies: boolean): string {
+  const dir = join(work, name);
+  mkdirSync(join(dir, "node_modules"), { recursive: true });
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name, private: true, ...pkg, devDependencies: { "video-schema-kit": `file:${tarball}` } }),
+  );
+  cpSync(join(work, "unpacked/package"), join(dir, "node_modules/video-schema-kit"), { recursive: true });
+  if (linkDependencies) {
+    const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    // the consumer's own typescript (their tsc) and the package's dependencies, as npm would install them
+    for (const dep of [...Object.keys(manifest.dependencies), "typescript"]) {
+      mkdirSync(join(dir, "node_modules", dep, ".."), { recursive: true });
+      symlinkSync(join(ROOT, "node_modules", dep), join(dir, "node_modules", dep), "dir");
+    }
+  }
+  return dir;
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "vsk-consumer-"));
+  const packed = await run("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", work], ROOT);
+  expect(packed.status, packed.stderr).toBe(0);
+  tarball = join(work, packed.stdout.trim().split("\n").at(-1)!);
+  mkdirSync(join(work, "unpacked"));
+  const untar = await run("tar", ["-xzf", tarball, "-C", join(work, "unpacked")], work);
+  expect(untar.status, untar.stderr).toBe(0);
+  // the mirror of the consumer's schema URL: the spec's models under the consumer's ids
+  for (const m of MODELS) {
+    const text = readFileSync(join(MIRROR, m.from, "latest.json"), "utf8");
+    mkdirSync(join(work, "mirror/main", m.id), { recursive: true });
+    writeFileSync(join(work, "mirror/main", m.id, "latest.json"), text.split(`example/${m.from}`).join(m.id));
+  }
+}, SLOW.timeout);
+
+afterAll(() => {
+  if (work !== "") rmSync(work, { recursive: true, force: true });
+});
+
+describe("the packed tarball", () => {
+  it("ships its build and runs no install script", () => {
+    const pkg = JSON.parse(readFileSync(join(work, "unpacked/package/package.json"), "utf8")) as {
+      scripts?: Record<string, string>;
+      sideEffects?: unknown;
+    };
+    for (const hook of ["preinstall", "install", "postinstall", "prepare"])
+      expect(pkg.scripts?.[hook], hook).toBe(undefined);
+    expect(pkg.sideEffects).toBe(false);
+    for (const file of ["dist/src/cli/main.js", "dist/embed/support.ts", "dist/generated/index.mjs", "bin/vsk.mjs"])
+      expect(existsSync(join(work, "unpacked/package", file)), file).toBe(true);
+  });
+
+  it("video-schema-kit/runtime and /models load with none of the package's dependencies installed", async () => {
+    // no ts-morph, typescript, prettier, json-schema-to-typescript (or anything else) to load
+    const dir = consumer("runtime-only", { type: "module" }, false);
+    writeFileSync(
+      join(dir, "main.mjs"),
+      `import { readPrediction } from "video-schema-kit/runtime";
+       import { validateModelCTextToVideo } from "video-schema-kit/models";
+       if (validateModelCTextToVideo({ prompt: "p", duration: 2 })[0].rule !== "duration-auto-or-range") process.exit(3);
+       process.stdout.write(JSON.stringify(readPrediction({ status: "failed", error: { code: "nope", message: "m", timestamp: "t" } }).error.code));`,
+    );
+    const ran = await node(["main.mjs"], dir);
+    expect(ran.stderr).toBe("");
+    expect(ran.stdout).toBe('"internal_server_error"');
+  });
+});
+
+/** Sets a consumer project up and runs `vsk pull` and `vsk generate` in it; the three run side by side. */
+async function setUp(fixture: Fixture): Promise<{ dir: string; generated: Run }> {
+  const dir = consumer(fixture.name, { type: fixture.type }, true);
+  projects.set(fixture.name, dir);
+  writeFileSync(
+    join(dir, "vsk.config.json"),
+    JSON.stringify({
+      schemaUrl: relative(dir, join(work, "mirror")),
+      models: MODELS.map(({ id, alias }) => (alias === undefined ? { id } : { id, alias })),
+      outDir: "src/generated",
+    }),
+  );
+  if (fixture.styled) {
+    writeFileSync(
+      join(dir, ".prettierrc"),
+      JSON.stringify({ singleQuote: true, semi: false, printWidth: 60, tabWidth: 4 }),
+    );
+    writeFileSync(join(dir, ".editorconfig"), "root = true\n[*]\nindent_style = tab\nindent_size = 8\n");
+  }
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({ compilerOptions: { ...STRICT, ...fixture.module }, include: ["src"] }),
+  );
+  mkdirSync(join(dir, "src"), { recursive: true });
+  writeFileSync(join(dir, "src", fixture.appFile), fixture.app);
+  const pulled = await vsk(dir, "pull");
+  expect(pulled.stderr).toBe("");
+  expect(pulled.status).toBe(0);
+  return { dir, generated: await vsk(dir, "generate") };
+}
+let setUps: Map<string, Promise<{ dir: string; generated: Run }>> | undefined;
+
+describe.each(FIXTURES)("a consumer project: $name", (fixture) => {
+  let dir = "";
+  let generated: Run;
+  beforeAll(async () => {
+    setUps ??= new Map(FIXTURES.map((f) => [f.name, setUp(f)]));
+    ({ dir, generated } = await setUps.get(fixture.name)!);
+  }, SLOW.timeout);
+
+  it("pull records the mirror relative to the config file", () => {
+    const manifest = JSON.parse(readFileSync(join(dir, "schemas-cache/manifest.json"), "utf8")) as {
+      models: Record<string, { source: string }>;
+    };
+    expect(manifest.models["studio/cee-1"]!.source).toBe("../mirror/main/studio/cee-1/latest.json");
+  });
+
+  it("generate gives every endpoint its rules from its schema, with no rules setting", () => {
+    expect(generated.stderr).toBe("");
+    expect(generated.status).toBe(0);
+    for (const line of [
+      "  acme/video-a/keyframes-to-video: frame-index-unique, frame-index-within-duration",
+      "  acme/video-a/text-to-video: no cross-field rules",
+      "  acme/refs/reference-to-video: file-url-requires-thinking, web-url-requires-thinking",
+      "  studio/cee-1/text-to-video: duration-auto-or-range, prompt-length-recommendation",
+    ])
+      expect(generated.stdout).toContain(`${line}\n`);
+  });
+
+  it("the generated code imports nothing from the package", () => {
+    const files = readdirSync(join(dir, "src/generated"), { recursive: true }).map(String);
+    for (const file of files.filter((f) => f.endsWith(".mts"))) {
+      const text = readFileSync(join(dir, "src/generated", file), "utf8");
+      for (const m of text.matchAll(/\bfrom\s+"([^"]+)"/g)) expect(m[1], file).toMatch(/^\.\.?\/.*\.mjs$/);
+    }
+  });
+
+  it("the consumer's tsc compiles and emits it under strict flags, without allowJs", SLOW, async () => {
+    const compiled = await node([TSC, "-p", ".", "--pretty", "false"], dir);
+    expect(compiled.stdout + compiled.stderr).toBe("");
+    expect(compiled.status).toBe(0);
+    expect(existsSync(join(dir, "out/generated/support.mjs"))).toBe(true);
+  });
+
+  it("vsk lint finds the rules in the consumer's payloads (envelopes with aliases)", SLOW, async () => {
+    const lines = [
+      {
+        model: "alpha",
+        endpoint: "keyframes-to-video",
+        input: {
+          prompt: "p",
+          keyframes: [
+            { image_url: "a", frame_index: 3 },
+            { image_url: "b", frame_index: 3 },
+          ],
+        },
+      },
+      { model: "acme/refs", endpoint: "reference-to-video", input: { web_url: "https://w.example" } },
+      { model: "gamma", endpoint: "text-to-video", input: { prompt: "p", duration: 2 } },
+      { model: "gamma", endpoint: "text-to-video", input: { prompt: "p", duration: -1 } },
+    ];
+    writeFileSync(join(dir, "requests.ndjson"), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const linted = await vsk(dir, "lint", "requests.ndjson", "--format", "json");
+    expect(linted.status).toBe(1);
+    const report = JSON.parse(linted.stdout) as {
+      results: Array<{ valid: boolean; diagnostics: Array<{ rule: string }> }>;
+    };
+    expect(report.results.map((r) => r.diagnostics.map((d) => d.rule))).toEqual([
+      ["frame-index-unique", "frame-index-unique"],
+      ["web-url-requires-thinking"],
+      ["duration-auto-or-range"],
+      [],
+    ]);
+  });
+
+  it("without its JavaScript build, lint compiles the validators once and says so", SLOW, async () => {
+    rmSync(join(dir, "node_modules/.cache"), { recursive: true, force: true });
+    writeFileSync(join(dir, "c.json"), JSON.stringify({ prompt: "p", duration: 16 }));
+    const first = await vsk(dir, "lint", "c.json", "--model", "gamma");
+    expect(first.status).toBe(1);
+    expect(first.stdout).toContain("duration: 16 is above the maximum 15");
+    expect(first.stderr).toMatch(
+      /^vsk: compiled 1 TypeScript validator of .*src\/generated for lint into .*node_modules\/\.cache\/video-schema-kit\/lint\/[0-9a-f]{16} \(once per change; `vsk generate` does it too\)\n$/,
+    );
+    const second = await vsk(dir, "lint", "c.json", "--model", "gamma");
+    expect(second.stdout).toBe(first.stdout);
+    expect(second.stderr).toBe("");
+  });
+
+  it("the compiled app runs under plain node after the package is removed", SLOW, async () => {
+    expect(existsSync(join(dir, "out/app.js")), "compiled by the tsc test").toBe(true);
+    rmSync(join(dir, "node_modules"), { recursive: true, force: true });
+    const ran = await node(["out/app.js"], dir);
+    expect(ran.stderr).not.toMatch(/Error/);
+    expect(ran.status).toBe(0);
+    expect(JSON.parse(ran.stdout)).toEqual({
+      dupes: ["frame-index-unique", "frame-index-unique"],
+      thinking: ["file_url: requires enable_thinking: true, but enable_thinking is not set (default false) (spec 4.4)"],
+      duration: ["duration: 2 is not allowed; expected -1 (automatic) or 4 to 15 (spec 4.5)"],
+      thrown: "duration-auto-or-range",
+      path: "/v1/queue/acme/video-a/keyframes-to-video",
+    });
+  });
+});
+
+describe("whatever the consumer's prettier config and .editorconfig", () => {
+  it("the generated files are byte-identical", () => {
+    const styled = join(projects.get("esm-nodenext")!, "src/generated");
+    const plain = join(projects.get("cjs-nodenext")!, "src/generated");
+    const files = readdirSync(plain, { recursive: true })
+      .map(String)
+      .filter((f) => f.includes("."));
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files)
+      expect(readFileSync(join(styled, file), "utf8"), file).toBe(readFileSync(join(plain, file), "utf8"));
+    expect(readFileSync(join(styled, "index.mts"), "utf8")).toContain('from "./support.mjs";');
+  });
+});

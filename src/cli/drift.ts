@@ -4,7 +4,7 @@
  * committed snapshot, and what it breaks. Exit 0 nothing at or above --fail-on, 1 drift at or
  * above it, 2 usage, 3 a model could not be fetched or parsed (never "no drift").
  */
-import { appendFileSync, existsSync } from "node:fs";
+import { appendFileSync, existsSync, lstatSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { ConfigError, loadConfig, type VskConfig } from "../config/index.js";
 import {
@@ -232,7 +232,10 @@ export async function runDrift(argv: string[]): Promise<number> {
   }
 
   // Nothing to compare the source with: say so before fetching anything (a usage problem, not drift).
-  const unpulled = config.models.filter((m) => !existsSync(join(config.snapshotDir, snapshotFile(m.id))));
+  // lstat, not exists: a symlink loop or a FIFO is there, and is named as such when it is read
+  const unpulled = config.models.filter(
+    (m) => lstatSync(join(config.snapshotDir, snapshotFile(m.id)), { throwIfNoEntry: false }) === undefined,
+  );
   if (unpulled.length > 0) {
     const dir = relative(cwd, config.snapshotDir) || ".";
     const all = unpulled.length === config.models.length;

@@ -180,7 +180,7 @@ describe("drift", () => {
     const again = vsk(["drift"], dir);
     expect(again.stdout).toContain("no drift: 1 model unchanged");
     const generated = vsk(["generate"], dir);
-    expect(generated.stdout).toMatch(/^Generated \d+ files for 2 endpoints of 1 model into generated\/ in \d+ ms\.\n$/);
+    expect(generated.stdout).toMatch(/^Generated \d+ files for 2 endpoints of 1 model into generated\/ in \d+ ms\.\n/);
     for (const run of [drift, again, generated]) expect(run.stdout + run.stderr).not.toMatch(/\(s\)|\b1 models\b/);
   }, 180_000);
 });

@@ -6,7 +6,7 @@
  */
 import { appendFileSync, existsSync, lstatSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { ConfigError, loadConfig, type VskConfig } from "../config/index.js";
+import { ConfigError, loadConfig, snapshotWriteDir, type VskConfig } from "../config/index.js";
 import {
   ACCEPT_FILE,
   AcceptFileError,
@@ -311,8 +311,8 @@ export async function runDrift(argv: string[]): Promise<number> {
         `vsk: drift --update: nothing written; ${config.snapshotDir} left unchanged because ${unusable.map((c) => c.ref.id).join(", ")} has no queue-shaped endpoint at the source (vsk generate and vsk lint could not read it)`,
       );
     } else {
-      // With no config file the snapshot written is the project's own ./schemas-cache, never the installed package's.
-      const dir = config.file === undefined ? join(cwd, "schemas-cache") : config.snapshotDir;
+      // The snapshot written is the project's own schemas-cache/, never the installed package's.
+      const dir = snapshotWriteDir(config, cwd);
       let manifest;
       try {
         manifest = readManifest(dir);

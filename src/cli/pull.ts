@@ -7,7 +7,15 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { ConfigError, describeModels, findModel, loadConfig, type ModelRef, type VskConfig } from "../config/index.js";
+import {
+  ConfigError,
+  describeModels,
+  findModel,
+  loadConfig,
+  snapshotWriteDir,
+  type ModelRef,
+  type VskConfig,
+} from "../config/index.js";
 import {
   chooseSchemaSource,
   describeSource,
@@ -170,8 +178,8 @@ export async function runPull(argv: string[]): Promise<number> {
   let source: SchemaSource;
   try {
     config = loadConfig(cwd, args.config);
-    // With no config file the snapshot is the project's own ./schemas-cache, never the installed package's.
-    if (config.file === undefined) config = { ...config, snapshotDir: join(cwd, "schemas-cache") };
+    // The snapshot written is the project's own schemas-cache/, never the installed package's.
+    config = { ...config, snapshotDir: snapshotWriteDir(config, cwd) };
     source = chooseSource(args, config, cwd);
     resolveFetchOptions(); // a bad VSK_FETCH_* / VSK_API_KEY is a usage error, reported before any request
   } catch (error) {

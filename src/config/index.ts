@@ -194,6 +194,18 @@ interface RawConfig {
   outDir?: string;
 }
 
+/**
+ * Where `pull` and `drift --update` write the snapshot: the configured directory, except that the
+ * package's embedded snapshot (read when a project has none of its own) is never written to; the
+ * project's own `schemas-cache/` beside the config file (or in `cwd`) is written instead.
+ */
+export function snapshotWriteDir(config: Pick<VskConfig, "snapshotDir" | "file">, cwd: string): string {
+  const embedded = resolve(PACKAGE_ROOT, "schemas-cache");
+  const base = config.file === undefined ? cwd : dirname(config.file);
+  const own = join(base, "schemas-cache");
+  return resolve(config.snapshotDir) === embedded && resolve(own) !== embedded ? own : config.snapshotDir;
+}
+
 /** Finds a model by id or alias (case-sensitive id, case-insensitive alias). */
 export function findModel(config: { readonly models: readonly ModelRef[] }, idOrAlias: string): ModelRef | undefined {
   return (

@@ -1,7 +1,8 @@
 /**
  * Schemas as large as they can be written, not as they usually are: bounds in the billions, shared
- * definitions that fan out, nesting past the walk's depth limit. The report must still come out,
- * fast, with every change in it.
+ * definitions that fan out, nesting past the walk's depth limit. The report must still come out
+ * with every change in it. Exponential work would run into the test timeout; no wall-clock bound
+ * is asserted (the machine's load is not the code's speed: `npm run bench` measures that).
  */
 import { describe, expect, it } from "vitest";
 import { classifyModel, diffModels } from "../../src/drift/index.js";
@@ -45,13 +46,11 @@ describe("examples are capped", () => {
   });
 
   it("a maxItems of 1e8 lowered to 10 is reported at once, with no example", () => {
-    const started = performance.now();
     const changes = changesOf(
       withProp({ type: "array", items: { type: "string" }, maxItems: 1e8 }),
       withProp({ type: "array", items: { type: "string" }, maxItems: 10 }),
     );
     expect(changes.map((c) => [c.id, c.example])).toEqual([["request-property-max-items-decreased", undefined]]);
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it("a minLength of 1e9 in the schema a sample is drawn from gives no example", () => {
@@ -85,12 +84,10 @@ function fanOut(depth: number, leaf: Schema, required: string[] = []): unknown {
 
 describe("shared definitions are compared once", () => {
   it("40 levels of definitions each referenced twice: fast, the change reported once, at the first field", () => {
-    const started = performance.now();
     const findings = diffModels(
       load(fanOut(40, { type: "integer", maximum: 10 })),
       load(fanOut(40, { type: "integer", maximum: 5 })),
     );
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(findings.map((f) => [f.kind, f.field.join("/"), f.before])).toEqual([
       ["request/upper-bound-lowered", [..."a".repeat(40), "leaf"].join("/"), "/$defs/D40/properties/leaf/maximum"],
     ]);
@@ -101,9 +98,7 @@ describe("shared definitions are compared once", () => {
       fanOut(40, { type: "integer", maximum: 10 }, ["a", "b"]),
       fanOut(40, { type: "integer", maximum: 5 }, ["a", "b"]),
     ];
-    const started = performance.now();
     const changes = changesOf(before, after);
-    expect(performance.now() - started).toBeLessThan(3000);
     expect(changes.map((c) => [c.id, c.example])).toEqual([["request-property-max-decreased", undefined]]);
   });
 

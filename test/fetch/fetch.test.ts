@@ -138,11 +138,9 @@ describe("fetchModelSchema over HTTP", () => {
 
   it("times out when the headers never come, and retries", async () => {
     const server = await serve({ [MODEL_A]: hang });
-    const started = Date.now();
     const error = await failure(
       fetchModelSchema(server.origin, "example/model-a", { ...fast, headersTimeoutMs: 150, retries: 1 }),
     );
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(server.hits(MODEL_A)).toBe(2);
     expect(error).toMatchObject({ retryable: true, attempts: 2 });
     expect(error.status).toBeUndefined();
@@ -178,11 +176,9 @@ describe("fetchModelSchema over HTTP", () => {
     ["streamed without a Content-Length", false],
   ])("aborts a body over the size cap (%s)", async (_name, declared) => {
     const server = await serve({ [MODEL_A]: oversize(50 * 1024 * 1024, declared) });
-    const started = Date.now();
     const error = await failure(
       fetchModelSchema(server.origin, "example/model-a", { ...fast, maxBytes: 100_000, bodyTimeoutMs: 5000 }),
     );
-    expect(Date.now() - started).toBeLessThan(3000);
     expect(error).toMatchObject({ status: 200, retryable: false, attempts: 1 });
     expect(error.message).toContain("larger than the 100000-byte limit (VSK_FETCH_MAX_BYTES); download aborted");
     await new Promise((done) => setTimeout(done, 50));

@@ -1,7 +1,7 @@
-/** `vsk generate [--check] [--lang ts|js] [--config FILE]`: types, builders and validators from the snapshot. */
+/** `vsk generate [--check] [--watch] [--lang ts|js] [--config FILE]`: types, builders and validators from the snapshot. */
 import { readFileSync } from "node:fs";
-import { join, relative } from "node:path";
-import { ConfigError, loadConfig } from "../config/index.js";
+import { dirname, join, relative, resolve } from "node:path";
+import { CONFIG_FILE, ConfigError, loadConfig } from "../config/index.js";
 import {
   compareWithDisk,
   differsOnlyInFormatting,
@@ -20,13 +20,25 @@ import { readSnapshot, SnapshotError } from "../snapshot/index.js";
 import { commandParser, helpShown } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
 import { plural } from "../text/index.js";
+import { watchAndRun } from "./watch.js";
+
+interface GenerateArgs {
+  check: boolean;
+  lang: Lang;
+  config?: string | undefined;
+}
 
 export async function runGenerate(argv: string[]): Promise<number> {
-  const args = await commandParser(argv, "generate", "[--check] [--lang ts|js] [--config FILE]")
+  const args = await commandParser(argv, "generate", "[--check] [--watch] [--lang ts|js] [--config FILE]")
     .option("check", {
       type: "boolean",
       default: false,
       describe: "write nothing; exit 1 if generated/ is not what the snapshot gives",
+    })
+    .option("watch", {
+      type: "boolean",
+      default: false,
+      describe: "regenerate whenever the snapshot or the config changes, one line per run; Ctrl-C stops",
     })
     .option("lang", {
       choices: ["ts", "js"] as const,
@@ -39,8 +51,64 @@ export async function runGenerate(argv: string[]): Promise<number> {
     })
     .parseAsync();
   if (helpShown(argv)) return ExitCode.ok;
-  const started = performance.now();
   const cwd = process.cwd();
+  if (args.watch) {
+    if (args.check)
+      throw new CliError(
+        "--watch and --check do not go together: --check is for CI, --watch for your editor session",
+        ExitCode.usage,
+      );
+    return watchGenerate(args, cwd);
+  }
+  const { code, lines } = await generateOnce(args, cwd);
+  if (lines.length > 0) process.stdout.write(lines.join("\n") + "\n");
+  return code;
+}
+
+/**
+ * `--watch`: a first run, then one per change of the config file or the snapshot (its directory,
+ * each owner's and each model's: fs.watch is not recursive on Linux under Node 20), debounced;
+ * one line per run, an error as one line too, and watching goes on until SIGINT or SIGTERM.
+ */
+async function watchGenerate(args: GenerateArgs, cwd: string): Promise<number> {
+  const configFile = resolve(cwd, args.config ?? CONFIG_FILE);
+  let snapshotDir = join(cwd, "schemas-cache");
+  let outDir = join(cwd, "generated");
+  const targets = () => {
+    try {
+      const config = loadConfig(cwd, args.config);
+      snapshotDir = config.snapshotDir;
+      outDir = config.outDir;
+    } catch {
+      // a broken config: the run says why; keep watching the last known directories
+    }
+    return { files: [configFile], trees: [snapshotDir], ignore: [outDir] };
+  };
+  const show = (path: string) => relative(cwd, path) || ".";
+  return watchAndRun({
+    targets,
+    describe: () => `vsk: watching ${show(configFile)} and ${show(snapshotDir)}/ (Ctrl-C to stop)`,
+    run: async () => {
+      const started = performance.now();
+      try {
+        const { code, lines, summary } = await generateOnce(args, cwd);
+        const ms = Math.round(performance.now() - started);
+        if (code !== ExitCode.ok) return { ok: false, line: lines[0] ?? `exit ${code}` };
+        return { ok: true, line: `regenerated ${summary} in ${ms} ms` };
+      } catch (error) {
+        if (error instanceof CliError) return { ok: false, line: error.message.split("\n").join("; ") };
+        throw error;
+      }
+    },
+  });
+}
+
+/** One generation (or check): the exit code and what to print; a `CliError` for what stops it. */
+async function generateOnce(
+  args: GenerateArgs,
+  cwd: string,
+): Promise<{ code: number; lines: string[]; summary: string }> {
+  const started = performance.now();
   let inputs: EmitInput[];
   let outDir: string;
   try {
@@ -98,15 +166,13 @@ export async function runGenerate(argv: string[]): Promise<number> {
           ? `vsk: ${shown}/ differs only in formatting (${names.join(", ")}): another formatter rewrote the generated files; add "${shown}/" to .prettierignore (and your linters' ignores), then run \`vsk generate\` and commit the result.\n`
           : `vsk: ${shown}/ is stale: ${plural(names.length, "file")} ${names.length === 1 ? "differs" : "differ"} from what the snapshot gives (${names.join(", ")}); run \`vsk generate\` and commit the result.\n`,
       );
-      return ExitCode.findings;
+      return { code: ExitCode.findings, lines: [], summary: "" };
     }
-    process.stdout.write(
-      `${shown}/ is up to date (${plural(files.length, "file")}, ${plural(
-        inputs.reduce((n, m) => n + m.endpoints.length, 0),
-        "endpoint",
-      )}).\n`,
-    );
-    return ExitCode.ok;
+    const upToDate = `${shown}/ is up to date (${plural(files.length, "file")}, ${plural(
+      inputs.reduce((n, m) => n + m.endpoints.length, 0),
+      "endpoint",
+    )}).`;
+    return { code: ExitCode.ok, lines: [upToDate], summary: upToDate };
   }
   try {
     writeGenerated(outDir, files);
@@ -130,6 +196,9 @@ export async function runGenerate(argv: string[]): Promise<number> {
     if (code === undefined) throw error;
     lines.push(`vsk lint will compile the validators on its first run: the lint cache cannot be written (${code})`);
   }
-  process.stdout.write(lines.join("\n") + "\n");
-  return ExitCode.ok;
+  return {
+    code: ExitCode.ok,
+    lines,
+    summary: `${shown}/ (${plural(files.length, "file")}, ${plural(endpoints, "endpoint")})`,
+  };
 }

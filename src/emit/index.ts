@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { PACKAGE_ROOT, type ModelRef } from "../config/index.js";
 import { crossFieldRuleIds, overrideProblem, rulesFor, type RuleSpec } from "../rules/index.js";
 import type { EndpointModel, JsonSchemaObject } from "../schema/index.js";
+import { emitEditorSchema } from "./editor-schema.js";
 import { endpointNames, relativeImport } from "./names.js";
 import { emitEndpointManifest, emitRegistry, type RegistryEntry } from "./registry.js";
 import { simplifySchema } from "./simplify.js";
@@ -213,6 +214,7 @@ export async function generateFiles(
   const rulesByKey = new Map(endpointRules(models).map((e) => [e.key, e]));
   const files: GeneratedFile[] = [];
   const registry: RegistryEntry[] = [];
+  const editorSchemas: GeneratedFile[] = [];
   const taken = new Map<string, string>();
   const indexHead = header(models.map((m) => m.sourceLabel).join(", "));
   files.push(...supportFiles(indexHead, lang));
@@ -252,12 +254,15 @@ export async function generateFiles(
           ),
         },
       );
+      // JSON, whatever the language: added after the compile step
+      editorSchemas.push({ path: `${stem}.schema.json`, content: emitEditorSchema(endpoint, rules.specs) });
       registry.push({ endpoint, names, snapshotSha256: model.sha256, rules: rules.rules });
     }
   }
   files.push({ path: `index${ext.source}`, content: emitRegistry(registry, indexHead, ext.import) });
   // ts-morph is loaded anyway for the builders; the compile step only for `--lang js`
   const sources = lang === "js" ? await (await import("./compile.js")).compileToJavaScript(files) : files;
+  sources.push(...editorSchemas);
   sources.push({ path: "endpoints.json", content: emitEndpointManifest(registry, lang === "js" ? ".js" : ext.source) });
   const formatted = await format(sources);
   return formatted.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

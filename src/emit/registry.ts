@@ -66,6 +66,7 @@ export function emitEndpointManifest(entries: readonly RegistryEntry[], validato
       endpoint: e.endpoint,
       path: e.queuePath,
       validator: `${names.stem}.validate${validatorExt}`,
+      editorSchema: `${names.stem}.schema.json`,
       rules,
       snapshotSha256,
     })),

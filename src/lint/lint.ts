@@ -69,6 +69,19 @@ function asEnvelope(value: unknown): { model: unknown; endpoint: unknown; input:
   return { model: v.model, endpoint: v.endpoint, input: v.input };
 }
 
+/**
+ * A bare payload without its top-level `$schema`: the key a request file carries for its editor
+ * (`"$schema": "./generated/…schema.json"`) is not part of the request, so it is neither checked
+ * nor an unknown field. (An envelope's own `$schema` sits beside `input` and is never read.)
+ */
+function withoutSchemaKey(input: unknown): unknown {
+  if (typeof input !== "object" || input === null || Array.isArray(input) || !Object.hasOwn(input, "$schema"))
+    return input;
+  const { $schema: _editor, ...request } = input as Record<string, unknown>;
+  void _editor;
+  return request;
+}
+
 export class Linter {
   readonly summary: LintSummary = { requests: 0, valid: 0, invalid: 0, warnings: 0 };
   constructor(
@@ -176,6 +189,7 @@ export class Linter {
         ),
       ]);
     }
+    if (prefix === "") input = withoutSchemaKey(input);
     const validate = this.registry.validator(key);
     const run = (fn: (input: unknown) => Diagnostic[]) => {
       let diagnostics = fn(input);

@@ -344,6 +344,32 @@ describe("inputs", () => {
     ]);
   });
 
+  it("a top-level $schema (a request file's editor schema) is ignored, in bare payloads and envelopes", () => {
+    const request = {
+      $schema: "../generated/example/model-a/keyframes-to-video.schema.json",
+      prompt: "A paper boat",
+      keyframes: [{ image_url: "https://cdn.example.com/0.png", frame_index: 0 }],
+    };
+    const bare = lintJson(["-", ...KEYFRAMES], { input: JSON.stringify(request) });
+    expect(bare.code).toBe(0);
+    expect(bare.report.results.map((r) => [r.valid, r.diagnostics])).toEqual([[true, []]]);
+    const envelope = {
+      $schema: "./envelope.schema.json",
+      model: "modelA",
+      endpoint: "keyframes-to-video",
+      input: request,
+    };
+    const wrapped = lintJson(["-"], { input: JSON.stringify(envelope) });
+    expect(wrapped.code).toBe(0);
+    // inside an envelope's input, $schema is a field like any other: not what the editor reads
+    expect(wrapped.report.results[0]!.diagnostics.map((d) => [d.pointer, d.rule])).toEqual([
+      ["/input/$schema", "unknown-field"],
+    ]);
+    // only the key is ignored: the rest is checked as ever
+    const bad = lintJson(["-", ...KEYFRAMES], { input: JSON.stringify({ ...request, aspect: "1:1" }) });
+    expect(bad.report.results[0]!.diagnostics.map((d) => [d.pointer, d.rule])).toEqual([["/aspect", "unknown-field"]]);
+  });
+
   it("a bare payload without --model/--endpoint is reported, not guessed", () => {
     const { code, report } = lintJson(["payloads/keyframes-valid.json"]);
     expect(code).toBe(1);

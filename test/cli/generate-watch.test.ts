@@ -1,0 +1,142 @@
+/**
+ * `vsk generate --watch`, run as a user runs it: the built CLI in a child process over a project
+ * of its own (config, a copy of the snapshot). Each step waits for the line the step causes, not
+ * for a time: a first run, a run after a snapshot file changed, an error line after it broke
+ * (and watching goes on), a run after it was fixed, then SIGINT and SIGTERM end it with exit 0.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { cpSync, existsSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { CLI, ROOT, tempDir } from "./run.js";
+
+interface Watching {
+  child: ChildProcess;
+  stdout: string[];
+  stderr: string[];
+  /** resolves with the first line (stdout or stderr) from now on that matches */
+  next(pattern: RegExp): Promise<string>;
+  exited: Promise<number | null>;
+}
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+});
+
+function project(): string {
+  const dir = tempDir("vsk-watch-");
+  cpSync(join(ROOT, "schemas-cache"), join(dir, "snapshot"), { recursive: true });
+  writeFileSync(join(dir, "vsk.config.json"), JSON.stringify({ snapshotDir: "snapshot", outDir: "out" }));
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  return dir;
+}
+
+function watchIn(dir: string): Watching {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("VSK_")));
+  const child = spawn(process.execPath, [CLI, "generate", "--watch"], {
+    cwd: dir,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  let waiters: Array<{ pattern: RegExp; resolve: (line: string) => void }> = [];
+  const onLine = (into: string[]) => {
+    let buffer = "";
+    return (chunk: Buffer) => {
+      buffer += chunk.toString("utf8");
+      const lines = buffer.split("\n");
+      buffer = lines.pop()!;
+      for (const line of lines) {
+        into.push(line);
+        const matched = waiters.filter((w) => w.pattern.test(line));
+        waiters = waiters.filter((w) => !matched.includes(w));
+        for (const w of matched) w.resolve(line);
+      }
+    };
+  };
+  child.stdout!.on("data", onLine(stdout));
+  child.stderr!.on("data", onLine(stderr));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return {
+    child,
+    stdout,
+    stderr,
+    exited,
+    next: (pattern) => new Promise((resolve) => waiters.push({ pattern, resolve })),
+  };
+}
+
+const REGENERATED = /^regenerated out\/ \(20 files, 4 endpoints\) in \d+ ms$/;
+
+describe("vsk generate --watch", () => {
+  it(
+    "regenerates when a snapshot file changes, says an error in one line and goes on, exits 0 on SIGINT",
+    { timeout: 240_000 },
+    async () => {
+      const dir = project();
+      const w = watchIn(dir);
+      await w.next(REGENERATED);
+      expect(w.stderr[0]).toBe("vsk: watching vsk.config.json and snapshot/ (Ctrl-C to stop)");
+      expect(existsSync(join(dir, "out/example/model-a/keyframes-to-video.schema.json"))).toBe(true);
+
+      // a model file changes (here: touched, as an editor's save or a checkout does)
+      const modelB = join(dir, "snapshot/example/model-b/latest.json");
+      const original = readFileSync(modelB);
+      let line = w.next(REGENERATED);
+      utimesSync(modelB, new Date(), new Date());
+      await line;
+
+      // broken: one line naming the file, and the old out/ stays
+      line = w.next(/^vsk: /);
+      writeFileSync(modelB, "{");
+      expect(await line).toMatch(
+        /^vsk: example\/model-b: .*snapshot\/example\/model-b\/latest\.json: is not valid JSON \(line 1, column 2\)/,
+      );
+      expect(existsSync(join(dir, "out/example/model-b/reference-to-video.mts"))).toBe(true);
+
+      // fixed: it is still watching
+      line = w.next(REGENERATED);
+      writeFileSync(modelB, original);
+      await line;
+
+      w.child.kill("SIGINT");
+      expect(await w.exited).toBe(0);
+      expect(
+        w.stdout.every((l) => REGENERATED.test(l)),
+        w.stdout.join("\n"),
+      ).toBe(true);
+      expect(w.stderr.join("\n")).not.toMatch(/^\s+at /m);
+    },
+  );
+
+  it("regenerates when the config changes, and exits 0 on SIGTERM", { timeout: 240_000 }, async () => {
+    const dir = project();
+    const w = watchIn(dir);
+    await w.next(REGENERATED);
+    const line = w.next(/^regenerated gen\/ \(20 files, 4 endpoints\) in \d+ ms$/);
+    writeFileSync(join(dir, "vsk.config.json"), JSON.stringify({ snapshotDir: "snapshot", outDir: "gen" }));
+    await line;
+    expect(existsSync(join(dir, "gen/index.mts"))).toBe(true);
+    w.child.kill("SIGTERM");
+    expect(await w.exited).toBe(0);
+  });
+
+  it("--watch with --check is a usage error", async () => {
+    const dir = project();
+    const w = spawn(process.execPath, [CLI, "generate", "--watch", "--check"], {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    w.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => w.on("exit", resolve));
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      "vsk: --watch and --check do not go together: --check is for CI, --watch for your editor session\n",
+    );
+  });
+});

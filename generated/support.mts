@@ -787,30 +787,80 @@ export function checkPromptLengthRecommendation(
 }
 
 // vsk's src/rules/unknown-fields.ts
-/** The top-level fields an endpoint lists; any other field is a warning (spec 4.1). */
-export interface UnknownFieldsRule {
+/** Where described objects sit in a field's value: the value itself, and/or an array's items. */
+export interface KnownValue {
+  /** index into the rule's `objects`: the value, when an object, has those fields */
+  object?: number;
+  /** the items, when the value is an array */
+  items?: KnownValue;
+}
+
+/** An object whose fields the schema lists and that says nothing of other fields (spec 4.1). */
+export interface KnownObject {
+  known: string[];
+  /** `inner[i]`: the described objects inside the value of `known[i]`, or null */
+  inner?: Array<KnownValue | null>;
+}
+
+/** The fields an endpoint lists, at the top level (`known`) and in its described objects. */
+export interface UnknownFieldsRule extends KnownObject {
   id: string;
   kind: "unknownFields";
-  known: string[];
+  /** the described objects below the top level, by index (a recursive schema stays finite) */
+  objects?: KnownObject[];
 }
 
 /** spec 4.1: "Unlisted fields are not described": a warning, with the nearest known field */
 export function checkUnknownFields(rule: UnknownFieldsRule, input: Record<string, unknown>): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const key of Object.keys(input)) {
-    if (rule.known.includes(key)) continue;
-    const hint = closest(key, rule.known);
-    const pointer = "/" + escapeToken(key);
-    out.push(
-      diagnostic(
-        "warning",
-        pointer,
-        rule.id,
-        `${fieldLabel(pointer)}: is not a field of this endpoint${hint !== undefined ? `; did you mean "${hint}"?` : ""} (known: ${rule.known.join(", ")})`,
-      ),
-    );
-  }
+  unknownIn(rule, rule, input, "", out);
   return out;
+}
+
+function unknownIn(
+  rule: UnknownFieldsRule,
+  object: KnownObject,
+  value: object,
+  pointer: string,
+  out: Diagnostic[],
+): void {
+  for (const key of Object.keys(value)) {
+    const at = pointer + "/" + escapeToken(key);
+    const index = object.known.indexOf(key);
+    if (index === -1) {
+      const hint = closest(key, object.known);
+      const where = pointer === "" ? "this endpoint" : fieldLabel(pointer);
+      out.push(
+        diagnostic(
+          "warning",
+          at,
+          rule.id,
+          `${fieldLabel(at)}: is not a field of ${where}${hint !== undefined ? `; did you mean "${hint}"?` : ""} (known: ${object.known.join(", ")})`,
+        ),
+      );
+      continue;
+    }
+    const inner = object.inner?.[index];
+    if (inner) unknownInValue(rule, inner, (value as Record<string, unknown>)[key], at, out);
+  }
+}
+
+function unknownInValue(
+  rule: UnknownFieldsRule,
+  where: KnownValue,
+  value: unknown,
+  pointer: string,
+  out: Diagnostic[],
+) {
+  if (typeof value !== "object" || value === null) return;
+  if (Array.isArray(value)) {
+    if (where.items)
+      for (let i = 0; i < value.length; i++)
+        unknownInValue(rule, where.items, value[i], `${pointer}/${i}`, out);
+    return;
+  }
+  const object = where.object === undefined ? undefined : rule.objects?.[where.object];
+  if (object) unknownIn(rule, object, value, pointer, out);
 }
 
 // vsk's src/rules/check.ts

@@ -315,6 +315,22 @@ table("model A keyframes-to-video (plain node)", "example/model-a/keyframes-to-v
   ),
   bad("unknown field from another model", A({ seed: 3 }), warn("/seed", "unknown-field", "seed", "not a field")),
   bad(
+    "unknown field inside a keyframe (spec 4.1), with did you mean",
+    A({
+      keyframes: [
+        { ...kf(0), strength: 0.5 },
+        { ...kf(24), frame_idx: 3 },
+      ],
+    }),
+    warn(
+      "/keyframes/0/strength",
+      "unknown-field",
+      "keyframes[0].strength: is not a field of keyframes[0]",
+      "(known: image_url, frame_index)",
+    ),
+    warn("/keyframes/1/frame_idx", "unknown-field", 'did you mean "frame_index"'),
+  ),
+  bad(
     "__proto__ as a field",
     JSON.parse('{"prompt":"p","keyframes":[],"__proto__":{"polluted":true}}'),
     warn("/__proto__", "unknown-field"),

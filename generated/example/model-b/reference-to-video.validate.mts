@@ -983,8 +983,8 @@ function quick(input) {
     const v = input["web_url"];
     if (v !== undefined && v !== null && input["enable_thinking"] !== true) return false;
   }
-  for (const k in input) {
-    switch (k) {
+  for (const k0 in input) {
+    switch (k0) {
       case "prompt":
       case "aspect_ratio":
       case "seed":

@@ -664,7 +664,7 @@ export function checkItemFieldWithinDuration(
 }
 
 // vsk's src/rules/requires-flag.ts
-/** A field that, when set, requires a flag to be `true` (spec 4.4). */
+/** A field that, when set (present, not null, not ""), requires a flag to be `true` (spec 4.4). */
 export interface RequiresFlagRule {
   id: string;
   kind: "requiresFlag";
@@ -679,7 +679,9 @@ export interface RequiresFlagRule {
 /** spec 4.4: file_url and web_url require enable_thinking=true */
 export function checkRequiresFlag(rule: RequiresFlagRule, input: Record<string, unknown>): Diagnostic[] {
   const value = valueAt(input, rule.field);
-  if (value === undefined || value === null) return [];
+  // set = a value that names something: an empty string names no document or page (spec 4.4:
+  // "Document URL to base the video on", a URI of length 1 to 2083 "or any string")
+  if (value === undefined || value === null || value === "") return [];
   const flag = valueAt(input, rule.flag);
   if (flag === true) return [];
   const received =
@@ -744,7 +746,14 @@ export interface PromptLengthRecommendationRule {
   spec: string;
 }
 
-const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g;
+/**
+ * The recommendation's "characters" (spec 4.5, "Chinese text"): Han ideographs (CJK Unified
+ * Ideographs and Extension A, Compatibility Ideographs), Chinese punctuation (CJK Symbols and
+ * Punctuation, U+3000–303F: 、。「」) and full-width forms (U+FF00–FFEF: ，！？（）).
+ */
+const CJK = /[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]/g;
+/** What the count above holds, said in the message. */
+const CJK_COUNTED = "Chinese characters (Han, Chinese punctuation and full-width forms)";
 const WORD = /[A-Za-z0-9'’-]+/g;
 
 /** How often a global regex matches, without collecting the matches (a 50 MB prompt stays cheap). */
@@ -771,7 +780,7 @@ export function checkPromptLengthRecommendation(
         "warning",
         rule.field,
         rule.id,
-        `${fieldLabel(rule.field)}: ${cjk} Chinese characters, more than the recommended ${rule.maxCjkCharacters} (spec ${rule.spec}); the service accepts it`,
+        `${fieldLabel(rule.field)}: ${cjk} ${CJK_COUNTED}, more than the recommended ${rule.maxCjkCharacters} (spec ${rule.spec}); the service accepts it`,
       ),
     );
   if (words > rule.maxWords)

@@ -54,8 +54,10 @@ function unknownIn(
   out: Diagnostic[],
 ): void {
   for (const key of Object.keys(value)) {
-    const at = pointer + "/" + escapeToken(key);
     const index = object.known.indexOf(key);
+    const inner = index === -1 ? undefined : object.inner?.[index];
+    if (index !== -1 && !inner) continue;
+    const at = pointer + "/" + escapeToken(key);
     if (index === -1) {
       const hint = closest(key, object.known);
       const where = pointer === "" ? "this endpoint" : fieldLabel(pointer);
@@ -69,8 +71,7 @@ function unknownIn(
       );
       continue;
     }
-    const inner = object.inner?.[index];
-    if (inner) unknownInValue(rule, inner, (value as Record<string, unknown>)[key], at, out);
+    unknownInValue(rule, inner!, (value as Record<string, unknown>)[key], at, out);
   }
 }
 

@@ -298,8 +298,11 @@ for (const [payload, row] of Object.entries(results))
   console.log(pad(payload, 20) + names.map((n) => padL(fmt(row[n]), 12)).join(""));
 
 const TARGETS = { ajv: 5, zod: 10, typebox: 2 };
+// an invalid payload: every error collected and worded, against Ajv collecting every error
+const INVALID_TARGETS = { "keyframes INVALID": { ajv: 0.5 } };
+const targetOf = (payload, n) => (payload.endsWith(" VALID") ? TARGETS[n] : INVALID_TARGETS[payload]?.[n]);
 console.log(
-  `\nratio generated / alternative (targets on VALID: ≥${TARGETS.ajv}× ajv, ≥${TARGETS.zod}× zod, ≥${TARGETS.typebox}× typebox)\n`,
+  `\nratio generated / alternative (targets on VALID: ≥${TARGETS.ajv}× ajv, ≥${TARGETS.zod}× zod, ≥${TARGETS.typebox}× typebox; keyframes INVALID: ≥${INVALID_TARGETS["keyframes INVALID"].ajv}× ajv allErrors)\n`,
 );
 console.log(
   pad("payload", 20) +
@@ -314,13 +317,13 @@ for (const [payload, row] of Object.entries(results)) {
     .filter((n) => n !== "generated")
     .map((n) => {
       const ratio = row.generated / row[n];
-      const target = payload.endsWith(" VALID") ? TARGETS[n] : undefined;
+      const target = targetOf(payload, n);
       const miss = target !== undefined && ratio < target;
       if (miss) misses.push(`${payload}: ${ratio.toFixed(2)}× ${n} (target ≥${target}×)`);
       return padL(`${ratio.toFixed(2)}×${target === undefined ? "" : miss ? " ✗" : " ✓"}`, 12);
     });
   console.log(pad(payload, 20) + cells.join(""));
 }
-console.log(misses.length === 0 ? "\nall VALID-payload targets met" : `\ntargets missed:\n  ${misses.join("\n  ")}`);
+console.log(misses.length === 0 ? "\nall targets met" : `\ntargets missed:\n  ${misses.join("\n  ")}`);
 if (JSON_OUT) console.log(JSON.stringify({ results, misses }));
 if (sink === -1) console.log(sink);

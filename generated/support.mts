@@ -57,17 +57,37 @@ export type BuildResult<TBody> =
 
 /** A diagnostic in the service's vocabulary (spec 7.2); pointer and message lose any URL query string. */
 export function diagnostic(severity: Severity, pointer: string, rule: string, message: string): Diagnostic {
+  // a field named like a signed URL must not carry its query string into any output either
+  return redacted(severity, redactOnce(pointer), rule, redactOnce(message));
+}
+
+/** A diagnostic whose pointer and message are already redacted. */
+function redacted(severity: Severity, pointer: string, rule: string, message: string): Diagnostic {
   return {
     severity,
-    // a field named like a signed URL must not carry its query string into any output either
-    pointer: redactUrlsInText(pointer),
+    pointer,
     rule,
     code: "invalid_input",
     reason: "input_validation_failed",
     retryable: false,
-    // most messages hold nothing a URL could hide a secret in, and redactUrlsInText returns them at once
-    message: redactUrlsInText(message),
+    message,
   };
+}
+
+/** Texts already redacted: the same messages come back payload after payload (bounded). */
+const REDACTED = new Map<string, string>();
+
+/** `redactUrlsInText`, remembered for texts up to 1024 characters. */
+function redactOnce(text: string): string {
+  let out = REDACTED.get(text);
+  if (out === undefined) {
+    out = redactUrlsInText(text);
+    if (text.length <= 1024) {
+      if (REDACTED.size >= 4096) REDACTED.clear();
+      REDACTED.set(text, out);
+    }
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -78,6 +98,7 @@ function unescapeToken(t: string): string {
 }
 
 export function escapeToken(t: string): string {
+  if (!t.includes("~") && !t.includes("/")) return t;
   return t.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
@@ -114,13 +135,36 @@ function labelOf(pointer: string): string {
 export function valueAt(root: unknown, pointer: string): unknown {
   if (pointer === "") return root;
   let current: unknown = root;
-  for (const raw of pointer.slice(1).split("/")) {
+  for (const token of tokensOf(pointer)) {
     if (typeof current !== "object" || current === null) return undefined;
-    const token = unescapeToken(raw);
+    if (typeof token === "number" && Array.isArray(current)) {
+      if (token >= current.length) return undefined;
+      current = current[token];
+      continue;
+    }
     if (!Object.prototype.hasOwnProperty.call(current, token)) return undefined;
     current = (current as Record<string, unknown>)[token];
   }
   return current;
+}
+
+/** A pointer's tokens already split: the same pointers come back payload after payload. */
+const TOKENS = new Map<string, ReadonlyArray<string | number>>();
+
+/** `/keyframes/1/frame_index` → `["keyframes", 1, "frame_index"]` (canonical array indexes as numbers). */
+function tokensOf(pointer: string): ReadonlyArray<string | number> {
+  let tokens = TOKENS.get(pointer);
+  if (tokens === undefined) {
+    tokens = pointer
+      .slice(1)
+      .split("/")
+      .map((raw) => (/^(0|[1-9][0-9]{0,8})$/.test(raw) ? Number(raw) : unescapeToken(raw)));
+    if (pointer.length <= 256) {
+      if (TOKENS.size >= 4096) TOKENS.clear();
+      TOKENS.set(pointer, tokens);
+    }
+  }
+  return tokens;
 }
 
 /** The items of the array at a JSON Pointer, or none. */
@@ -184,8 +228,27 @@ function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-/** The closest candidate to `word` (case-insensitive, or within a third of its length), if any. */
+/** Answers of `closest` already worked out, per candidate list (rules' and schemas' lists are constants). */
+const CLOSEST = new WeakMap<readonly string[], Map<string, string | null>>();
+
+/**
+ * The closest candidate to `word` (case-insensitive, or within a third of its length), if any;
+ * remembered per (word, candidate list), so pass the same list (not a copy) each time.
+ */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
+  let memo = CLOSEST.get(candidates);
+  if (memo === undefined) CLOSEST.set(candidates, (memo = new Map()));
+  const known = memo.get(word);
+  if (known !== undefined) return known ?? undefined;
+  const found = closestOf(word, candidates);
+  if (word.length <= 256) {
+    if (memo.size >= 1024) memo.clear();
+    memo.set(word, found ?? null);
+  }
+  return found;
+}
+
+function closestOf(word: string, candidates: readonly string[]): string | undefined {
   // far longer than every candidate: no near miss, and the edit distance would cost O(n·m)
   if (word.length > 2 * Math.max(0, ...candidates.map((c) => c.length)) + 8) return undefined;
   const lower = word.toLowerCase();
@@ -224,15 +287,9 @@ const SCHEMA_MESSAGES: Record<string, (p: Record<string, unknown>, v: unknown) =
   required: () => "is required but missing",
   type: (p, v) => `expected ${String(p.type).replace(/,/g, " or ")}, received ${received(v)}`,
   enum: (p, v) => {
-    const allowed = (p.allowedValues as unknown[]) ?? [];
-    const hint =
-      typeof v === "string"
-        ? closest(
-            v,
-            allowed.filter((a): a is string => typeof a === "string"),
-          )
-        : undefined;
-    return `${describeValue(v)} is not one of ${listValues(allowed)}${hint !== undefined ? `; did you mean "${hint}"?` : ""}`;
+    const allowed = enumOf((p.allowedValues as unknown[]) ?? []);
+    const hint = typeof v === "string" ? closest(v, allowed.strings) : undefined;
+    return `${describeValue(v)} is not one of ${allowed.list}${hint !== undefined ? `; did you mean "${hint}"?` : ""}`;
   },
   const: (p, v) => `expected ${JSON.stringify(p.allowedValue)}, received ${describeValue(v)}`,
   minimum: (p, v) => `${describeValue(v)} is below the minimum ${String(p.limit)}`,
@@ -265,6 +322,88 @@ const SCHEMA_MESSAGES: Record<string, (p: Record<string, unknown>, v: unknown) =
   false: () => "is not allowed",
 };
 
+/** An enum's string values and its listing, worked out once per schema array. */
+const ENUMS = new WeakMap<readonly unknown[], { strings: string[]; list: string }>();
+
+function enumOf(allowed: readonly unknown[]): { strings: string[]; list: string } {
+  let known = ENUMS.get(allowed);
+  if (known === undefined) {
+    known = { strings: allowed.filter((a): a is string => typeof a === "string"), list: listValues(allowed) };
+    ENUMS.set(allowed, known);
+  }
+  return known;
+}
+
+/**
+ * Keywords whose message depends only on the schema location, the pointer and the (primitive)
+ * value: their diagnostics are remembered, so a payload seen before costs a lookup.
+ */
+const MEMO_KEYWORDS = new Set([
+  "required",
+  "type",
+  "enum",
+  "const",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+]);
+/** A schema error's message as last worked out: valid while the params are the same. */
+interface SeenMessage {
+  params: Record<string, unknown>;
+  pointer: string;
+  message: string;
+}
+/**
+ * schema path → pointer → value → the message (redacted). Ajv's standalone code names schema
+ * paths with constant strings, and the value is the payload's own, so a lookup hashes little.
+ * The schema path is the same in every endpoint's validator: the params tell them apart.
+ */
+const SEEN = new Map<string, Map<string, Map<unknown, SeenMessage>>>();
+let seenCount = 0;
+
+/** Whether a value is a memo key: a short primitive. */
+function memoValue(value: unknown): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    typeof value === "number" ||
+    typeof value === "boolean" ||
+    (typeof value === "string" && value.length <= 256)
+  );
+}
+
+/** Same params: primitives equal, an enum's array the same array, other forms the same list. */
+function sameParams(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  let n = 0;
+  for (const name in a) {
+    n++;
+    const x = a[name];
+    const y = b[name];
+    if (x === y) continue;
+    if (name === "otherForms" && Array.isArray(x) && Array.isArray(y) && x.join(",") === y.join(","))
+      continue;
+    return false;
+  }
+  for (const _ in b) n--;
+  return n === 0;
+}
+
+/** Params a remembered message may depend on: primitives and arrays only. */
+function memoParams(params: Record<string, unknown>): boolean {
+  for (const name in params) {
+    const v = params[name];
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) return false;
+    if (typeof v === "string" && v.length > 256) return false;
+  }
+  return true;
+}
+
 function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   let pointer = error.instancePath;
   const p = error.params;
@@ -278,10 +417,29 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   else if (error.keyword === "unevaluatedProperties" && typeof p.unevaluatedProperty === "string")
     pointer += "/" + escapeToken(p.unevaluatedProperty);
   const value = valueAt(input, pointer);
+  const rule = `schema/${error.keyword}`;
+  const memo = MEMO_KEYWORDS.has(error.keyword) && pointer.length <= 256 && memoValue(value) && memoParams(p);
+  const byValue = memo ? SEEN.get(error.schemaPath)?.get(pointer) : undefined;
+  const seen = byValue?.get(value);
+  if (seen !== undefined && sameParams(seen.params, p))
+    return redacted("error", seen.pointer, rule, seen.message);
   const wording = SCHEMA_MESSAGES[error.keyword];
   let text = wording ? wording(p, value) : `fails the "${error.keyword}" constraint`;
   if (Array.isArray(p.otherForms)) text += ` (or ${otherForms(p.otherForms as string[])})`;
-  return diagnostic("error", pointer, `schema/${error.keyword}`, `${fieldLabel(pointer)}: ${text}`);
+  const d = diagnostic("error", pointer, rule, `${fieldLabel(pointer)}: ${text}`);
+  if (memo) {
+    if (seenCount >= 4096) {
+      SEEN.clear();
+      seenCount = 0;
+    }
+    let byPointer = SEEN.get(error.schemaPath);
+    if (byPointer === undefined) SEEN.set(error.schemaPath, (byPointer = new Map()));
+    let values = byPointer.get(pointer);
+    if (values === undefined) byPointer.set(pointer, (values = new Map()));
+    if (!values.has(value)) seenCount++;
+    values.set(value, { params: p, pointer: d.pointer, message: d.message });
+  }
+  return d;
 }
 
 /**
@@ -289,7 +447,8 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
  * matched (e.g. `duration: 40 is above the maximum 30` rather than "must be null"), or, when no
  * branch's type matched, a single "expected integer or null" message.
  */
-function collapseAnyOf(errors: readonly AjvError[]): AjvError[] {
+function collapseAnyOf(errors: readonly AjvError[]): readonly AjvError[] {
+  if (!errors.some((e) => e.keyword === "anyOf" || e.keyword === "oneOf")) return errors;
   const drop = new Set<AjvError>();
   const added: AjvError[] = [];
   const replaced = new Map<AjvError, AjvError>();
@@ -362,10 +521,17 @@ export function diagnosticsFromAjv(
   input: unknown,
 ): Diagnostic[] {
   if (!errors || errors.length === 0) return [];
-  const seen = new Set<string>();
   const out: Diagnostic[] = [];
+  // duplicates (the same pointer and message) are dropped: by a scan while the list is short,
+  // by a set of keys beyond (a payload with thousands of errors stays linear)
+  let seen: Set<string> | undefined;
   for (const error of collapseAnyOf(errors)) {
     const d = schemaDiagnostic(error, input);
+    if (seen === undefined && out.length < 32) {
+      if (!out.some((o) => o.pointer === d.pointer && o.message === d.message)) out.push(d);
+      continue;
+    }
+    if (seen === undefined) seen = new Set(out.map((o) => `${o.pointer}\u0000${o.message}`));
     const key = `${d.pointer}\u0000${d.message}`;
     if (!seen.has(key)) {
       seen.add(key);
@@ -664,7 +830,7 @@ export function checkItemFieldWithinDuration(
 }
 
 // vsk's src/rules/requires-flag.ts
-/** A field that, when set, requires a flag to be `true` (spec 4.4). */
+/** A field that, when set (present, not null, not ""), requires a flag to be `true` (spec 4.4). */
 export interface RequiresFlagRule {
   id: string;
   kind: "requiresFlag";
@@ -679,7 +845,9 @@ export interface RequiresFlagRule {
 /** spec 4.4: file_url and web_url require enable_thinking=true */
 export function checkRequiresFlag(rule: RequiresFlagRule, input: Record<string, unknown>): Diagnostic[] {
   const value = valueAt(input, rule.field);
-  if (value === undefined || value === null) return [];
+  // set = a value that names something: an empty string names no document or page (spec 4.4:
+  // "Document URL to base the video on", a URI of length 1 to 2083 "or any string")
+  if (value === undefined || value === null || value === "") return [];
   const flag = valueAt(input, rule.flag);
   if (flag === true) return [];
   const received =
@@ -744,7 +912,14 @@ export interface PromptLengthRecommendationRule {
   spec: string;
 }
 
-const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g;
+/**
+ * The recommendation's "characters" (spec 4.5, "Chinese text"): Han ideographs (CJK Unified
+ * Ideographs and Extension A, Compatibility Ideographs), Chinese punctuation (CJK Symbols and
+ * Punctuation, U+3000–303F: 、。「」) and full-width forms (U+FF00–FFEF: ，！？（）).
+ */
+const CJK = /[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]/g;
+/** What the count above holds, said in the message. */
+const CJK_COUNTED = "Chinese characters (Han, Chinese punctuation and full-width forms)";
 const WORD = /[A-Za-z0-9'’-]+/g;
 
 /** How often a global regex matches, without collecting the matches (a 50 MB prompt stays cheap). */
@@ -771,7 +946,7 @@ export function checkPromptLengthRecommendation(
         "warning",
         rule.field,
         rule.id,
-        `${fieldLabel(rule.field)}: ${cjk} Chinese characters, more than the recommended ${rule.maxCjkCharacters} (spec ${rule.spec}); the service accepts it`,
+        `${fieldLabel(rule.field)}: ${cjk} ${CJK_COUNTED}, more than the recommended ${rule.maxCjkCharacters} (spec ${rule.spec}); the service accepts it`,
       ),
     );
   if (words > rule.maxWords)
@@ -787,30 +962,81 @@ export function checkPromptLengthRecommendation(
 }
 
 // vsk's src/rules/unknown-fields.ts
-/** The top-level fields an endpoint lists; any other field is a warning (spec 4.1). */
-export interface UnknownFieldsRule {
+/** Where described objects sit in a field's value: the value itself, and/or an array's items. */
+export interface KnownValue {
+  /** index into the rule's `objects`: the value, when an object, has those fields */
+  object?: number;
+  /** the items, when the value is an array */
+  items?: KnownValue;
+}
+
+/** An object whose fields the schema lists and that says nothing of other fields (spec 4.1). */
+export interface KnownObject {
+  known: string[];
+  /** `inner[i]`: the described objects inside the value of `known[i]`, or null */
+  inner?: Array<KnownValue | null>;
+}
+
+/** The fields an endpoint lists, at the top level (`known`) and in its described objects. */
+export interface UnknownFieldsRule extends KnownObject {
   id: string;
   kind: "unknownFields";
-  known: string[];
+  /** the described objects below the top level, by index (a recursive schema stays finite) */
+  objects?: KnownObject[];
 }
 
 /** spec 4.1: "Unlisted fields are not described": a warning, with the nearest known field */
 export function checkUnknownFields(rule: UnknownFieldsRule, input: Record<string, unknown>): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const key of Object.keys(input)) {
-    if (rule.known.includes(key)) continue;
-    const hint = closest(key, rule.known);
-    const pointer = "/" + escapeToken(key);
-    out.push(
-      diagnostic(
-        "warning",
-        pointer,
-        rule.id,
-        `${fieldLabel(pointer)}: is not a field of this endpoint${hint !== undefined ? `; did you mean "${hint}"?` : ""} (known: ${rule.known.join(", ")})`,
-      ),
-    );
-  }
+  unknownIn(rule, rule, input, "", out);
   return out;
+}
+
+function unknownIn(
+  rule: UnknownFieldsRule,
+  object: KnownObject,
+  value: object,
+  pointer: string,
+  out: Diagnostic[],
+): void {
+  for (const key of Object.keys(value)) {
+    const index = object.known.indexOf(key);
+    const inner = index === -1 ? undefined : object.inner?.[index];
+    if (index !== -1 && !inner) continue;
+    const at = pointer + "/" + escapeToken(key);
+    if (index === -1) {
+      const hint = closest(key, object.known);
+      const where = pointer === "" ? "this endpoint" : fieldLabel(pointer);
+      out.push(
+        diagnostic(
+          "warning",
+          at,
+          rule.id,
+          `${fieldLabel(at)}: is not a field of ${where}${hint !== undefined ? `; did you mean "${hint}"?` : ""} (known: ${object.known.join(", ")})`,
+        ),
+      );
+      continue;
+    }
+    unknownInValue(rule, inner!, (value as Record<string, unknown>)[key], at, out);
+  }
+}
+
+function unknownInValue(
+  rule: UnknownFieldsRule,
+  where: KnownValue,
+  value: unknown,
+  pointer: string,
+  out: Diagnostic[],
+) {
+  if (typeof value !== "object" || value === null) return;
+  if (Array.isArray(value)) {
+    if (where.items)
+      for (let i = 0; i < value.length; i++)
+        unknownInValue(rule, where.items, value[i], `${pointer}/${i}`, out);
+    return;
+  }
+  const object = where.object === undefined ? undefined : rule.objects?.[where.object];
+  if (object) unknownIn(rule, object, value, pointer, out);
 }
 
 // vsk's src/rules/check.ts
@@ -845,16 +1071,17 @@ export function checkRules(
   schemaErrors: readonly Diagnostic[],
 ): Diagnostic[] {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return [];
-  const invalid = new Set(schemaErrors.map((d) => d.pointer));
+  const invalid = new Set<string>();
+  for (let i = 0; i < schemaErrors.length; i++) invalid.add(schemaErrors[i]!.pointer);
   const out: Diagnostic[] = [];
-  for (const rule of rules)
-    out.push(
-      ...(CHECKS[rule.kind] as Check<RuleSpec["kind"]>)(
-        rule as never,
-        input as Record<string, unknown>,
-        invalid,
-      ),
+  for (const rule of rules) {
+    const found = (CHECKS[rule.kind] as Check<RuleSpec["kind"]>)(
+      rule as never,
+      input as Record<string, unknown>,
+      invalid,
     );
+    for (let i = 0; i < found.length; i++) out.push(found[i]!);
+  }
   return out;
 }
 
@@ -882,6 +1109,9 @@ export function diagnose(
   const schemaErrors = diagnosticsFromAjv(ajvErrors, input);
   const ruleFindings = checkRules(rules, input, schemaErrors);
   if (ruleFindings.length === 0) return schemaErrors;
-  const all = [...schemaErrors, ...ruleFindings];
-  return [...all.filter((d) => d.severity === "error"), ...all.filter((d) => d.severity === "warning")];
+  // errors first, then warnings, each in order (schema errors are all errors)
+  const out = schemaErrors.slice();
+  for (const d of ruleFindings) if (d.severity === "error") out.push(d);
+  for (const d of ruleFindings) if (d.severity === "warning") out.push(d);
+  return out;
 }

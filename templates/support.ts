@@ -56,17 +56,37 @@ export type BuildResult<TBody> =
 
 /** A diagnostic in the service's vocabulary (spec 7.2); pointer and message lose any URL query string. */
 export function diagnostic(severity: Severity, pointer: string, rule: string, message: string): Diagnostic {
+  // a field named like a signed URL must not carry its query string into any output either
+  return redacted(severity, redactOnce(pointer), rule, redactOnce(message));
+}
+
+/** A diagnostic whose pointer and message are already redacted. */
+function redacted(severity: Severity, pointer: string, rule: string, message: string): Diagnostic {
   return {
     severity,
-    // a field named like a signed URL must not carry its query string into any output either
-    pointer: redactUrlsInText(pointer),
+    pointer,
     rule,
     code: "invalid_input",
     reason: "input_validation_failed",
     retryable: false,
-    // most messages hold nothing a URL could hide a secret in, and redactUrlsInText returns them at once
-    message: redactUrlsInText(message),
+    message,
   };
+}
+
+/** Texts already redacted: the same messages come back payload after payload (bounded). */
+const REDACTED = new Map<string, string>();
+
+/** `redactUrlsInText`, remembered for texts up to 1024 characters. */
+function redactOnce(text: string): string {
+  let out = REDACTED.get(text);
+  if (out === undefined) {
+    out = redactUrlsInText(text);
+    if (text.length <= 1024) {
+      if (REDACTED.size >= 4096) REDACTED.clear();
+      REDACTED.set(text, out);
+    }
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -77,6 +97,7 @@ function unescapeToken(t: string): string {
 }
 
 export function escapeToken(t: string): string {
+  if (!t.includes("~") && !t.includes("/")) return t;
   return t.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
@@ -113,13 +134,36 @@ function labelOf(pointer: string): string {
 export function valueAt(root: unknown, pointer: string): unknown {
   if (pointer === "") return root;
   let current: unknown = root;
-  for (const raw of pointer.slice(1).split("/")) {
+  for (const token of tokensOf(pointer)) {
     if (typeof current !== "object" || current === null) return undefined;
-    const token = unescapeToken(raw);
+    if (typeof token === "number" && Array.isArray(current)) {
+      if (token >= current.length) return undefined;
+      current = current[token];
+      continue;
+    }
     if (!Object.prototype.hasOwnProperty.call(current, token)) return undefined;
     current = (current as Record<string, unknown>)[token];
   }
   return current;
+}
+
+/** A pointer's tokens already split: the same pointers come back payload after payload. */
+const TOKENS = new Map<string, ReadonlyArray<string | number>>();
+
+/** `/keyframes/1/frame_index` → `["keyframes", 1, "frame_index"]` (canonical array indexes as numbers). */
+function tokensOf(pointer: string): ReadonlyArray<string | number> {
+  let tokens = TOKENS.get(pointer);
+  if (tokens === undefined) {
+    tokens = pointer
+      .slice(1)
+      .split("/")
+      .map((raw) => (/^(0|[1-9][0-9]{0,8})$/.test(raw) ? Number(raw) : unescapeToken(raw)));
+    if (pointer.length <= 256) {
+      if (TOKENS.size >= 4096) TOKENS.clear();
+      TOKENS.set(pointer, tokens);
+    }
+  }
+  return tokens;
 }
 
 /** The items of the array at a JSON Pointer, or none. */
@@ -183,8 +227,27 @@ function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-/** The closest candidate to `word` (case-insensitive, or within a third of its length), if any. */
+/** Answers of `closest` already worked out, per candidate list (rules' and schemas' lists are constants). */
+const CLOSEST = new WeakMap<readonly string[], Map<string, string | null>>();
+
+/**
+ * The closest candidate to `word` (case-insensitive, or within a third of its length), if any;
+ * remembered per (word, candidate list), so pass the same list (not a copy) each time.
+ */
 export function closest(word: string, candidates: readonly string[]): string | undefined {
+  let memo = CLOSEST.get(candidates);
+  if (memo === undefined) CLOSEST.set(candidates, (memo = new Map()));
+  const known = memo.get(word);
+  if (known !== undefined) return known ?? undefined;
+  const found = closestOf(word, candidates);
+  if (word.length <= 256) {
+    if (memo.size >= 1024) memo.clear();
+    memo.set(word, found ?? null);
+  }
+  return found;
+}
+
+function closestOf(word: string, candidates: readonly string[]): string | undefined {
   // far longer than every candidate: no near miss, and the edit distance would cost O(n·m)
   if (word.length > 2 * Math.max(0, ...candidates.map((c) => c.length)) + 8) return undefined;
   const lower = word.toLowerCase();
@@ -221,15 +284,9 @@ const SCHEMA_MESSAGES: Record<string, (p: Record<string, unknown>, v: unknown) =
   required: () => "is required but missing",
   type: (p, v) => `expected ${String(p.type).replace(/,/g, " or ")}, received ${received(v)}`,
   enum: (p, v) => {
-    const allowed = (p.allowedValues as unknown[]) ?? [];
-    const hint =
-      typeof v === "string"
-        ? closest(
-            v,
-            allowed.filter((a): a is string => typeof a === "string"),
-          )
-        : undefined;
-    return `${describeValue(v)} is not one of ${listValues(allowed)}${hint !== undefined ? `; did you mean "${hint}"?` : ""}`;
+    const allowed = enumOf((p.allowedValues as unknown[]) ?? []);
+    const hint = typeof v === "string" ? closest(v, allowed.strings) : undefined;
+    return `${describeValue(v)} is not one of ${allowed.list}${hint !== undefined ? `; did you mean "${hint}"?` : ""}`;
   },
   const: (p, v) => `expected ${JSON.stringify(p.allowedValue)}, received ${describeValue(v)}`,
   minimum: (p, v) => `${describeValue(v)} is below the minimum ${String(p.limit)}`,
@@ -260,6 +317,87 @@ const SCHEMA_MESSAGES: Record<string, (p: Record<string, unknown>, v: unknown) =
   false: () => "is not allowed",
 };
 
+/** An enum's string values and its listing, worked out once per schema array. */
+const ENUMS = new WeakMap<readonly unknown[], { strings: string[]; list: string }>();
+
+function enumOf(allowed: readonly unknown[]): { strings: string[]; list: string } {
+  let known = ENUMS.get(allowed);
+  if (known === undefined) {
+    known = { strings: allowed.filter((a): a is string => typeof a === "string"), list: listValues(allowed) };
+    ENUMS.set(allowed, known);
+  }
+  return known;
+}
+
+/**
+ * Keywords whose message depends only on the schema location, the pointer and the (primitive)
+ * value: their diagnostics are remembered, so a payload seen before costs a lookup.
+ */
+const MEMO_KEYWORDS = new Set([
+  "required",
+  "type",
+  "enum",
+  "const",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+]);
+/** A schema error's message as last worked out: valid while the params are the same. */
+interface SeenMessage {
+  params: Record<string, unknown>;
+  pointer: string;
+  message: string;
+}
+/**
+ * schema path → pointer → value → the message (redacted). Ajv's standalone code names schema
+ * paths with constant strings, and the value is the payload's own, so a lookup hashes little.
+ * The schema path is the same in every endpoint's validator: the params tell them apart.
+ */
+const SEEN = new Map<string, Map<string, Map<unknown, SeenMessage>>>();
+let seenCount = 0;
+
+/** Whether a value is a memo key: a short primitive. */
+function memoValue(value: unknown): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    typeof value === "number" ||
+    typeof value === "boolean" ||
+    (typeof value === "string" && value.length <= 256)
+  );
+}
+
+/** Same params: primitives equal, an enum's array the same array, other forms the same list. */
+function sameParams(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  let n = 0;
+  for (const name in a) {
+    n++;
+    const x = a[name];
+    const y = b[name];
+    if (x === y) continue;
+    if (name === "otherForms" && Array.isArray(x) && Array.isArray(y) && x.join(",") === y.join(",")) continue;
+    return false;
+  }
+  for (const _ in b) n--;
+  return n === 0;
+}
+
+/** Params a remembered message may depend on: primitives and arrays only. */
+function memoParams(params: Record<string, unknown>): boolean {
+  for (const name in params) {
+    const v = params[name];
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) return false;
+    if (typeof v === "string" && v.length > 256) return false;
+  }
+  return true;
+}
+
 function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   let pointer = error.instancePath;
   const p = error.params;
@@ -273,10 +411,28 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   else if (error.keyword === "unevaluatedProperties" && typeof p.unevaluatedProperty === "string")
     pointer += "/" + escapeToken(p.unevaluatedProperty);
   const value = valueAt(input, pointer);
+  const rule = `schema/${error.keyword}`;
+  const memo = MEMO_KEYWORDS.has(error.keyword) && pointer.length <= 256 && memoValue(value) && memoParams(p);
+  const byValue = memo ? SEEN.get(error.schemaPath)?.get(pointer) : undefined;
+  const seen = byValue?.get(value);
+  if (seen !== undefined && sameParams(seen.params, p)) return redacted("error", seen.pointer, rule, seen.message);
   const wording = SCHEMA_MESSAGES[error.keyword];
   let text = wording ? wording(p, value) : `fails the "${error.keyword}" constraint`;
   if (Array.isArray(p.otherForms)) text += ` (or ${otherForms(p.otherForms as string[])})`;
-  return diagnostic("error", pointer, `schema/${error.keyword}`, `${fieldLabel(pointer)}: ${text}`);
+  const d = diagnostic("error", pointer, rule, `${fieldLabel(pointer)}: ${text}`);
+  if (memo) {
+    if (seenCount >= 4096) {
+      SEEN.clear();
+      seenCount = 0;
+    }
+    let byPointer = SEEN.get(error.schemaPath);
+    if (byPointer === undefined) SEEN.set(error.schemaPath, (byPointer = new Map()));
+    let values = byPointer.get(pointer);
+    if (values === undefined) byPointer.set(pointer, (values = new Map()));
+    if (!values.has(value)) seenCount++;
+    values.set(value, { params: p, pointer: d.pointer, message: d.message });
+  }
+  return d;
 }
 
 /**
@@ -284,7 +440,8 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
  * matched (e.g. `duration: 40 is above the maximum 30` rather than "must be null"), or, when no
  * branch's type matched, a single "expected integer or null" message.
  */
-function collapseAnyOf(errors: readonly AjvError[]): AjvError[] {
+function collapseAnyOf(errors: readonly AjvError[]): readonly AjvError[] {
+  if (!errors.some((e) => e.keyword === "anyOf" || e.keyword === "oneOf")) return errors;
   const drop = new Set<AjvError>();
   const added: AjvError[] = [];
   const replaced = new Map<AjvError, AjvError>();
@@ -352,10 +509,17 @@ function collapseAnyOf(errors: readonly AjvError[]): AjvError[] {
 /** Turns Ajv's errors into diagnostics, one per field and problem, in document order. */
 export function diagnosticsFromAjv(errors: readonly AjvError[] | null | undefined, input: unknown): Diagnostic[] {
   if (!errors || errors.length === 0) return [];
-  const seen = new Set<string>();
   const out: Diagnostic[] = [];
+  // duplicates (the same pointer and message) are dropped: by a scan while the list is short,
+  // by a set of keys beyond (a payload with thousands of errors stays linear)
+  let seen: Set<string> | undefined;
   for (const error of collapseAnyOf(errors)) {
     const d = schemaDiagnostic(error, input);
+    if (seen === undefined && out.length < 32) {
+      if (!out.some((o) => o.pointer === d.pointer && o.message === d.message)) out.push(d);
+      continue;
+    }
+    if (seen === undefined) seen = new Set(out.map((o) => `${o.pointer}\u0000${o.message}`));
     const key = `${d.pointer}\u0000${d.message}`;
     if (!seen.has(key)) {
       seen.add(key);

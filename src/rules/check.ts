@@ -47,12 +47,17 @@ export function checkRules(
   schemaErrors: readonly Diagnostic[],
 ): Diagnostic[] {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return [];
-  const invalid = new Set(schemaErrors.map((d) => d.pointer));
+  const invalid = new Set<string>();
+  for (let i = 0; i < schemaErrors.length; i++) invalid.add(schemaErrors[i]!.pointer);
   const out: Diagnostic[] = [];
-  for (const rule of rules)
-    out.push(
-      ...(CHECKS[rule.kind] as Check<RuleSpec["kind"]>)(rule as never, input as Record<string, unknown>, invalid),
+  for (const rule of rules) {
+    const found = (CHECKS[rule.kind] as Check<RuleSpec["kind"]>)(
+      rule as never,
+      input as Record<string, unknown>,
+      invalid,
     );
+    for (let i = 0; i < found.length; i++) out.push(found[i]!);
+  }
   return out;
 }
 
@@ -76,7 +81,10 @@ export function diagnose(
   const schemaErrors = diagnosticsFromAjv(ajvErrors, input);
   const ruleFindings = checkRules(rules, input, schemaErrors);
   if (ruleFindings.length === 0) return schemaErrors;
-  const all = [...schemaErrors, ...ruleFindings];
-  return [...all.filter((d) => d.severity === "error"), ...all.filter((d) => d.severity === "warning")];
+  // errors first, then warnings, each in order (schema errors are all errors)
+  const out = schemaErrors.slice();
+  for (const d of ruleFindings) if (d.severity === "error") out.push(d);
+  for (const d of ruleFindings) if (d.severity === "warning") out.push(d);
+  return out;
 }
 // #endregion runtime

@@ -27,7 +27,14 @@ export interface PromptLengthRecommendationRule {
   spec: string;
 }
 
-const CJK = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/g;
+/**
+ * The recommendation's "characters" (spec 4.5, "Chinese text"): Han ideographs (CJK Unified
+ * Ideographs and Extension A, Compatibility Ideographs), Chinese punctuation (CJK Symbols and
+ * Punctuation, U+3000–303F: 、。「」) and full-width forms (U+FF00–FFEF: ，！？（）).
+ */
+const CJK = /[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]/g;
+/** What the count above holds, said in the message. */
+const CJK_COUNTED = "Chinese characters (Han, Chinese punctuation and full-width forms)";
 const WORD = /[A-Za-z0-9'’-]+/g;
 
 /** How often a global regex matches, without collecting the matches (a 50 MB prompt stays cheap). */
@@ -54,7 +61,7 @@ export function checkPromptLengthRecommendation(
         "warning",
         rule.field,
         rule.id,
-        `${fieldLabel(rule.field)}: ${cjk} Chinese characters, more than the recommended ${rule.maxCjkCharacters} (spec ${rule.spec}); the service accepts it`,
+        `${fieldLabel(rule.field)}: ${cjk} ${CJK_COUNTED}, more than the recommended ${rule.maxCjkCharacters} (spec ${rule.spec}); the service accepts it`,
       ),
     );
   if (words > rule.maxWords)

@@ -1,5 +1,5 @@
 /**
- * Rule kind `requiresFlag`: a field, when set (not null), requires a boolean flag to be `true`.
+ * Rule kind `requiresFlag`: a field, when set (not null, not ""), requires a boolean flag to be `true`.
  * Spec 4.4: `file_url` and `web_url` each "requires enable_thinking=true" (model B,
  * reference-to-video).
  *
@@ -13,7 +13,7 @@ import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js"
 import { fieldOfType, isMisfit, misfit, stringField, type Misfit } from "./shape.js";
 
 // #region runtime (copied into the generated support module: no imports in here)
-/** A field that, when set, requires a flag to be `true` (spec 4.4). */
+/** A field that, when set (present, not null, not ""), requires a flag to be `true` (spec 4.4). */
 export interface RequiresFlagRule {
   id: string;
   kind: "requiresFlag";
@@ -28,7 +28,9 @@ export interface RequiresFlagRule {
 /** spec 4.4: file_url and web_url require enable_thinking=true */
 export function checkRequiresFlag(rule: RequiresFlagRule, input: Record<string, unknown>): Diagnostic[] {
   const value = valueAt(input, rule.field);
-  if (value === undefined || value === null) return [];
+  // set = a value that names something: an empty string names no document or page (spec 4.4:
+  // "Document URL to base the video on", a URI of length 1 to 2083 "or any string")
+  if (value === undefined || value === null || value === "") return [];
   const flag = valueAt(input, rule.flag);
   if (flag === true) return [];
   const received =
@@ -50,7 +52,7 @@ export const quickRequiresFlag: QuickForm<RequiresFlagRule> = (rule) => {
   const field = topLevel(rule.field);
   const flag = topLevel(rule.flag);
   if (field === undefined || flag === undefined) return undefined;
-  return `{ const v = input${key(field)}; if (v !== undefined && v !== null && input${key(flag)} !== true) return false; }`;
+  return `{ const v = input${key(field)}; if (v !== undefined && v !== null && v !== "" && input${key(flag)} !== true) return false; }`;
 };
 
 /** `<field>` holds a string and `<flag>` is a boolean. */

@@ -315,6 +315,22 @@ table("model A keyframes-to-video (plain node)", "example/model-a/keyframes-to-v
   ),
   bad("unknown field from another model", A({ seed: 3 }), warn("/seed", "unknown-field", "seed", "not a field")),
   bad(
+    "unknown field inside a keyframe (spec 4.1), with did you mean",
+    A({
+      keyframes: [
+        { ...kf(0), strength: 0.5 },
+        { ...kf(24), frame_idx: 3 },
+      ],
+    }),
+    warn(
+      "/keyframes/0/strength",
+      "unknown-field",
+      "keyframes[0].strength: is not a field of keyframes[0]",
+      "(known: image_url, frame_index)",
+    ),
+    warn("/keyframes/1/frame_idx", "unknown-field", 'did you mean "frame_index"'),
+  ),
+  bad(
     "__proto__ as a field",
     JSON.parse('{"prompt":"p","keyframes":[],"__proto__":{"polluted":true}}'),
     warn("/__proto__", "unknown-field"),
@@ -539,6 +555,21 @@ table("model B reference-to-video (plain node)", "example/model-b/reference-to-v
     err("/web_url", "web-url-requires-thinking", "not set"),
   ),
   ok("web_url null with enable_thinking absent", B({ web_url: null })),
+  // "" names no document or page (a URI has 1 to 2083 characters, spec 4.4): not "set", so the
+  // rule stays quiet and the service receives the body as given; any other string is set
+  ok('file_url "" with enable_thinking false: names no document', B({ file_url: "", enable_thinking: false })),
+  ok('file_url "" with enable_thinking absent', B({ file_url: "" })),
+  ok('web_url "" with enable_thinking absent', B({ web_url: "" })),
+  bad(
+    'file_url " " (one space) with enable_thinking absent: a string, so set',
+    B({ file_url: " " }),
+    err("/file_url", "file-url-requires-thinking", "not set"),
+  ),
+  bad(
+    'file_url "" but web_url set: only web_url needs thinking',
+    B({ file_url: "", web_url: "page", enable_thinking: false }),
+    err("/web_url", "web-url-requires-thinking", "false"),
+  ),
   bad(
     "file_url and web_url without thinking: both reported",
     B({ enable_thinking: false, file_url: "doc", web_url: "page" }),
@@ -651,6 +682,16 @@ table("model C text-to-video (plain node)", "example/model-c/text-to-video.valid
     "prompt of 501 Chinese characters: a warning",
     C({ prompt: "猫".repeat(501) }),
     warn("/prompt", "prompt-length-recommendation", "501 Chinese characters", "500"),
+  ),
+  ok("prompt of 250 Han characters and 250 Chinese punctuation marks", C({ prompt: "猫。".repeat(250) })),
+  bad(
+    "prompt of 501 Chinese characters counting Chinese punctuation and full-width forms: a warning that says so",
+    C({ prompt: `${"猫".repeat(300)}${"，".repeat(100)}${"、".repeat(100)}！` }),
+    warn(
+      "/prompt",
+      "prompt-length-recommendation",
+      "501 Chinese characters (Han, Chinese punctuation and full-width forms), more than the recommended 500",
+    ),
   ),
   ok("prompt of 1000 English words", C({ prompt: words(1000) })),
   bad(

@@ -436,6 +436,8 @@ export const rules: readonly RuleSpec[] = [
     id: "unknown-field",
     kind: "unknownFields",
     known: ["prompt", "keyframes", "aspect_ratio", "duration", "generate_audio", "resolution"],
+    inner: [null, { items: { object: 0 } }, null, null, null, null],
+    objects: [{ known: ["image_url", "frame_index"] }],
   },
 ];
 /** True when no rule can find anything in a payload the schema accepted (vsk's src/rules/quick.ts). */
@@ -476,15 +478,34 @@ function quick(input) {
       }
     }
   }
-  for (const k in input) {
-    switch (k) {
+  for (const k0 in input) {
+    switch (k0) {
       case "prompt":
-      case "keyframes":
       case "aspect_ratio":
       case "duration":
       case "generate_audio":
       case "resolution":
         break;
+      case "keyframes": {
+        const v1 = input[k0];
+        if (Array.isArray(v1)) {
+          for (let i1 = 0; i1 < v1.length; i1++) {
+            const v2 = v1[i1];
+            if (v2 !== null && typeof v2 === "object" && !Array.isArray(v2)) {
+              for (const k3 in v2) {
+                switch (k3) {
+                  case "image_url":
+                  case "frame_index":
+                    break;
+                  default:
+                    return false;
+                }
+              }
+            }
+          }
+        }
+        break;
+      }
       default:
         return false;
     }

@@ -309,8 +309,8 @@ export const rules: readonly RuleSpec[] = [
 /** True when no rule can find anything in a payload the schema accepted (vsk's src/rules/quick.ts). */
 function quick(input) {
   if (input === null || typeof input !== "object" || Array.isArray(input)) return false;
-  for (const k in input) {
-    switch (k) {
+  for (const k0 in input) {
+    switch (k0) {
       case "prompt":
       case "aspect_ratio":
       case "duration":

@@ -977,14 +977,14 @@ function quick(input) {
   if (input === null || typeof input !== "object" || Array.isArray(input)) return false;
   {
     const v = input["file_url"];
-    if (v !== undefined && v !== null && input["enable_thinking"] !== true) return false;
+    if (v !== undefined && v !== null && v !== "" && input["enable_thinking"] !== true) return false;
   }
   {
     const v = input["web_url"];
-    if (v !== undefined && v !== null && input["enable_thinking"] !== true) return false;
+    if (v !== undefined && v !== null && v !== "" && input["enable_thinking"] !== true) return false;
   }
-  for (const k in input) {
-    switch (k) {
+  for (const k0 in input) {
+    switch (k0) {
       case "prompt":
       case "aspect_ratio":
       case "seed":

@@ -275,8 +275,8 @@ function quick(input) {
     const t = input["prompt"];
     if (typeof t === "string" && t.length > 500) return false;
   }
-  for (const k in input) {
-    switch (k) {
+  for (const k0 in input) {
+    switch (k0) {
       case "prompt":
       case "duration":
       case "generate_audio":

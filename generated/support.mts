@@ -751,7 +751,9 @@ export function checkUniqueItemField(
   const byValue = new Map<unknown, number[]>();
   itemsAt(input, rule.array).forEach((item, i) => {
     const v = valueAt(item, "/" + rule.field);
-    if (typeof v !== "number" || invalid.has(`${rule.array}/${i}/${rule.field}`)) return;
+    // a bigint: vsk lint's exact value of an integer beyond 2^53, read from the payload's text
+    if ((typeof v !== "number" && typeof v !== "bigint") || invalid.has(`${rule.array}/${i}/${rule.field}`))
+      return;
     const list = byValue.get(v);
     if (list) list.push(i);
     else byValue.set(v, [i]);

@@ -14,6 +14,8 @@ import { emitEndpointManifest, emitRegistry, type RegistryEntry } from "./regist
 import { simplifySchema } from "./simplify.js";
 import { createAjv, needsOwnProperties } from "../rules/index.js";
 import { EmitConfigError, EmitError, emitValidator } from "./validator.js";
+import { findUnsafePattern, MAX_SCHEMA_DEPTH, protoAsPatternProperty, tooDeep } from "./patterns.js";
+import { quote } from "../text/index.js";
 
 export { EmitConfigError, EmitError, emitValidator } from "./validator.js";
 /** Re-exported for callers of this stage; the configuration lives in src/rules. */
@@ -173,6 +175,9 @@ async function format(files: GeneratedFile[]): Promise<GeneratedFile[]> {
       try {
         return { ...f, content: await prettier.format(f.content, { parser, ...PRETTIER_OPTIONS }) };
       } catch (error) {
+        // prettier recurses once per nesting level: a schema nested some 100 levels deep overflows
+        // its stack, and the file is kept as generated (valid, deterministic, not pretty)
+        if (error instanceof RangeError) return f;
         const message = (error instanceof Error ? error.message : String(error)).split("\n")[0];
         throw new EmitError(
           `${f.path}: the generated code does not parse (a bug in vsk, please report it): ${message}`,
@@ -216,6 +221,7 @@ export async function generateFiles(
   const registry: RegistryEntry[] = [];
   const editorSchemas: GeneratedFile[] = [];
   const taken = new Map<string, string>();
+  const paths = new Map<string, { key: string; path: string }>();
   const indexHead = header(models.map((m) => m.sourceLabel).join(", "));
   files.push(...supportFiles(indexHead, lang));
   for (const model of models) {
@@ -233,7 +239,17 @@ export async function generateFiles(
       const validatorFile = `${stem}.validate${ext.source}`;
       const support = relativeImport(validatorFile, `support${ext.import}`);
       const rules = rulesByKey.get(endpoint.key)!;
-      const schema = simplifySchema(endpoint.input);
+      const unsafe = findUnsafePattern(endpoint.input);
+      if (unsafe !== undefined)
+        throw new EmitConfigError(
+          `${endpoint.key} input: the pattern ${quote(unsafe.pattern)} at ${unsafe.pointer} can take exponential time on a hostile string (${unsafe.reason}), so vsk generates no validator with it; ask the schema's publisher for a pattern without nested repetition`,
+        );
+      const deep = tooDeep(endpoint.input);
+      if (deep !== undefined)
+        throw new EmitConfigError(
+          `${endpoint.key} input: the schema is nested more than ${MAX_SCHEMA_DEPTH} levels deep (at ${deep}), deeper than the generated validator can be compiled; vsk generates nothing for it`,
+        );
+      const schema = protoAsPatternProperty(simplifySchema(endpoint.input));
       const validator = emitValidator(ajvFor(schema), schema, rules.specs, support, head, `${endpoint.key} input`);
       const inputTypes = await typesOf(emitTypes, endpoint.input, names.input, `${endpoint.key} input`);
       const outputTypes = await typesOf(emitTypes, endpoint.output, names.output, `${endpoint.key} output`);
@@ -257,6 +273,16 @@ export async function generateFiles(
       // JSON, whatever the language: added after the compile step
       editorSchemas.push({ path: `${stem}.schema.json`, content: emitEditorSchema(endpoint, rules.specs) });
       registry.push({ endpoint, names, snapshotSha256: model.sha256, rules: rules.rules });
+      // `x` and `x.types` (or `X` and `x` on a case-insensitive disk) would write the same file
+      for (const file of files.slice(-3)) {
+        const folded = file.path.toLowerCase();
+        const other = paths.get(folded);
+        if (other !== undefined)
+          throw new EmitConfigError(
+            `${endpoint.key} and ${other.key} would both write ${file.path}${other.path === file.path ? "" : ` (${other.path} on a case-insensitive disk)`}; vsk cannot generate both endpoints into one directory`,
+          );
+        paths.set(folded, { key: endpoint.key, path: file.path });
+      }
     }
   }
   files.push({ path: `index${ext.source}`, content: emitRegistry(registry, indexHead, ext.import) });

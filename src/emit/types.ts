@@ -6,7 +6,29 @@
  * option: the service describes no other fields, spec 4.1).
  */
 import { compile } from "json-schema-to-typescript";
-import { isSchemaObject, transformSchema, type JsonSchemaObject } from "../schema/index.js";
+import { isSchemaObject, PROTOTYPE_MEMBERS, transformSchema, type JsonSchemaObject } from "../schema/index.js";
+
+/**
+ * json-schema-to-typescript calls `schema.hasOwnProperty(…)` on every object of the schema, so a
+ * property named `hasOwnProperty` (or another Object.prototype member) crashes it: such names
+ * go in as `PLACEHOLDER + name` and come out restored (`__proto__` is handled as it is).
+ */
+const PLACEHOLDER = "vsk__prototypeMember__";
+const PLACEHOLDERS = new RegExp(`\\b${PLACEHOLDER}(\\w+)\\b`, "g");
+const placeholder = (name: string): string =>
+  PROTOTYPE_MEMBERS.has(name) && name !== "__proto__" ? PLACEHOLDER + name : name;
+
+function withPlaceholders(node: JsonSchemaObject): JsonSchemaObject {
+  const props = node.properties;
+  if (!isSchemaObject(props) || !Object.keys(props).some((k) => placeholder(k) !== k)) return node;
+  const renamed: JsonSchemaObject = {};
+  for (const [k, v] of Object.entries(props))
+    Object.defineProperty(renamed, placeholder(k), { value: v, enumerable: true, writable: true, configurable: true });
+  const required = Array.isArray(node.required)
+    ? { required: node.required.map((r) => (typeof r === "string" ? placeholder(r) : r)) }
+    : {};
+  return { ...node, properties: renamed, ...required };
+}
 
 function describeConstraints(node: JsonSchemaObject): string[] {
   const lines: string[] = [];
@@ -59,7 +81,7 @@ export function prepareForTypes(schema: JsonSchemaObject, rootName: string, defP
     else if (isRoot) out = { ...rest, title: rootName };
     else if (isDef) out = { ...rest, title: renamed.get(path[1]!) ?? path[1] };
     else if (path.at(-2) === "properties") out = documented(rest);
-    return out;
+    return withPlaceholders(out);
   }) as JsonSchemaObject;
   return prepared;
 }
@@ -67,7 +89,7 @@ export function prepareForTypes(schema: JsonSchemaObject, rootName: string, defP
 /** The TypeScript declarations of one schema (unformatted; the caller runs prettier once). */
 export async function emitTypes(schema: JsonSchemaObject, rootName: string, defPrefix: string): Promise<string> {
   const prepared = prepareForTypes(schema, rootName, defPrefix);
-  return compile(prepared as never, rootName, {
+  const code = await compile(prepared as never, rootName, {
     bannerComment: "",
     format: false,
     additionalProperties: false,
@@ -78,4 +100,5 @@ export async function emitTypes(schema: JsonSchemaObject, rootName: string, defP
     ignoreMinAndMaxItems: true,
     $refOptions: { resolve: { external: false } } as never,
   });
+  return code.replace(PLACEHOLDERS, "$1");
 }

@@ -14,6 +14,7 @@ import {
   type ReadWarning,
 } from "./read.js";
 import type { ValidatorRegistry } from "./registry.js";
+import { locatePointer } from "../json/index.js";
 
 /** One payload's verdict: the `results[]` entry of `vsk lint --format json`. */
 export interface LintResult {
@@ -41,6 +42,16 @@ export interface LintTarget {
   /** `<owner>/<name>` (already resolved from an alias) */
   model?: string;
   endpoint?: string;
+}
+
+/** The number literal at a JSON Pointer of a JSON text, as written. */
+function rawNumberAt(text: string, pointer: string): string | undefined {
+  const { line, column } = locatePointer(text, pointer);
+  let offset = 0;
+  for (let l = 1; l < line; l++) offset = text.indexOf("\n", offset) + 1;
+  const literal = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+  literal.lastIndex = offset + column - 1;
+  return literal.exec(text)?.[0];
 }
 
 function lintDiagnostic(
@@ -133,6 +144,7 @@ export class Linter {
     value: unknown,
     problem: ReadProblem | undefined,
     warnings?: readonly ReadWarning[],
+    text?: string,
   ): void | Promise<void> => {
     const read = warnings?.map((w) => lintDiagnostic(w.rule, w.message, w.pointer, "warning"));
     const finish = (model: string | null, endpoint: string | null, diagnostics: Diagnostic[]) =>
@@ -191,8 +203,17 @@ export class Linter {
     }
     if (prefix === "") input = withoutSchemaKey(input);
     const validate = this.registry.validator(key);
-    const run = (fn: (input: unknown) => Diagnostic[]) => {
-      let diagnostics = fn(input);
+    const run = (fn: (input: unknown) => Diagnostic[]): void | Promise<void> => {
+      const diagnostics = fn(input);
+      // integers beyond 2^53 are compared as written, not as JSON.parse rounded them (spec 2.2);
+      // src/rules (and Ajv with it) is loaded only for a payload that has both findings and such a number
+      if (text !== undefined && diagnostics.length > 0 && /\d{16}/.test(text))
+        return import("../rules/index.js").then(({ recheckOnText }) =>
+          done(recheckOnText(diagnostics, input, (pointer) => rawNumberAt(text, prefix + pointer))),
+        );
+      return done(diagnostics);
+    };
+    const done = (diagnostics: Diagnostic[]) => {
       if (prefix !== "" && diagnostics.length > 0)
         diagnostics = diagnostics.map((d) => ({ ...d, pointer: prefix + d.pointer }));
       return finish(model!, endpoint!, diagnostics);

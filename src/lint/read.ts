@@ -35,6 +35,8 @@ export type PayloadHandler = (
   value: unknown,
   problem: ReadProblem | undefined,
   warnings?: readonly ReadWarning[],
+  /** the payload's JSON text, for what its parsed value has lost (integers beyond 2^53) */
+  text?: string,
 ) => void | Promise<void>;
 
 export interface ReadOptions {
@@ -216,7 +218,7 @@ export async function readNdjson(
     const text = decode(buffer, start, end, line);
     if (typeof text !== "string") return handle(at, undefined, { rule: text.rule, message: text.message });
     const parsed = parse(text, at, true);
-    return handle(at, parsed.value, parsed.problem, parsed.warnings);
+    return handle(at, parsed.value, parsed.problem, parsed.warnings, text);
   };
   let skipping = false; // inside a line over the limit: drop bytes up to its newline
   for await (const chunk of chunksOf(stream)) {
@@ -337,7 +339,7 @@ export async function readSingleJson(
       ...parsed.problem,
       message: parsed.problem.message + hint,
     });
-  } else await handle(at, parsed.value, undefined, parsed.warnings);
+  } else await handle(at, parsed.value, undefined, parsed.warnings, text);
   return 1;
 }
 

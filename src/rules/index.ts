@@ -24,4 +24,5 @@ export {
 } from "./select.js";
 export { UNKNOWN_FIELD_RULE } from "./unknown-fields.js";
 export { quickCheckSource } from "./quick.js";
+export { recheckOnText } from "./unique-item-field.js";
 export { createAjv, needsOwnProperties } from "./ajv.js";

@@ -34,7 +34,8 @@ export function checkUniqueItemField(
   const byValue = new Map<unknown, number[]>();
   itemsAt(input, rule.array).forEach((item, i) => {
     const v = valueAt(item, "/" + rule.field);
-    if (typeof v !== "number" || invalid.has(`${rule.array}/${i}/${rule.field}`)) return;
+    // a bigint: vsk lint's exact value of an integer beyond 2^53, read from the payload's text
+    if ((typeof v !== "number" && typeof v !== "bigint") || invalid.has(`${rule.array}/${i}/${rule.field}`)) return;
     const list = byValue.get(v);
     if (list) list.push(i);
     else byValue.set(v, [i]);
@@ -94,3 +95,39 @@ export const uniqueItemFieldRules: ReadonlyArray<RuleDefinition<UniqueItemFieldR
       integerItemField(input, "keyframes", "frame_index") ?? frameIndexUnique,
   },
 ];
+
+/**
+ * `vsk lint` only: `JSON.parse` rounds integers beyond 2^53 (9007199254740993 becomes
+ * 9007199254740992), so the check on parsed values takes two different `frame_index` values
+ * for one. When the check found duplicates, lint redoes it with every such integer read from
+ * the payload's text (`rawNumberAt`, by JSON Pointer) as a BigInt: equal text, equal value.
+ * The generated builders get JS numbers, already rounded, and cannot tell them apart.
+ */
+export function recheckOnText(
+  diagnostics: Diagnostic[],
+  input: unknown,
+  rawNumberAt: (pointer: string) => string | undefined,
+): Diagnostic[] {
+  let out = diagnostics;
+  for (const { id, spec } of uniqueItemFieldRules) {
+    const at = out.findIndex((d) => d.rule === id);
+    if (at === -1 || typeof input !== "object" || input === null) continue;
+    const rule = { ...spec, id };
+    let exact = false;
+    const items = itemsAt(input as Record<string, unknown>, rule.array).map((item, i) => {
+      const v = valueAt(item, "/" + rule.field);
+      if (typeof v !== "number" || Number.isSafeInteger(v) || !Number.isInteger(v)) return item;
+      const raw = rawNumberAt(`${rule.array}/${i}/${rule.field}`);
+      if (raw === undefined || !/^-?\d+$/.test(raw)) return item;
+      exact = true;
+      return { ...(item as Record<string, unknown>), [rule.field]: BigInt(raw) };
+    });
+    if (!exact) continue;
+    const invalid = new Set(out.filter((d) => d.severity === "error" && d.rule !== id).map((d) => d.pointer));
+    const copy = { ...(input as Record<string, unknown>), [rule.array.slice(1)]: items };
+    const fresh = checkUniqueItemField(rule, copy, invalid);
+    const kept = out.filter((d) => d.rule !== id);
+    out = [...kept.slice(0, at), ...fresh, ...kept.slice(at)];
+  }
+  return out;
+}

@@ -430,6 +430,9 @@ describe("hostile schemas", () => {
         id: "unknown-field",
         kind: "unknownFields",
         known: ["prompt", 'it\'s "quoted"', "with space", "ünïcødé_名前", "__proto__", "*/", "${x}", "a/b~c", "style"],
+        // the object under "__proto__" is described too: its fields by position, never as a key
+        inner: [null, null, null, null, { object: 0 }, null, null, null, null],
+        objects: [{ known: ["polluted"] }],
       },
     ]);
   });

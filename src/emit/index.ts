@@ -249,8 +249,16 @@ export async function generateFiles(
         throw new EmitConfigError(
           `${endpoint.key} input: the schema is nested more than ${MAX_SCHEMA_DEPTH} levels deep (at ${deep}), deeper than the generated validator can be compiled; vsk generates nothing for it`,
         );
-      const schema = protoAsPatternProperty(simplifySchema(endpoint.input));
-      const validator = emitValidator(ajvFor(schema), schema, rules.specs, support, head, `${endpoint.key} input`);
+      const schema = simplifySchema(endpoint.input);
+      // the Ajv options follow the schema as published (a `__proto__` field needs own-property checks)
+      const validator = emitValidator(
+        ajvFor(schema),
+        protoAsPatternProperty(schema),
+        rules.specs,
+        support,
+        head,
+        `${endpoint.key} input`,
+      );
       const inputTypes = await typesOf(emitTypes, endpoint.input, names.input, `${endpoint.key} input`);
       const outputTypes = await typesOf(emitTypes, endpoint.output, names.output, `${endpoint.key} output`);
       files.push(

@@ -197,3 +197,19 @@ console.log(JSON.stringify({ ok: ok.ok, bad: bad.ok ? [] : bad.error.diagnostics
     ]);
   });
 });
+
+it("an optional __proto__ as the only such name is validated as well", async () => {
+  const dir = project("proto-only", {
+    "text-to-video":
+      '{"type":"object","properties":{"prompt":{"type":"string"},"__proto__":{"type":"string","minLength":2}}}',
+  });
+  expect((await generate(dir)).status).toBe(0);
+  writeFileSync(
+    join(dir, "p.ndjson"),
+    '{"prompt":"x","__proto__":"a"}\n{"prompt":"x","__proto__":"ab"}\n{"prompt":"x"}\n',
+  );
+  const run = await node([CLI, "lint", "p.ndjson", "--model", "t/m", "--format", "json"], dir);
+  const report = JSON.parse(run.stdout) as { results: Array<{ diagnostics: Array<{ pointer: string }> }> };
+  expect(report.results.map((r) => r.diagnostics.map((d) => d.pointer))).toEqual([["/__proto__"], [], []]);
+  expect(run.status).toBe(1);
+});

@@ -9,6 +9,8 @@
  * const output = await client.subscribe("example/model-c/text-to-video", { input: { prompt: "A paper boat" } });
  */
 import {
+  DEFAULT_QUEUE_PATHS,
+  fillPath,
   readPrediction,
   readQueueStatus,
   readResultResponse,
@@ -16,6 +18,7 @@ import {
   toPredictionFailedError,
   type PredictionError,
   type PredictionFailedError,
+  type QueuePaths,
 } from "../runtime/index.js";
 import {
   abortError,
@@ -45,20 +48,9 @@ export interface ClientEndpoint {
 /** Input and output type per endpoint key (the generated `EndpointTypeMap`). */
 export type TypeMap<M> = { [K in keyof M]: { input: unknown; output: unknown } };
 
-/** Paths the spec does not show (4.7); QUEUE.md defaults. `{owner}`, `{name}`, `{id}` are filled in. */
-export interface ClientPaths {
-  status: string;
-  result: string;
-  cancel: string;
-  prediction: string;
-}
-
-export const DEFAULT_CLIENT_PATHS: ClientPaths = {
-  status: "/v1/queue/{owner}/{name}/requests/{id}/status",
-  result: "/v1/queue/{owner}/{name}/requests/{id}",
-  cancel: "/v1/queue/{owner}/{name}/requests/{id}/cancel",
-  prediction: "/v1/predictions/{id}",
-};
+/** Paths the spec does not show (4.7): the runtime's QUEUE.md defaults. */
+export type ClientPaths = QueuePaths;
+export const DEFAULT_CLIENT_PATHS: Readonly<ClientPaths> = DEFAULT_QUEUE_PATHS;
 
 export interface QueueClientOptions<M extends TypeMap<M>> {
   /** `{base_url}` of the spec, e.g. `https://api.example.com` */
@@ -106,10 +98,6 @@ export interface SubscribeOptions<I> {
 }
 
 const FINAL = new Set(["succeeded", "failed", "cancelled"]);
-
-function fill(template: string, params: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (_m, key: string) => encodeURIComponent(params[key] ?? ""));
-}
 
 /** The start of a body for a message: one line, at most 200 characters, URLs redacted by the error. */
 function snippet(text: string): string {
@@ -256,15 +244,15 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
         typeof ack[field] === "string" ? (ack[field] as string) : fallback;
       return {
         requestId,
-        statusUrl: given("status_url", base + fill(paths.status, ids)),
-        responseUrl: given("response_url", base + fill(paths.result, ids)),
-        cancelUrl: given("cancel_url", base + fill(paths.cancel, ids)),
+        statusUrl: given("status_url", base + fillPath(paths.status, ids)),
+        responseUrl: given("response_url", base + fillPath(paths.result, ids)),
+        cancelUrl: given("cancel_url", base + fillPath(paths.cancel, ids)),
       };
     },
 
     async status(key, requestId, { logs, signal } = {}) {
       const { owner, name } = endpointOf(key);
-      const url = base + fill(paths.status, { owner, name, id: requestId }) + (logs ? "?logs=1" : "");
+      const url = base + fillPath(paths.status, { owner, name, id: requestId }) + (logs ? "?logs=1" : "");
       const answer = await call("GET", url, signal);
       if (answer.status < 200 || answer.status >= 300) throw failure(`status of ${requestId}`, url, answer, requestId);
       const body = parseJson(`status of ${requestId}`, url, answer, requestId);
@@ -280,7 +268,7 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
 
     async result(key, requestId, { signal } = {}) {
       const { owner, name } = endpointOf(key);
-      const url = base + fill(paths.result, { owner, name, id: requestId });
+      const url = base + fillPath(paths.result, { owner, name, id: requestId });
       const answer = await call("GET", url, signal);
       const reading = readResultResponse({ status: answer.status, body: answer.text });
       switch (reading.kind) {
@@ -352,13 +340,13 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
 
     async cancel(key, requestId, { signal } = {}) {
       const { owner, name } = endpointOf(key);
-      const url = base + fill(paths.cancel, { owner, name, id: requestId });
+      const url = base + fillPath(paths.cancel, { owner, name, id: requestId });
       const answer = await call("PUT", url, signal);
       if (answer.status < 200 || answer.status >= 300) throw failure(`cancel ${requestId}`, url, answer, requestId);
     },
 
     async getPrediction(id, { signal } = {}) {
-      const url = base + fill(paths.prediction, { id });
+      const url = base + fillPath(paths.prediction, { id });
       const answer = await call("GET", url, signal);
       if (answer.status < 200 || answer.status >= 300) throw failure(`prediction ${id}`, url, answer, id);
       const body = parseJson(`prediction ${id}`, url, answer, id);

@@ -2,7 +2,7 @@
  * Lints payloads: finds the endpoint each one is for (envelope or `--model/--endpoint`), runs
  * that endpoint's generated validator, and hands one `LintResult` per payload to a reporter.
  */
-import { describeValue, type Diagnostic } from "../../templates/support.js";
+import { describeValue, diagnostic, type Diagnostic } from "../../templates/support.js";
 import {
   isNdjsonPath,
   openFile,
@@ -60,15 +60,7 @@ function lintDiagnostic(
   pointer = "",
   severity: Diagnostic["severity"] = "error",
 ): Diagnostic {
-  return {
-    severity,
-    pointer,
-    rule,
-    code: "invalid_input",
-    reason: "input_validation_failed",
-    retryable: false,
-    message,
-  };
+  return diagnostic(severity, pointer, rule, message);
 }
 
 /** `{"model", "endpoint", "input"}`: an envelope says itself what it is for. */

@@ -1,28 +1,18 @@
 /**
  * The queue wire the mock speaks (QUEUE.md): what the service spec shows, followed exactly, and
- * our defaults for what it does not show. Every "not shown" part is a setting (`MockWire`).
+ * our defaults for what it does not show. Every "not shown" part is a setting (`MockCoreOptions.paths`).
  */
 
-/** Paths the spec does not show (4.7); `{owner}`, `{name}`, `{id}` are filled in. */
-export interface MockPaths {
-  /** queue status (spec 4.7, path not shown) */
-  status: string;
-  /** result (spec 4.7, 7.3, path not shown) */
-  result: string;
-  /** cancel (spec 4.7, not shown) */
-  cancel: string;
-}
+import { DEFAULT_QUEUE_PATHS, type QueuePaths } from "../runtime/index.js";
 
-export const DEFAULT_PATHS: MockPaths = {
-  status: "/v1/queue/{owner}/{name}/requests/{id}/status",
-  result: "/v1/queue/{owner}/{name}/requests/{id}",
-  cancel: "/v1/queue/{owner}/{name}/requests/{id}/cancel",
-};
+export { fillPath, SUBMIT_PATH } from "../runtime/index.js";
+
+/** The paths the spec does not show (4.7), the runtime's QUEUE.md defaults. */
+export type MockPaths = Omit<QueuePaths, "prediction">;
+export const DEFAULT_PATHS: MockPaths = DEFAULT_QUEUE_PATHS;
 
 /** Spec 4.6: `GET {base_url}/v1/predictions/{prediction_id}`. */
-export const PREDICTION_PATH = "/v1/predictions/{id}";
-/** Spec 4.1: `POST {base_url}/v1/queue/{model_owner}/{model_name}/{endpoint_name}`. */
-export const SUBMIT_PATH = "/v1/queue/{owner}/{name}/{endpoint}";
+export const PREDICTION_PATH = DEFAULT_QUEUE_PATHS.prediction;
 
 /** The status values of spec 3; QUEUE.md uses the same five in queue updates. */
 export type PredictionStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
@@ -66,9 +56,4 @@ export function matchPath(template: string, path: string): Record<string, string
     } else if (w !== g) return undefined;
   }
   return params;
-}
-
-/** Fills a template's `{name}` segments. */
-export function fillPath(template: string, params: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (_m, key: string) => encodeURIComponent(params[key] ?? ""));
 }

@@ -3,8 +3,9 @@
  * the endpoint's rules beside it, as one TypeScript module whose exports are typed. Ajv's code
  * is plain JavaScript, so the module opens with `// @ts-nocheck` (the consumer's strictest
  * flags apply to every other generated file); it compiles to ESM that runs under plain `node`
- * and in a browser. Ajv's standalone output `require`s a few run-time helpers even in ESM mode
- * (TOOLCHAIN.md); they are replaced by imports from the generated support module.
+ * and in a browser. Ajv's standalone output `require`s its run-time helpers even in ESM mode
+ * (TOOLCHAIN.md); the Ajv of src/rules/ajv.ts is configured so that its output calls the
+ * generated support module's functions by name instead, and this file only imports them.
  */
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { AnySchema } from "ajv";

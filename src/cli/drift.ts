@@ -47,6 +47,7 @@ import {
 import { commandParser, helpShown } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
 import { plural } from "../text/index.js";
+import { redactUrlsInText } from "../runtime/index.js";
 
 const FORMATS = ["text", "markdown", "json", "github"] as const;
 type Format = (typeof FORMATS)[number];
@@ -279,6 +280,11 @@ export async function runDrift(argv: string[]): Promise<number> {
       },
       { ndjson: args.ndjson },
     );
+    if (checked.targetProblem !== undefined)
+      throw new CliError(
+        `drift: ${redactUrlsInText(checked.targetProblem)} (see \`vsk drift --help\`)`,
+        ExitCode.usage,
+      );
     if (checked.inputErrors.length > 0) throw new CliError(`drift: ${checked.inputErrors.join("; ")}`, ExitCode.usage);
     requests = checked.impact;
     // A request schema Ajv cannot compile: that model could not be compared (exit 3).

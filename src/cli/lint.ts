@@ -16,6 +16,7 @@ import {
   openRegistry,
   prettyReporter,
   RegistryError,
+  resolveTarget,
   Sink,
   type LintTarget,
   type ValidatorRegistry,
@@ -82,35 +83,11 @@ function usage(message: string): never {
 }
 
 /** Resolves --model/--endpoint against the generated registry; unknown ones list the known. */
-function resolveTarget(
-  registry: ValidatorRegistry,
-  model: string | undefined,
-  endpoint: string | undefined,
-): LintTarget {
-  const keys = [...registry.entries.values()];
-  if (model === undefined) {
-    if (endpoint === undefined) return {};
-    const matches = keys.filter((e) => e.endpoint === endpoint);
-    if (matches.length === 1) return { model: matches[0]!.model, endpoint };
-    usage(
-      matches.length === 0
-        ? `unknown endpoint "${endpoint}"; known: ${registry.describe()}`
-        : `endpoint "${endpoint}" exists for ${matches.map((m) => m.model).join(" and ")}; add --model`,
-    );
-  }
-  const id = registry.resolveModel(model);
-  if (id === undefined) usage(`unknown model "${model}"; known: ${registry.describe()}`);
-  const own = keys.filter((e) => e.model === id);
-  if (endpoint === undefined) {
-    if (own.length === 1) return { model: id, endpoint: own[0]!.endpoint };
-    if (own.length === 0) usage(`${id} has no generated validators; run \`vsk generate\` first`);
-    usage(
-      `${id} has ${own.length} endpoints (${own.map((e) => e.endpoint).join(", ")}); add --endpoint NAME to say which one the payloads are for`,
-    );
-  }
-  if (!own.some((e) => e.endpoint === endpoint))
-    usage(`unknown endpoint "${endpoint}" for ${id}; known: ${own.map((e) => e.endpoint).join(", ")}`);
-  return { model: id, endpoint };
+function targetOf(registry: ValidatorRegistry, model: string | undefined, endpoint: string | undefined): LintTarget {
+  const models = [...new Set([...registry.entries.values()].map((e) => e.model))];
+  const target = resolveTarget(registry, model, endpoint, models);
+  if ("problem" in target) usage(target.problem);
+  return target;
 }
 
 export async function runLint(argv: string[]): Promise<number> {
@@ -157,7 +134,7 @@ export async function runLint(argv: string[]): Promise<number> {
     if (code !== undefined) throw new CliError(`cannot recover an interrupted write (${code})`, ExitCode.usage);
     throw error;
   }
-  const target = resolveTarget(registry, values.model, values.endpoint);
+  const target = targetOf(registry, values.model, values.endpoint);
   let inputs = positionals;
   if (inputs.length === 0) {
     if (process.stdin.isTTY) usage("no input: name files or directories, or pipe payloads to stdin");

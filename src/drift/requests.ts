@@ -15,6 +15,9 @@ import {
   openFile,
   readNdjson,
   readSingleJson,
+  resolvePayload,
+  resolveTarget,
+  type EndpointCatalog,
   type PayloadHandler,
 } from "../lint/index.js";
 import { createAjv, rulesFor, runValidation, type Diagnostic } from "../rules/index.js";
@@ -71,7 +74,34 @@ export async function checkRequests(
   changes: readonly Change[],
   target: RequestTarget,
   reading: RequestReading = {},
-): Promise<{ impact: RequestImpact; inputErrors: string[]; modelProblems: ModelProblem[] }> {
+): Promise<{
+  impact: RequestImpact;
+  inputErrors: string[];
+  modelProblems: ModelProblem[];
+  /** what is wrong with --model/--endpoint (a usage error), checked before any payload is read */
+  targetProblem?: string;
+}> {
+  // the endpoints payloads may be for: the snapshot's, resolved as `vsk lint` resolves them
+  const snapshotEndpoints = (id: string): string[] =>
+    comparisons.find((c) => c.ref.id === id)?.before?.endpoints.map((e) => e.endpoint) ?? [];
+  const catalog: EndpointCatalog = {
+    resolveModel: (idOrAlias) => {
+      const ref = findModel(config, idOrAlias);
+      return ref !== undefined && comparisons.some((c) => c.ref.id === ref.id) ? ref.id : undefined;
+    },
+    endpointsOf: snapshotEndpoints,
+    noEndpoints: "no endpoints in the snapshot; run `vsk pull` first",
+    describe: () =>
+      comparisons
+        .map((c) => `${c.ref.id}${c.ref.alias ? ` (${c.ref.alias})` : ""}: ${snapshotEndpoints(c.ref.id).join(", ")}`)
+        .join("; "),
+  };
+  const resolvedTarget = resolveTarget(
+    catalog,
+    target.model,
+    target.endpoint,
+    comparisons.map((c) => c.ref.id),
+  );
   const impact: RequestImpact = { checked: 0, rejectedNow: 0, invalidBefore: 0, skipped: [], groups: [] };
   const groups = new Map<Change | null, RequestImpact["groups"][number]>();
   const modelProblems: ModelProblem[] = [];
@@ -123,38 +153,15 @@ export async function checkRequests(
     impact.checked++;
     const skip = (message: string): void => void impact.skipped.push({ source: at.source, line: at.line, message });
     if (problem !== undefined) return skip(problem.message);
-    let modelName = target.model;
-    let endpointName = target.endpoint;
-    let input = value;
-    let prefix = "";
-    if (typeof value === "object" && value !== null && !Array.isArray(value) && "model" in value && "input" in value) {
-      const envelope = value as { model: unknown; endpoint?: unknown; input: unknown };
-      if (typeof envelope.model !== "string") return skip("model: expected a model id");
-      modelName = envelope.model;
-      if (envelope.endpoint !== undefined)
-        endpointName = typeof envelope.endpoint === "string" ? envelope.endpoint : undefined;
-      input = envelope.input;
-      prefix = "/input";
-    }
-    if (modelName === undefined)
-      return skip(
-        'cannot tell which endpoint this payload is for: wrap it as {"model", "endpoint", "input"} or pass --model and --endpoint',
-      );
-    const ref = findModel(config, modelName);
-    const comparison = ref === undefined ? undefined : comparisons.find((c) => c.ref.id === ref.id);
-    // as `vsk lint` does: a model with one endpoint needs no endpoint name
-    const only = comparison?.before?.endpoints.length === 1 ? comparison.before.endpoints[0]!.endpoint : undefined;
-    if (endpointName === undefined) endpointName = only;
-    if (endpointName === undefined)
-      return skip(
-        'cannot tell which endpoint this payload is for: wrap it as {"model", "endpoint", "input"} or pass --model and --endpoint',
-      );
-    if (ref === undefined || comparison === undefined)
-      return skip(`model ${JSON.stringify(modelName)} is not a configured model`);
-    if (comparison.before === undefined || comparison.after === undefined)
-      return skip(`${ref.id} could not be compared (${comparison.report.status})`);
-    const before = comparison.before.endpoints.find((e) => e.endpoint === endpointName);
-    if (before === undefined) return skip(`"${endpointName}" is not an endpoint of ${ref.id} in the snapshot`);
+    const resolved = resolvePayload(value, "problem" in resolvedTarget ? {} : resolvedTarget, catalog);
+    const comparison = resolved.model === null ? undefined : comparisons.find((c) => c.ref.id === resolved.model);
+    if (comparison !== undefined && (comparison.before === undefined || comparison.after === undefined))
+      return skip(`${comparison.ref.id} could not be compared (${comparison.report.status})`);
+    if ("rule" in resolved || comparison?.before === undefined || comparison.after === undefined)
+      return skip("rule" in resolved ? resolved.message : `${String(resolved.model)} could not be compared`);
+    const { endpoint: endpointName, input, prefix } = resolved;
+    const ref = comparison.ref;
+    const before = comparison.before.endpoints.find((e) => e.endpoint === endpointName)!;
     const validateBefore = validatorFor(before, comparison, "snapshot");
     if (typeof validateBefore !== "function") return skip(`${ref.id}: ${validateBefore.problem}`);
     const errorsBefore = validateBefore(input).filter((d) => d.severity === "error");
@@ -192,6 +199,8 @@ export async function checkRequests(
     }
   };
 
+  if ("problem" in resolvedTarget)
+    return { impact, inputErrors: [], modelProblems, targetProblem: resolvedTarget.problem };
   const { files, errors } = await expandInputs(inputs, cwd);
   const inputErrors = errors.map((e) => e.message);
   for (const file of files) {

@@ -2,7 +2,15 @@
  * Stage 5 (report) for request payloads: read JSON / NDJSON / stdin, find each payload's
  * endpoint, run the generated validator, report in the service's own vocabulary (spec 7.2).
  */
-export { Linter, type LintResult, type LintSummary, type LintTarget, type Reporter } from "./lint.js";
+export { Linter, type LintResult, type LintSummary, type Reporter } from "./lint.js";
+export {
+  resolvePayload,
+  resolveTarget,
+  type EndpointCatalog,
+  type LintTarget,
+  type ResolvedPayload,
+  type UnresolvedPayload,
+} from "./resolve.js";
 export {
   expandInputs,
   readNdjson,

@@ -2,7 +2,7 @@
  * Lints payloads: finds the endpoint each one is for (envelope or `--model/--endpoint`), runs
  * that endpoint's generated validator, and hands one `LintResult` per payload to a reporter.
  */
-import { describeValue, diagnostic, type Diagnostic } from "../../templates/support.js";
+import { diagnostic, type Diagnostic } from "../../templates/support.js";
 import {
   isNdjsonPath,
   openFile,
@@ -14,6 +14,7 @@ import {
   type ReadWarning,
 } from "./read.js";
 import type { ValidatorRegistry } from "./registry.js";
+import { resolvePayload, type LintTarget } from "./resolve.js";
 import { locatePointer } from "../json/index.js";
 
 /** One payload's verdict: the `results[]` entry of `vsk lint --format json`. */
@@ -38,12 +39,6 @@ export interface Reporter {
   end(summary: LintSummary): void | Promise<void>;
 }
 
-export interface LintTarget {
-  /** `<owner>/<name>` (already resolved from an alias) */
-  model?: string;
-  endpoint?: string;
-}
-
 /** The number literal at a JSON Pointer of a JSON text, as written. */
 function rawNumberAt(text: string, pointer: string): string | undefined {
   const { line, column } = locatePointer(text, pointer);
@@ -63,28 +58,6 @@ function lintDiagnostic(
   return diagnostic(severity, pointer, rule, message);
 }
 
-/** `{"model", "endpoint", "input"}`: an envelope says itself what it is for. */
-function asEnvelope(value: unknown): { model: unknown; endpoint: unknown; input: unknown } | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const v = value as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(v, "input") || !Object.prototype.hasOwnProperty.call(v, "model"))
-    return undefined;
-  return { model: v.model, endpoint: v.endpoint, input: v.input };
-}
-
-/**
- * A bare payload without its top-level `$schema`: the key a request file carries for its editor
- * (`"$schema": "./generated/…schema.json"`) is not part of the request, so it is neither checked
- * nor an unknown field. (An envelope's own `$schema` sits beside `input` and is never read.)
- */
-function withoutSchemaKey(input: unknown): unknown {
-  if (typeof input !== "object" || input === null || Array.isArray(input) || !Object.hasOwn(input, "$schema"))
-    return input;
-  const { $schema: _editor, ...request } = input as Record<string, unknown>;
-  void _editor;
-  return request;
-}
-
 export class Linter {
   readonly summary: LintSummary = { requests: 0, valid: 0, invalid: 0, warnings: 0 };
   constructor(
@@ -93,26 +66,6 @@ export class Linter {
     private readonly reporter: Reporter,
     private readonly readOptions: ReadOptions = {},
   ) {}
-
-  /** alias or id → model id, remembered: a log names the same few models a million times */
-  private readonly resolved = new Map<string, string | undefined>();
-  private resolveModel(name: string): string | undefined {
-    if (this.resolved.has(name)) return this.resolved.get(name);
-    const id = this.registry.resolveModel(name);
-    if (this.resolved.size < 256) this.resolved.set(name, id);
-    return id;
-  }
-
-  /** The endpoint of a model that has exactly one, else undefined. */
-  private onlyEndpointOf(model: string): string | undefined {
-    let only: string | undefined;
-    for (const e of this.registry.entries.values()) {
-      if (e.model !== model) continue;
-      if (only !== undefined) return undefined;
-      only = e.endpoint;
-    }
-    return only;
-  }
 
   private finish(
     at: PayloadSource,
@@ -142,58 +95,13 @@ export class Linter {
     const finish = (model: string | null, endpoint: string | null, diagnostics: Diagnostic[]) =>
       this.finish(at, model, endpoint, read === undefined ? diagnostics : [...read, ...diagnostics]);
     if (problem !== undefined) return finish(null, null, [lintDiagnostic(problem.rule, problem.message)]);
-    let model = this.target.model;
-    let endpoint = this.target.endpoint;
-    let input = value;
-    let prefix = "";
-    const envelope = asEnvelope(value);
-    if (envelope !== undefined) {
-      prefix = "/input";
-      input = envelope.input;
-      const named = typeof envelope.model === "string" ? this.resolveModel(envelope.model) : undefined;
-      if (named === undefined) {
-        return finish(null, null, [
-          lintDiagnostic(
-            "lint/unknown-endpoint",
-            `model: ${describeValue(envelope.model)} is not a configured model; known: ${this.registry.describe()}`,
-            "/model",
-          ),
-        ]);
-      }
-      model = named;
-      if (typeof envelope.endpoint === "string") endpoint = envelope.endpoint;
-      else if (envelope.endpoint === undefined && endpoint === undefined && this.onlyEndpointOf(model) !== undefined) {
-        endpoint = this.onlyEndpointOf(model); // a model with one endpoint needs no name for it
-      } else if (envelope.endpoint !== undefined || endpoint === undefined) {
-        return finish(model, null, [
-          lintDiagnostic(
-            "lint/unknown-endpoint",
-            `endpoint: expected the endpoint name as a string, received ${describeValue(envelope.endpoint)}; known: ${this.registry.describe()}`,
-            "/endpoint",
-          ),
-        ]);
-      }
-    }
-    if (model === undefined || endpoint === undefined) {
-      return finish(model ?? null, endpoint ?? null, [
-        lintDiagnostic(
-          "lint/no-endpoint",
-          `cannot tell which endpoint this payload is for: wrap it as {"model", "endpoint", "input"} or pass --model and --endpoint`,
-        ),
+    const resolved = resolvePayload(value, this.target, this.registry);
+    if ("rule" in resolved)
+      return finish(resolved.model, resolved.endpoint, [
+        lintDiagnostic(resolved.rule, resolved.message, resolved.pointer),
       ]);
-    }
+    const { model, endpoint, input, prefix } = resolved;
     const key = `${model}/${endpoint}`;
-    if (!this.registry.entries.has(key)) {
-      // the name as given can be anything (a signed URL, 50 MB): the message shows it redacted and cut, the result says null
-      return finish(model, null, [
-        lintDiagnostic(
-          "lint/unknown-endpoint",
-          `endpoint: ${describeValue(endpoint)} is not an endpoint of ${model}; known: ${this.registry.describe()}`,
-          prefix === "" ? "" : "/endpoint",
-        ),
-      ]);
-    }
-    if (prefix === "") input = withoutSchemaKey(input);
     const validate = this.registry.validator(key);
     const run = (fn: (input: unknown) => Diagnostic[]): void | Promise<void> => {
       const diagnostics = fn(input);
@@ -208,7 +116,7 @@ export class Linter {
     const done = (diagnostics: Diagnostic[]) => {
       if (prefix !== "" && diagnostics.length > 0)
         diagnostics = diagnostics.map((d) => ({ ...d, pointer: prefix + d.pointer }));
-      return finish(model!, endpoint!, diagnostics);
+      return finish(model, endpoint, diagnostics);
     };
     return typeof validate === "function" ? run(validate) : validate.then(run);
   };

@@ -4,6 +4,7 @@
  * package's own models from its build (dist/generated), TypeScript output through its
  * JavaScript build in the lint cache (compiled.ts). No schema is compiled at run time.
  */
+import type { EndpointCatalog } from "./resolve.js";
 import { existsSync } from "node:fs";
 import { readHead, readRegularFile, SpecialFileError } from "../durable/index.js";
 import { join } from "node:path";
@@ -33,12 +34,10 @@ export class RegistryError extends Error {
   override name = "RegistryError";
 }
 
-export interface ValidatorRegistry {
+export interface ValidatorRegistry extends EndpointCatalog {
   dir: string;
   entries: ReadonlyMap<string, EndpointEntry>;
   models: readonly ModelRef[];
-  /** `<owner>/<name>` or an alias → model id, or undefined */
-  resolveModel(idOrAlias: string): string | undefined;
   /** the loaded validator for a key, or a promise of it the first time */
   validator(key: string): Validate | Promise<Validate>;
   /** "example/model-a (modelA): keyframes-to-video, text-to-video; …" */
@@ -98,14 +97,24 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
       );
     }
   };
+  const endpointsByModel = new Map<string, string[]>();
+  for (const e of entries.values())
+    endpointsByModel.set(e.model, [...(endpointsByModel.get(e.model) ?? []), e.endpoint]);
+  const resolved = new Map<string, string | undefined>();
   return {
     dir,
     entries,
     models,
     resolveModel(idOrAlias) {
+      // remembered: a log names the same few models a million times
+      if (resolved.has(idOrAlias)) return resolved.get(idOrAlias);
       const configured = findModel({ models }, idOrAlias);
-      if (configured) return configured.id;
-      return [...entries.values()].some((e) => e.model === idOrAlias) ? idOrAlias : undefined;
+      const id = configured ? configured.id : endpointsByModel.has(idOrAlias) ? idOrAlias : undefined;
+      if (resolved.size < 256) resolved.set(idOrAlias, id);
+      return id;
+    },
+    endpointsOf(model) {
+      return endpointsByModel.get(model) ?? [];
     },
     validator(key) {
       const ready = loaded.get(key);

@@ -120,6 +120,35 @@ describe("--requests reads as vsk lint does", () => {
     expect(r.changes.map((c: any) => c.id)).toEqual(["request-property-pattern-set"]);
   });
 
+  it("--model of a two-endpoint model without --endpoint is a usage error, as in vsk lint (exit 2)", async () => {
+    serveChanged();
+    writeFileSync(join(ctx.dir, "one.json"), JSON.stringify({ prompt: "x" }));
+    const run = await vsk(["--requests", "one.json", "--model", "modelA"], ctx.dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      "vsk: drift: example/model-a has 2 endpoints (keyframes-to-video, text-to-video); add --endpoint NAME to say which one the payloads are for (see `vsk drift --help`)\n",
+    );
+  });
+
+  it("an envelope whose endpoint is unknown is skipped with vsk lint's words", async () => {
+    serveChanged();
+    writeFileSync(
+      join(ctx.dir, "env.json"),
+      JSON.stringify({ model: "modelA", endpoint: "nope", input: { prompt: "x" } }),
+    );
+    const run = await vsk(["--requests", "env.json", "--format", "json", "--fail-on", "never"], ctx.dir);
+    expect(run.code).toBe(0);
+    expect(report(run).requests.skipped).toEqual([
+      {
+        source: "env.json",
+        line: 1,
+        message: expect.stringMatching(
+          /^endpoint: "nope" is not an endpoint of example\/model-a; known: example\/model-a/,
+        ),
+      },
+    ]);
+  });
+
   it.each([[["--ndjson"]], [["--requests", "-", "-", ...bare]]])("usage errors exit 2: %j", async (args) => {
     const run = await vsk(args, ctx.dir);
     expect(run.code).toBe(2);

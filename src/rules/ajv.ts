@@ -11,8 +11,7 @@ import { forEachSchema, isSchemaObject, PROTOTYPE_MEMBERS, type JsonSchemaObject
 
 const addFormats = addFormatsModule.default;
 /** The deep equality Ajv's `enum`, `const` and `uniqueItems` call (the function object they hold). */
-const ajvEqual: unknown =
-  (ajvEqualModule as unknown as { default?: unknown }).default ?? ajvEqualModule; // (a loader may unwrap CommonJS' default)
+const ajvEqual: unknown = (ajvEqualModule as unknown as { default?: unknown }).default ?? ajvEqualModule; // (a loader may unwrap CommonJS' default)
 
 /**
  * What Ajv's standalone code calls, named as the generated support module exports it, so the

@@ -14,3 +14,4 @@ export { SchemaLoadError, pointerOf, escapePointerToken, unescapePointerToken } 
 export { bareMediaType, loadModelDocument, parseModelText, splitModelId, type LoadOptions } from "./openapi.js";
 export { normalizeNullable, nullableInner, NULL_SCHEMA, ANNOTATIONS } from "./nullable.js";
 export { transformSchema, forEachSchema, isSchemaObject, defineOwn, PROTOTYPE_MEMBERS } from "./walk.js";
+export { findUnsafePattern, superLinearReason, type UnsafePattern } from "./patterns.js";

@@ -3,7 +3,8 @@
  * the snapshot accepts and the source rejects; for a response, a minimal body the source
  * allows and a client built from the snapshot rejects. Each table row names a strategy; the
  * candidate it gives is checked against both schemas with Ajv and dropped unless it really
- * crosses the change.
+ * crosses the change (the rejecting side first from its subschemas at the change, `reject.ts`,
+ * else whole). A schema holding a super-linear pattern is never run: no example, and why.
  *
  * Bounds come straight from the schemas and can be anything (`maxLength: 2147483647`,
  * `maxItems: 1e8`): a string or array longer than `MAX_EXAMPLE_SIZE`, or an example larger

@@ -58,6 +58,9 @@ function valuesAt(values: readonly unknown[], token: string): unknown[] {
 /** Keywords that make a subschema mean something else once taken out of its document. */
 const ANCHORED = ["$id", "$anchor", "$dynamicAnchor", "$dynamicRef", "$recursiveRef", "$recursiveAnchor"];
 
+/** `standalone`'s memory: loaded schemas are never changed, and a subschema belongs to one root. */
+const STANDALONE = new WeakMap<JsonSchemaObject, { root: JsonSchemaObject; alone: JsonSchemaObject | null }>();
+
 /**
  * `node` as a schema of its own: with the definitions of the root it reaches (`#/$defs/<name>…`),
  * or undefined when it refers to anything else (the root itself, an anchor, another document).
@@ -69,9 +72,6 @@ function standalone(node: JsonSchemaObject, root: SchemaRoot): JsonSchemaObject 
   STANDALONE.set(node, { root: root.schema, alone: alone ?? null });
   return alone;
 }
-
-/** `standalone`'s memory: loaded schemas are never changed, and a subschema belongs to one root. */
-const STANDALONE = new WeakMap<JsonSchemaObject, { root: JsonSchemaObject; alone: JsonSchemaObject | null }>();
 
 function makeStandalone(node: JsonSchemaObject, root: SchemaRoot): JsonSchemaObject | undefined {
   if (hasOwn(node, "$defs") || hasOwn(node, "definitions") || hasOwn(node, "$schema")) return undefined;

@@ -64,8 +64,9 @@ export function classify(finding: Finding, examples?: ExampleMaker): Change {
     text,
   };
   if (row.example !== undefined && examples !== undefined) {
-    const example = examples.exampleFor(finding, row.example);
-    if (example !== undefined) change.example = example;
+    const outcome = examples.exampleFor(finding, row.example);
+    if (outcome.example !== undefined) change.example = outcome.example;
+    else if (outcome.noExample !== undefined) change.noExample = outcome.noExample;
   }
   return change;
 }

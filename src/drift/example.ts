@@ -3,7 +3,8 @@
  * the snapshot accepts and the source rejects; for a response, a minimal body the source
  * allows and a client built from the snapshot rejects. Each table row names a strategy; the
  * candidate it gives is checked against both schemas with Ajv and dropped unless it really
- * crosses the change.
+ * crosses the change (the rejecting side first from its subschemas at the change, `reject.ts`,
+ * else whole). A schema holding a super-linear pattern is never run: no example, and why.
  *
  * Bounds come straight from the schemas and can be anything (`maxLength: 2147483647`,
  * `maxItems: 1e8`): a string or array longer than `MAX_EXAMPLE_SIZE`, or an example larger
@@ -11,12 +12,22 @@
  * example costs that example only, never the report.
  */
 import type { AnySchema, ValidateFunction } from "ajv";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 // From the rules stage, where Ajv's one configuration lives; nothing of the emit stage is loaded.
-import type { EndpointModel, JsonSchemaObject } from "../schema/index.js";
+import {
+  findUnsafePattern,
+  forEachSchema,
+  isSchemaObject,
+  shallowSchema,
+  type EndpointModel,
+  type JsonSchemaObject,
+  type UnsafePattern,
+} from "../schema/index.js";
 import type { Finding } from "./diff.js";
 import { arrayOfLength, forcedValue, SampleBudget, sampleValue, stringOfLength, type Leaf } from "./sample.js";
 import type { ExampleStrategy } from "./table.js";
 import { BOUNDS } from "./table.js";
+import { surelyRejects } from "./reject.js";
 import { canonical, type SchemaRoot } from "./view.js";
 import { checkRules, createAjv, type RuleSpec } from "../rules/index.js";
 
@@ -131,21 +142,31 @@ const STRATEGIES: Record<ExampleStrategy, Strategy> = {
  * the generated code smaller, never its answers, and halves the compile time, which is most of
  * the cost of a report with many examples (an example is checked once; a validator is not shipped).
  */
-function ajvForExamples(): ReturnType<typeof createAjv> {
-  const ajv = createAjv();
-  ajv.opts.code.optimize = 0;
-  return ajv;
+const ajvForExamples = (): Ajv2020 => createAjv({ optimize: false });
+
+/** Whether a pattern compiles as Ajv compiles it (`u` flag), which its meta-schema does not check. */
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern, "u");
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
  * Ajv validators for example checks, one per distinct schema (by its canonical text) and one Ajv
  * instance for all of them: compiling costs milliseconds per schema, so a model's run compiles
- * each distinct request or response schema once, and only when a change needs an example.
+ * each distinct schema once, and only when a change needs an example. A schema with a
+ * super-linear pattern is never compiled (`unsafePattern`).
  */
 export class ValidatorCache {
-  private ajv: ReturnType<typeof createAjv> | undefined;
+  private ajv: Ajv2020 | undefined;
   private readonly byObject = new WeakMap<JsonSchemaObject, ValidateFunction | null>();
   private readonly byText = new Map<string, ValidateFunction | null>();
+  private readonly unsafe = new WeakMap<JsonSchemaObject, UnsafePattern | null>();
+  private readonly sure = new WeakMap<JsonSchemaObject, boolean>();
+  private readonly metaByText = new Map<string, boolean>();
 
   get(schema: JsonSchemaObject): ValidateFunction | null {
     const known = this.byObject.get(schema);
@@ -153,11 +174,71 @@ export class ValidatorCache {
     const text = canonical(schema);
     let validate = this.byText.get(text);
     if (validate === undefined) {
-      validate = this.compile(schema);
+      validate = this.unsafePattern(schema) === undefined ? this.compile(schema) : null;
       this.byText.set(text, validate);
     }
     this.byObject.set(schema, validate);
     return validate;
+  }
+
+  /** The first pattern of `schema` that can take super-linear time (src/schema/patterns.ts): drift never runs one. */
+  unsafePattern(schema: JsonSchemaObject): UnsafePattern | undefined {
+    let found = this.unsafe.get(schema);
+    if (found === undefined) {
+      found = findUnsafePattern(schema) ?? null;
+      this.unsafe.set(schema, found);
+    }
+    return found ?? undefined;
+  }
+
+  /**
+   * Whether `get(schema)` surely compiles, known without compiling: the schema is valid against
+   * its meta-schema, its patterns compile, its references are JSON Pointers into itself and it
+   * names no `$id` (which another schema of the run may hold). When not known, the caller compiles.
+   */
+  compilable(schema: JsonSchemaObject): boolean {
+    let sure = this.sure.get(schema);
+    if (sure === undefined) {
+      sure = this.byObject.has(schema) ? this.byObject.get(schema) !== null : this.checks(schema);
+      this.sure.set(schema, sure);
+    }
+    return sure;
+  }
+
+  private checks(schema: JsonSchemaObject): boolean {
+    let sure = true;
+    forEachSchema(schema, (node) => {
+      if (!sure) return;
+      const ref = node.$ref;
+      if (
+        typeof node.$id === "string" ||
+        "$dynamicRef" in node ||
+        "$recursiveRef" in node ||
+        (ref !== undefined && !(typeof ref === "string" && (ref === "#" || ref.startsWith("#/")))) ||
+        (typeof node.pattern === "string" && !compiles(node.pattern)) ||
+        (isSchemaObject(node.patternProperties) && !Object.keys(node.patternProperties).every(compiles)) ||
+        !this.metaValid(node)
+      )
+        sure = false;
+    });
+    return sure;
+  }
+
+  /** Whether one node is valid against the meta-schema, its subschemas aside (each is checked as a node). */
+  private metaValid(node: JsonSchemaObject): boolean {
+    const shallow = shallowSchema(node);
+    const text = canonical(shallow);
+    let valid = this.metaByText.get(text);
+    if (valid === undefined) {
+      try {
+        this.ajv ??= ajvForExamples();
+        valid = this.ajv.validateSchema(shallow as AnySchema) === true;
+      } catch {
+        valid = false;
+      }
+      this.metaByText.set(text, valid);
+    }
+    return valid;
   }
 
   private compile(schema: JsonSchemaObject): ValidateFunction | null {
@@ -175,6 +256,12 @@ export class ValidatorCache {
   }
 }
 
+/** What `exampleFor` found: an example, or why there can be none (said in the report), or neither. */
+export interface ExampleOutcome {
+  example?: unknown;
+  noExample?: string;
+}
+
 /** Builds and checks examples for the changes of one endpoint; validators come from a cache shared by the model's endpoints. */
 export class ExampleMaker {
   constructor(
@@ -190,19 +277,19 @@ export class ExampleMaker {
   }
 
   /**
-   * The example for `finding` under `strategy`, or undefined when none crosses the change, when
-   * it would be too large, or when building or checking it fails: never throws.
+   * The example for `finding` under `strategy`, when one crosses the change and is not too large;
+   * `noExample` when a schema it needs holds a super-linear pattern; never throws.
    */
-  exampleFor(finding: Finding, strategy: ExampleStrategy): unknown {
+  exampleFor(finding: Finding, strategy: ExampleStrategy): ExampleOutcome {
     try {
       return this.build(finding, strategy);
     } catch {
-      return undefined;
+      return {};
     }
   }
 
-  private build(finding: Finding, strategy: ExampleStrategy): unknown {
-    if (finding.direction === "endpoint") return undefined;
+  private build(finding: Finding, strategy: ExampleStrategy): ExampleOutcome {
+    if (finding.direction === "endpoint") return {};
     const request = finding.direction === "request";
     const sides: Sides = request
       ? { before: { schema: this.before.input }, after: { schema: this.after.input } }
@@ -211,16 +298,39 @@ export class ExampleMaker {
     // The payload is built on the side that must accept it.
     const accepting = request ? sides.before : sides.after;
     const rejecting = request ? sides.after : sides.before;
+    let accepts: ValidateFunction | null | undefined;
+    let rejects: ValidateFunction | null | undefined;
     for (const candidate of STRATEGIES[strategy](finding, sides, budget)) {
       const path = candidate.extra === undefined ? finding.field : [...finding.field, candidate.extra];
       const payload = forcedValue(accepting.schema, accepting, path, candidate.leaf, 0, new SampleBudget());
+      const unsafe = this.unsafe(finding.direction, sides);
+      if (unsafe !== undefined) return { noExample: unsafe };
       // compiled only now, when a change has a candidate: each distinct schema once per run
-      const accepts = this.validator(accepting.schema);
-      const rejects = this.validator(rejecting.schema);
-      if (accepts === null || rejects === null) return undefined;
-      if (!accepts(payload) || rejects(payload)) continue;
+      accepts ??= this.validator(accepting.schema);
+      if (accepts === null) return {};
+      // a schema that may not compile is compiled now, so that it gives no example, as when checked whole
+      if (!this.validators.compilable(rejecting.schema)) rejects ??= this.validator(rejecting.schema);
+      if (rejects === null) return {};
+      if (!accepts(payload)) continue;
+      // the rejecting side: from the subschemas at the change's location when they tell, else whole
+      if (!surelyRejects(rejecting, payload, path, candidate.leaf, (node) => this.validator(node))) {
+        rejects ??= this.validator(rejecting.schema);
+        if (rejects === null) return {};
+        if (rejects(payload)) continue;
+      }
       if (request && checkRules(this.rulesBefore, payload, []).some((d) => d.severity === "error")) continue;
-      return payload;
+      return { example: payload };
+    }
+    return {};
+  }
+
+  /** Why there is no example when a side's schema holds a super-linear pattern: drift never runs one (it could hang). */
+  private unsafe(direction: "request" | "response", sides: Sides): string | undefined {
+    for (const side of ["before", "after"] as const) {
+      const found = this.validators.unsafePattern(sides[side].schema);
+      if (found === undefined) continue;
+      const whose = side === "before" ? "snapshot" : "source";
+      return `no example: the ${whose}'s ${direction} schema has a pattern that can take super-linear time, ${JSON.stringify(found.pattern)} at ${found.pointer} (${found.reason}), and drift does not run it`;
     }
     return undefined;
   }

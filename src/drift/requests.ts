@@ -5,7 +5,8 @@
  * the change that rejects them. Files are read by the linter's reader, as `vsk lint` reads them
  * (JSON, NDJSON/JSONL, envelopes `{"model", "endpoint", "input"}`; stdin holds one JSON value
  * unless `ndjson`). A file that cannot be read is an input error (exit 2); a request schema Ajv
- * cannot compile is an error of its model (exit 3), never a crash.
+ * cannot compile, or one with a super-linear pattern (never run: it could hang on a payload), is
+ * an error of its model (exit 3), never a crash.
  */
 import type { AnySchema } from "ajv";
 import { findModel, type VskConfig } from "../config/index.js";
@@ -21,7 +22,7 @@ import {
   type PayloadHandler,
 } from "../lint/index.js";
 import { createAjv, rulesFor, runValidation, type Diagnostic } from "../rules/index.js";
-import type { EndpointModel } from "../schema/index.js";
+import { findUnsafePattern, type EndpointModel } from "../schema/index.js";
 import type { ModelComparison } from "./compare.js";
 import type { Change, RequestImpact } from "./types.js";
 
@@ -114,16 +115,26 @@ export async function checkRequests(
   ): Validate | { problem: string } => {
     let v = validators.get(endpoint);
     if (v === undefined) {
-      try {
-        const compiled = createAjv().compile(endpoint.input as AnySchema);
-        const rules = rulesFor(endpoint, comparison.ref);
-        v = (input) => runValidation(compiled, rules, input);
-      } catch (error) {
-        const why = error instanceof Error ? error.message : String(error);
-        v = { problem: `the ${side}'s request schema of ${endpoint.endpoint} cannot be compiled: ${why}` };
+      const unsafe = findUnsafePattern(endpoint.input);
+      const problem = (what: string): { problem: string } => {
+        const found = { problem: `the ${side}'s request schema of ${endpoint.endpoint} ${what}` };
         if (!modelProblems.some((p) => p.model === comparison.ref.id))
-          modelProblems.push({ model: comparison.ref.id, message: `${comparison.ref.id}: ${v.problem}` });
-      }
+          modelProblems.push({ model: comparison.ref.id, message: `${comparison.ref.id}: ${found.problem}` });
+        return found;
+      };
+      if (unsafe !== undefined)
+        // it could hang on a payload: never compiled (src/schema/patterns.ts)
+        v = problem(
+          `has a pattern that can take super-linear time, ${JSON.stringify(unsafe.pattern)} at ${unsafe.pointer} (${unsafe.reason}): drift does not run it on payloads`,
+        );
+      else
+        try {
+          const compiled = createAjv().compile(endpoint.input as AnySchema);
+          const rules = rulesFor(endpoint, comparison.ref);
+          v = (input) => runValidation(compiled, rules, input);
+        } catch (error) {
+          v = problem(`cannot be compiled: ${error instanceof Error ? error.message : String(error)}`);
+        }
       validators.set(endpoint, v);
     }
     return v;

@@ -33,6 +33,8 @@ export interface Change {
    * body the source allows and a client built from the snapshot rejects. Only when one exists.
    */
   example?: unknown;
+  /** why this change has no example although its kind carries one, when a reason can be given (a super-linear pattern drift does not run) */
+  noExample?: string;
 }
 
 /** A change silenced by `.vsk-drift-accept.json`. */

@@ -13,4 +13,5 @@ export type {
 export { SchemaLoadError, pointerOf, escapePointerToken, unescapePointerToken } from "./errors.js";
 export { bareMediaType, loadModelDocument, parseModelText, splitModelId, type LoadOptions } from "./openapi.js";
 export { normalizeNullable, nullableInner, NULL_SCHEMA, ANNOTATIONS } from "./nullable.js";
-export { transformSchema, forEachSchema, isSchemaObject, defineOwn, PROTOTYPE_MEMBERS } from "./walk.js";
+export { transformSchema, forEachSchema, isSchemaObject, defineOwn, shallowSchema, PROTOTYPE_MEMBERS } from "./walk.js";
+export { findUnsafePattern, superLinearReason, type UnsafePattern } from "./patterns.js";

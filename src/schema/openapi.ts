@@ -131,8 +131,10 @@ function selfContained(
   const rewrite = (schema: unknown, at: string[]): JsonSchema =>
     transformSchema(schema as JsonSchema, (node, path) => {
       let out = dialect === "openapi-3.0" ? upgrade30(node) : node;
-      const here = pointerOf([...at, ...path]) + "/";
-      out = normalizeNullable(out, dialect, referenced.has(here));
+      // only OpenAPI 3.0's `nullable` asks whether a `$ref` points inside the node (one pointer per node costs)
+      const inside =
+        dialect === "openapi-3.0" && "nullable" in out && referenced.has(pointerOf([...at, ...path]) + "/");
+      out = normalizeNullable(out, dialect, inside);
       const ref = out.$ref;
       if (typeof ref === "string") {
         const where = [...at, ...path, "$ref"];
@@ -228,10 +230,11 @@ function assertRefsResolve(schema: JsonSchemaObject, origin: SchemaOrigin, rootA
     const ref = node.$ref;
     if (typeof ref !== "string" || (ref !== "#" && !ref.startsWith("#/"))) return; // an anchor: Ajv resolves it or says so
     // where the reference stands in the published document
-    const where = pointerOf([
-      ...(path[0] === "$defs" ? ["components", "schemas", ...path.slice(1)] : [...rootAt, ...path]),
-      "$ref",
-    ]);
+    const where = (): string =>
+      pointerOf([
+        ...(path[0] === "$defs" ? ["components", "schemas", ...path.slice(1)] : [...rootAt, ...path]),
+        "$ref",
+      ]);
     // a chain of references that never reaches a schema (A -> B -> A) describes nothing
     const seen = new Set<string>([ref]);
     let target = resolveLocal(schema, ref);
@@ -240,7 +243,7 @@ function assertRefsResolve(schema: JsonSchemaObject, origin: SchemaOrigin, rootA
       if (seen.has(next))
         throw new SchemaLoadError(
           origin,
-          where,
+          where(),
           `reference "${ref}" leads to a cycle of references that never reaches a schema`,
         );
       seen.add(next);
@@ -249,7 +252,7 @@ function assertRefsResolve(schema: JsonSchemaObject, origin: SchemaOrigin, rootA
     if (resolveLocal(schema, ref) === undefined) {
       throw new SchemaLoadError(
         origin,
-        where,
+        where(),
         `reference "${ref}" does not resolve once the endpoint's schema is made self-contained (it points into a component that was rewritten or outside the components); point at "${COMPONENT_PREFIX}<name>" instead`,
       );
     }

@@ -86,3 +86,31 @@ export function defineOwn(target: Record<string, unknown>, key: string, value: u
 
 /** Object.prototype's members: every JSON object "has" them, so they need own-property checks. */
 export const PROTOTYPE_MEMBERS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/**
+ * `node` with each of its subschemas replaced by `true`: what a meta-schema checks of this node
+ * alone (it checks each subschema the same way), so a tree can be checked node by node and a node
+ * met again (a shared definition) is checked once.
+ */
+export function shallowSchema(node: JsonSchemaObject): JsonSchemaObject {
+  const out: JsonSchemaObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    if ((SINGLE as readonly string[]).includes(key))
+      defineOwn(out, key, Array.isArray(value) ? value.map(() => true) : isSubschema(value) ? true : value);
+    else if ((LIST as readonly string[]).includes(key) && Array.isArray(value))
+      defineOwn(
+        out,
+        key,
+        value.map((v) => (isSubschema(v) ? true : v)),
+      );
+    else if ((MAP as readonly string[]).includes(key) && isSchemaObject(value)) {
+      const map: JsonSchemaObject = {};
+      for (const [name, sub] of Object.entries(value)) defineOwn(map, name, isSubschema(sub) ? true : sub);
+      defineOwn(out, key, map);
+    } else defineOwn(out, key, value);
+  }
+  return out;
+}
+
+/** A value a meta-schema accepts as a subschema: an object or a boolean (what `true` stands for). */
+const isSubschema = (value: unknown): boolean => isSchemaObject(value) || typeof value === "boolean";

@@ -149,6 +149,58 @@ describe("--requests reads as vsk lint does", () => {
     ]);
   });
 
+  // ^(x+)+z$ backtracks exponentially on a string of x's: run on the example's 60 of them, it would never end
+  const HOSTILE = "^(x+)+z$";
+  const NOT_RUN = `the snapshot's request schema has a pattern that can take super-linear time, ${JSON.stringify(HOSTILE)} at /properties/prompt/pattern (a repeated group holds an unbounded repetition (nested quantifiers)), and drift does not run it`;
+
+  it("a super-linear pattern is never run: the change is reported with why it has no example, in every format", async () => {
+    writeFileSync(
+      snapshotOf("example/model-a"),
+      setPrompt((p) => Object.assign(p, { maxLength: 60, pattern: HOSTILE })),
+    );
+    serve(
+      "example/model-a",
+      setPrompt((p) => Object.assign(p, { maxLength: 10, pattern: HOSTILE })),
+    );
+    const run = await vsk(["--format", "json"], ctx.dir);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(1);
+    const changes = report(run).changes;
+    expect(changes.map((c: any) => [c.id, c.field, c.example, c.noExample])).toEqual([
+      ["request-property-max-length-decreased", "/prompt", undefined, `no example: ${NOT_RUN}`],
+    ]);
+    const text = await vsk([], ctx.dir);
+    // under the change's line, where an example would be
+    expect(text.stdout).toContain(
+      `[request-property-max-length-decreased at /properties/prompt/maxLength]\n${" ".repeat(12)}no example: ${NOT_RUN}\n`,
+    );
+    const markdown = await vsk(["--format", "markdown"], ctx.dir);
+    expect(markdown.stdout).toContain("no example: the snapshot's request schema has a pattern");
+    const github = await vsk(["--format", "github"], ctx.dir);
+    expect(github.stdout).toContain("%0Ano example: the snapshot's request schema has a pattern");
+  });
+
+  it("--requests: a request schema with a super-linear pattern is not run on payloads, an error of its model (exit 3)", async () => {
+    serve(
+      "example/model-a",
+      setPrompt((p) => (p.pattern = HOSTILE)),
+    );
+    writeFileSync(join(ctx.dir, "one.json"), JSON.stringify({ prompt: "x".repeat(60) }));
+    const run = await vsk(["--requests", "one.json", ...bare, "--format", "json"], ctx.dir);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(3);
+    const r = report(run);
+    expect(r.models[0]).toMatchObject({
+      model: "example/model-a",
+      status: "error",
+      message: `example/model-a: ${NOT_RUN.replace("snapshot's request schema has", "source's request schema of text-to-video has").replace(", and drift does not run it", ": drift does not run it on payloads")}`,
+    });
+    expect(r.requests.skipped).toEqual([
+      { source: "one.json", line: 1, message: expect.stringContaining("super-linear") },
+    ]);
+    expect(r.changes.map((c: any) => c.id)).toEqual(["request-property-pattern-set"]);
+  });
+
   it.each([[["--ndjson"]], [["--requests", "-", "-", ...bare]]])("usage errors exit 2: %j", async (args) => {
     const run = await vsk(args, ctx.dir);
     expect(run.code).toBe(2);

@@ -37,7 +37,12 @@ export function formatGithub(report: DriftReport, files: ReadonlyMap<string, str
   }
   for (const c of report.changes) {
     // each part is data (schema names, pointers, an example payload): one line each, ours join them
-    const example = c.example === undefined ? "" : `\nexample: ${terminalText(JSON.stringify(c.example))}`;
+    const example =
+      c.example !== undefined
+        ? `\nexample: ${terminalText(JSON.stringify(c.example))}`
+        : c.noExample !== undefined
+          ? `\n${terminalText(c.noExample)}`
+          : "";
     annotate(
       LEVEL[c.severity],
       terminalText(`Schema drift (${c.severity}): ${c.model} ${c.endpoint} ${c.direction}`),

@@ -44,7 +44,7 @@ export function formatMarkdown(report: DriftReport): string {
       );
       for (const c of group.changes) {
         out.push(
-          `| ${MARK[c.severity]} ${c.severity} | ${cell(c.text)} | ${code(c.id)} | ${code(pointerText(c))} | ${c.example === undefined ? "" : code(JSON.stringify(c.example))} |`,
+          `| ${MARK[c.severity]} ${c.severity} | ${cell(c.text)} | ${code(c.id)} | ${code(pointerText(c))} | ${c.example !== undefined ? code(JSON.stringify(c.example)) : c.noExample !== undefined ? cell(c.noExample) : ""} |`,
         );
       }
       out.push("");

@@ -14,6 +14,7 @@ export function formatText(report: DriftReport): string {
     for (const c of group.changes) {
       lines.push(`  ${c.severity.padEnd(severityWidth)}  ${c.text}  [${c.id} at ${pointerText(c)}]`);
       if (c.example !== undefined) lines.push(`  ${"".padEnd(severityWidth)}  e.g. ${JSON.stringify(c.example)}`);
+      else if (c.noExample !== undefined) lines.push(`  ${"".padEnd(severityWidth)}  ${c.noExample}`);
     }
   }
   if (report.accepted.length > 0) {

@@ -3,7 +3,11 @@
  * redirects followed by hand so that `Authorization` (spec 5) never reaches another origin.
  */
 import { STATUS_CODES } from "node:http";
-import { Agent, request } from "undici";
+import type { Agent } from "undici";
+
+/** undici, loaded on the first HTTP request: a command that reads a local directory never pays its ~100 ms start. */
+let undici: Promise<typeof import("undici")> | undefined;
+const loadUndici = (): Promise<typeof import("undici")> => (undici ??= import("undici"));
 import type { ResolvedFetchOptions } from "./options.js";
 import { redactUrl } from "./redact.js";
 import { TRANSIENT_ERRORS, errorCode, isRetryableStatus, parseRetryAfter, retryDelay } from "./retry.js";
@@ -71,6 +75,7 @@ async function attempt(
   o: ResolvedFetchOptions,
   signal: AbortSignal,
 ): Promise<Omit<HttpBody, "attempts"> | HttpFailure> {
+  const { request } = await loadUndici();
   const origin = new URL(url).origin;
   let current = url;
   for (let redirects = 0; ; redirects++) {
@@ -170,6 +175,7 @@ export async function httpGet(
   url: string,
   o: ResolvedFetchOptions,
 ): Promise<HttpBody | (HttpFailure & { attempts: number })> {
+  const { Agent } = await loadUndici();
   const agent = new Agent({ connect: { timeout: o.connectTimeoutMs } });
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), o.deadlineMs);

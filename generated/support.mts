@@ -859,7 +859,12 @@ export function checkUniqueItemField(
   let repeated = false;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    if (typeof item !== "object" || item === null || Array.isArray(item) || !Object.hasOwn(item, rule.field))
+    if (
+      typeof item !== "object" ||
+      item === null ||
+      Array.isArray(item) ||
+      !Object.prototype.hasOwnProperty.call(item, rule.field)
+    )
       continue;
     const v = (item as Record<string, unknown>)[rule.field];
     // a bigint: vsk lint's exact value of an integer beyond 2^53, read from the payload's text
@@ -1115,7 +1120,7 @@ export function checkUnknownFields(rule: UnknownFieldsRule, input: Record<string
 
 function hasUnknownIn(rule: UnknownFieldsRule, object: KnownObject, value: object): boolean {
   for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
     const index = object.known.indexOf(key);
     if (index === -1) return true;
     const inner = object.inner?.[index];

@@ -104,7 +104,13 @@ export function checkUniqueItemField(
   let repeated = false;
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    if (typeof item !== "object" || item === null || Array.isArray(item) || !Object.hasOwn(item, rule.field)) continue;
+    if (
+      typeof item !== "object" ||
+      item === null ||
+      Array.isArray(item) ||
+      !Object.prototype.hasOwnProperty.call(item, rule.field)
+    )
+      continue;
     const v = (item as Record<string, unknown>)[rule.field];
     // a bigint: vsk lint's exact value of an integer beyond 2^53, read from the payload's text
     if (typeof v !== "number" && typeof v !== "bigint") continue;

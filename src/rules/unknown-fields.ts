@@ -49,7 +49,7 @@ export function checkUnknownFields(rule: UnknownFieldsRule, input: Record<string
 
 function hasUnknownIn(rule: UnknownFieldsRule, object: KnownObject, value: object): boolean {
   for (const key in value) {
-    if (!Object.hasOwn(value, key)) continue;
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
     const index = object.known.indexOf(key);
     if (index === -1) return true;
     const inner = object.inner?.[index];

@@ -14,7 +14,7 @@ export type {
   ModelReport,
   ModelStatus,
   RequestImpact,
-  Severity,
+  ChangeSeverity,
 } from "./types.js";
 export { SEVERITY_ORDER, DIRECTION_ORDER } from "./types.js";
 export {

@@ -12,7 +12,7 @@ import type { ModelRef } from "../config/index.js";
 import { rulesFor } from "../rules/index.js";
 
 /** `keyframes[].frame_index` for `["keyframes", "*", "frame_index"]`; the root is the whole body. */
-export function fieldLabel(field: readonly string[], direction: Change["direction"]): string {
+export function fieldPathLabel(field: readonly string[], direction: Change["direction"]): string {
   if (field.length === 0) return direction === "response" ? "(response body)" : "(request body)";
   let label = "";
   for (const token of field) {
@@ -44,7 +44,7 @@ export function classify(finding: Finding, examples?: ExampleMaker): Change {
   // the differ names only catalogued ids (test/drift/catalogue.test.ts); an unknown one is a bug here
   if (catalogueEntry(id) === undefined) throw new Error(`drift: change id ${id} is not in the catalogue`);
   const text = fill(row.text, {
-    field: fieldLabel(finding.field, finding.direction),
+    field: fieldPathLabel(finding.field, finding.direction),
     keyword,
     change: p.change ?? "",
     value: typeof p.value === "string" && finding.direction === "endpoint" ? p.value : showValue(p.value),

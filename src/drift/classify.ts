@@ -81,11 +81,11 @@ export function classifyModel(
   const validators = new ValidatorCache();
   const makerFor = (endpoint: string): ExampleMaker | undefined => {
     if (!makers.has(endpoint)) {
-      const b = before.endpoints.find((e: EndpointModel) => e.endpoint === endpoint);
-      const a = after.endpoints.find((e: EndpointModel) => e.endpoint === endpoint);
-      if (b === undefined || a === undefined) return undefined;
+      const snapshot = before.endpoints.find((e: EndpointModel) => e.endpoint === endpoint);
+      const source = after.endpoints.find((e: EndpointModel) => e.endpoint === endpoint);
+      if (snapshot === undefined || source === undefined) return undefined;
       // a request example must pass the snapshot's cross-field rules too (frame_index, …)
-      makers.set(endpoint, new ExampleMaker(b, a, rulesFor(b, ref), validators));
+      makers.set(endpoint, new ExampleMaker(snapshot, source, rulesFor(snapshot, ref), validators));
     }
     return makers.get(endpoint);
   };

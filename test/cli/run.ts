@@ -20,6 +20,9 @@ export interface Run {
   stderr: string;
 }
 
+/** A run that has not ended by then is killed (code null): a hang fails its test instead of the suite. */
+const RUN_TIMEOUT_MS = 120_000;
+
 /** The environment of a run: the test's own, without VSK_* and colour settings, plus `env`. */
 function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = Object.fromEntries(
@@ -42,6 +45,7 @@ export function vsk(args: string[], cwd: string, env: Record<string, string> = {
     env: cleanEnv(env),
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
+    timeout: RUN_TIMEOUT_MS,
   });
   return checked({ code: run.status, stdout: run.stdout, stderr: run.stderr });
 }
@@ -53,7 +57,7 @@ export function vskAsync(args: string[], cwd: string, env: Record<string, string
     const child = execFile(
       process.execPath,
       [CLI, ...args],
-      { cwd, env: cleanEnv(env), encoding: "utf8" },
+      { cwd, env: cleanEnv(env), encoding: "utf8", timeout: RUN_TIMEOUT_MS },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
         resolve(checked({ code, stdout, stderr }));

@@ -264,7 +264,10 @@ const median = (xs) => {
 };
 
 const results = {}; // payload -> contender -> median ops/s
+// --only "keyframes INVALID": measure one payload (to profile it alone)
+const ONLY = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 for (const [payload, value] of Object.entries(payloads)) {
+  if (ONLY !== undefined && payload !== ONLY) continue;
   const endpoint = endpointOf(payload);
   const runs = Object.entries(contenders).map(([name, c]) => ({ name, fn: c[endpoint] }));
   for (const r of runs) {

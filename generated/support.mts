@@ -9,7 +9,7 @@
 
 // URL redaction is the runtime's (spec 7.2, input_fetch_failed rule 3): `vsk generate` copies
 // that module beside support.mts as redact.mts, so generated code still depends on nothing else.
-import { redactUrl, redactUrlsInText } from "./redact.mjs";
+import { mayHoldSecret, redactUrl, redactUrlsInText } from "./redact.mjs";
 export { redactUrl, redactUrlsInText };
 
 // ---------------------------------------------------------------------------------------------
@@ -61,8 +61,8 @@ export function diagnostic(severity: Severity, pointer: string, rule: string, me
   return redacted(severity, redactOnce(pointer), rule, redactOnce(message));
 }
 
-/** A diagnostic whose pointer and message are already redacted. */
-function redacted(severity: Severity, pointer: string, rule: string, message: string): Diagnostic {
+/** A diagnostic whose pointer and message are already redacted (or hold nothing to redact: see `safePiece`). */
+export function redacted(severity: Severity, pointer: string, rule: string, message: string): Diagnostic {
   return {
     severity,
     pointer,
@@ -74,11 +74,24 @@ function redacted(severity: Severity, pointer: string, rule: string, message: st
   };
 }
 
+/**
+ * Whether a piece of a message leaves the whole message with nothing to redact, when the pieces
+ * are joined only by text that holds no `? # @ / \\` and no `;` before a space (`": "`, `", "`,
+ * `"; each …"`): it holds nothing to redact itself, and does not end in `?` or `#`, which the
+ * next character would make the start of a query or fragment. A rule that builds its messages
+ * from the same pieces over and over checks each piece once instead of each message.
+ */
+export function safePiece(text: string): boolean {
+  const last = text.charCodeAt(text.length - 1);
+  return !mayHoldSecret(text) && last !== 63 /* ? */ && last !== 35; /* # */
+}
+
 /** Texts already redacted: the same messages come back payload after payload (bounded). */
 const REDACTED = new Map<string, string>();
 
 /** `redactUrlsInText`, remembered for texts up to 1024 characters. */
 function redactOnce(text: string): string {
+  if (!mayHoldSecret(text)) return text; // the fast path of most messages, without a lookup
   let out = REDACTED.get(text);
   if (out === undefined) {
     out = redactUrlsInText(text);
@@ -404,6 +417,9 @@ function memoParams(params: Record<string, unknown>): boolean {
   return true;
 }
 
+/** keyword → `schema/<keyword>`, the rule id of a schema violation (Ajv's keywords: a bounded set). */
+const SCHEMA_RULES = new Map<string, string>();
+
 function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   let pointer = error.instancePath;
   const p = error.params;
@@ -417,7 +433,8 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   else if (error.keyword === "unevaluatedProperties" && typeof p.unevaluatedProperty === "string")
     pointer += "/" + escapeToken(p.unevaluatedProperty);
   const value = valueAt(input, pointer);
-  const rule = `schema/${error.keyword}`;
+  let rule = SCHEMA_RULES.get(error.keyword);
+  if (rule === undefined) SCHEMA_RULES.set(error.keyword, (rule = `schema/${error.keyword}`));
   const memo = MEMO_KEYWORDS.has(error.keyword) && pointer.length <= 256 && memoValue(value) && memoParams(p);
   const byValue = memo ? SEEN.get(error.schemaPath)?.get(pointer) : undefined;
   const seen = byValue?.get(value);
@@ -448,7 +465,10 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
  * branch's type matched, a single "expected integer or null" message.
  */
 function collapseAnyOf(errors: readonly AjvError[]): readonly AjvError[] {
-  if (!errors.some((e) => e.keyword === "anyOf" || e.keyword === "oneOf")) return errors;
+  let any = false;
+  for (let k = 0; k < errors.length && !any; k++)
+    any = errors[k]!.keyword === "anyOf" || errors[k]!.keyword === "oneOf";
+  if (!any) return errors;
   const drop = new Set<AjvError>();
   const added: AjvError[] = [];
   const replaced = new Map<AjvError, AjvError>();
@@ -465,54 +485,80 @@ function collapseAnyOf(errors: readonly AjvError[]): readonly AjvError[] {
       errors[first - 1]!.instancePath.startsWith(e.instancePath)
     )
       first--;
-    const branches = new Map<string, AjvError[]>();
+    if (first === k) continue;
+    // the run by branch (`…/anyOf/<index>/…`), in order; a branch "failed on its type" when one
+    // of its errors is that branch's own `type` keyword at the anyOf's own field
+    const branches = new Map<string, { errors: AjvError[]; type: AjvError | undefined }>();
     for (let j = first; j < k; j++) {
       const sub = errors[j]!;
-      const index = sub.schemaPath.slice(prefix.length).split("/")[0]!;
-      const list = branches.get(index);
-      if (list) list.push(sub);
-      else branches.set(index, [sub]);
+      const path = sub.schemaPath;
+      const slash = path.indexOf("/", prefix.length);
+      const index = slash === -1 ? path.slice(prefix.length) : path.slice(prefix.length, slash);
+      let branch = branches.get(index);
+      if (branch === undefined) branches.set(index, (branch = { errors: [], type: undefined }));
+      branch.errors.push(sub);
+      if (
+        branch.type === undefined &&
+        sub.keyword === "type" &&
+        sub.instancePath === e.instancePath &&
+        slash !== -1 &&
+        path.length === slash + 5 &&
+        path.endsWith("/type")
+      )
+        branch.type = sub;
     }
-    if (branches.size === 0) continue;
-    const typeOnly = (list: AjvError[]) =>
-      list.some(
-        (s) =>
-          s.keyword === "type" &&
-          s.instancePath === e.instancePath &&
-          s.schemaPath === `${prefix}${s.schemaPath.slice(prefix.length).split("/")[0]}/type`,
-      );
-    const matched = [...branches.values()].filter((list) => !typeOnly(list));
-    for (const list of branches.values()) for (const s of list) drop.add(s);
+    let best: AjvError[] | undefined;
+    const others: string[] = []; // the types of the forms whose type did not match, in order
+    for (const branch of branches.values()) {
+      for (const s of branch.errors) drop.add(s);
+      if (branch.type === undefined) {
+        if (best === undefined || branch.errors.length < best.length) best = branch.errors;
+      } else for (const s of branch.errors) if (s.keyword === "type") others.push(String(s.params.type));
+    }
     drop.add(e);
-    if (matched.length > 0) {
-      const best = matched.reduce((a, b) => (b.length < a.length ? b : a));
+    if (best !== undefined) {
       // the forms whose type did not match are still allowed: say so on the field's own errors
-      const others = [...branches.values()]
-        .filter(typeOnly)
-        .flatMap((list) => list.filter((s) => s.keyword === "type").map((s) => String(s.params.type)));
+      const distinct = [...new Set(others)];
       for (const s of best) {
         drop.delete(s);
+        if (s.instancePath !== e.instancePath) continue;
         // (a branch that failed on its type may still restrict values, e.g. only "auto": name
         // such a form only after an enum/const miss, where "or an integer" is the useful hint)
-        const named = [...new Set(others)].filter(
-          (t) => t === "null" || s.keyword === "enum" || s.keyword === "const",
-        );
-        if (named.length > 0 && s.instancePath === e.instancePath)
-          replaced.set(s, { ...s, params: { ...s.params, otherForms: named } });
+        const named =
+          s.keyword === "enum" || s.keyword === "const" ? distinct : distinct.filter((t) => t === "null");
+        if (named.length > 0) replaced.set(s, { ...s, params: { ...s.params, otherForms: named } });
       }
     } else {
-      const types = [...branches.values()].flatMap((list) =>
-        list.filter((s) => s.keyword === "type").map((s) => String(s.params.type)),
-      );
       added.push({
         instancePath: e.instancePath,
         schemaPath: e.schemaPath,
         keyword: "type",
-        params: { type: [...new Set(types)].join(",") },
+        params: { type: [...new Set(others)].join(",") },
       });
     }
   }
-  return [...errors.filter((e) => !drop.has(e)).map((e) => replaced.get(e) ?? e), ...added];
+  const out: AjvError[] = [];
+  for (const e of errors) if (!drop.has(e)) out.push(replaced.get(e) ?? e);
+  for (const e of added) out.push(e);
+  return out;
+}
+
+/** The pointers of the fields that failed their schema: a rule about such a field adds nothing. */
+export interface InvalidPointers {
+  readonly size: number;
+  has(pointer: string): boolean;
+}
+
+/** A payload's few failures are scanned (cheaper than building a Set); many go into a Set. */
+export function invalidPointers(diagnostics: readonly Diagnostic[]): InvalidPointers {
+  if (diagnostics.length > 16) return new Set(diagnostics.map((d) => d.pointer));
+  return {
+    size: diagnostics.length,
+    has(pointer) {
+      for (let i = 0; i < diagnostics.length; i++) if (diagnostics[i]!.pointer === pointer) return true;
+      return false;
+    },
+  };
 }
 
 /** Turns Ajv's errors into diagnostics, one per field and problem, in document order. */
@@ -528,7 +574,10 @@ export function diagnosticsFromAjv(
   for (const error of collapseAnyOf(errors)) {
     const d = schemaDiagnostic(error, input);
     if (seen === undefined && out.length < 32) {
-      if (!out.some((o) => o.pointer === d.pointer && o.message === d.message)) out.push(d);
+      let again = false;
+      for (let i = 0; i < out.length && !again; i++)
+        again = out[i]!.pointer === d.pointer && out[i]!.message === d.message;
+      if (!again) out.push(d);
       continue;
     }
     if (seen === undefined) seen = new Set(out.map((o) => `${o.pointer}\u0000${o.message}`));
@@ -742,44 +791,113 @@ export interface UniqueItemFieldRule {
   spec: string;
 }
 
+/** Per rule, what its messages repeat, worked out once per item index. */
+interface UniqueItemFieldText {
+  token: string;
+  /** `/keyframes/1/frame_index` by item index, as the payload has it and as a message shows it */
+  pointers: string[];
+  shownPointers: string[];
+  /** `keyframes[1].frame_index`, and `keyframes[1]`, by item index, with whether each is a `safePiece` */
+  labels: string[];
+  labelSafe: boolean[];
+  items: string[];
+  itemSafe: boolean[];
+  tail: string;
+  tailSafe: boolean;
+}
+const UNIQUE_TEXT = new WeakMap<UniqueItemFieldRule, UniqueItemFieldText>();
+/** Indexes past this are worked out each time (a bounded cache). */
+const UNIQUE_TEXT_INDEXES = 256;
+
+function uniqueTextOf(rule: UniqueItemFieldRule): UniqueItemFieldText {
+  let text = UNIQUE_TEXT.get(rule);
+  if (text === undefined) {
+    const tail = `; each ${rule.field} must be unique (spec ${rule.spec})`;
+    text = {
+      token: escapeToken(rule.field),
+      pointers: [],
+      shownPointers: [],
+      labels: [],
+      labelSafe: [],
+      items: [],
+      itemSafe: [],
+      tail,
+      tailSafe: safePiece(tail),
+    };
+    UNIQUE_TEXT.set(rule, text);
+  }
+  return text;
+}
+
+/** Fills the cache entries of item `i` (past the bound: worked out, not kept) and returns the index to read. */
+function itemText(rule: UniqueItemFieldRule, text: UniqueItemFieldText, i: number): number {
+  const at = i < UNIQUE_TEXT_INDEXES ? i : UNIQUE_TEXT_INDEXES;
+  if (at === i && text.pointers[i] !== undefined) return i;
+  const pointer = `${rule.array}/${i}/${text.token}`;
+  const label = fieldLabel(pointer);
+  const item = fieldLabel(`${rule.array}/${i}`);
+  text.pointers[at] = pointer;
+  text.shownPointers[at] = redactUrlsInText(pointer);
+  text.labels[at] = label;
+  text.labelSafe[at] = safePiece(label);
+  text.items[at] = item;
+  text.itemSafe[at] = safePiece(item);
+  return at;
+}
+
 /** spec 2.2: frame_index "must be unique across the keyframes of one request" */
 export function checkUniqueItemField(
   rule: UniqueItemFieldRule,
   input: Record<string, unknown>,
-  invalid: ReadonlySet<string>,
+  invalid: InvalidPointers,
 ): Diagnostic[] {
-  const byValue = new Map<unknown, number[]>();
-  itemsAt(input, rule.array).forEach((item, i) => {
-    const v = valueAt(item, "/" + rule.field);
-    // a bigint: vsk lint's exact value of an integer beyond 2^53, read from the payload's text
-    if ((typeof v !== "number" && typeof v !== "bigint") || invalid.has(`${rule.array}/${i}/${rule.field}`))
-      return;
-    const list = byValue.get(v);
-    if (list) list.push(i);
-    else byValue.set(v, [i]);
-  });
   const out: Diagnostic[] = [];
-  for (const [value, indexes] of byValue) {
-    if (indexes.length < 2) continue;
+  const items = itemsAt(input, rule.array);
+  if (items.length < 2) return out;
+  const text = uniqueTextOf(rule);
+  const byValue = new Map<unknown, number[]>();
+  let repeated = false;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (typeof item !== "object" || item === null || Array.isArray(item) || !Object.hasOwn(item, rule.field))
+      continue;
+    const v = (item as Record<string, unknown>)[rule.field];
+    // a bigint: vsk lint's exact value of an integer beyond 2^53, read from the payload's text
+    if (typeof v !== "number" && typeof v !== "bigint") continue;
+    if (invalid.size > 0 && invalid.has(text.pointers[itemText(rule, text, i)]!)) continue;
+    const list = byValue.get(v);
+    if (list) {
+      list.push(i);
+      repeated = true;
+    } else byValue.set(v, [i]);
+  }
+  if (!repeated) return out;
+  byValue.forEach((indexes, value) => {
+    if (indexes.length < 2) return;
     for (const i of indexes) {
-      const pointer = `${rule.array}/${i}/${rule.field}`;
       // name a few of the others: thousands of duplicates must not make the output quadratic
-      const named = indexes.filter((j) => j !== i).slice(0, 3);
-      const more = indexes.length - 1 - named.length;
-      const others = [
-        ...named.map((j) => fieldLabel(`${rule.array}/${j}`)),
-        ...(more > 0 ? [`${more} more`] : []),
-      ];
+      let others = "";
+      let safe = text.tailSafe;
+      let named = 0;
+      for (let k = 0; k < indexes.length && named < 3; k++) {
+        if (indexes[k] === i) continue;
+        const j = itemText(rule, text, indexes[k]!);
+        others += (named === 0 ? "" : ", ") + text.items[j]!;
+        safe &&= text.itemSafe[j]!;
+        named++;
+      }
+      const more = indexes.length - 1 - named;
+      if (more > 0) others += `, ${more} more`;
+      const at = itemText(rule, text, i);
+      const message = `${text.labels[at]!}: ${String(value)} is also used by ${others}${text.tail}`;
+      // the pieces were checked once each (a number holds nothing to redact): see safePiece
       out.push(
-        diagnostic(
-          "error",
-          pointer,
-          rule.id,
-          `${fieldLabel(pointer)}: ${String(value)} is also used by ${others.join(", ")}; each ${rule.field} must be unique (spec ${rule.spec})`,
-        ),
+        safe && text.labelSafe[at]!
+          ? redacted("error", text.shownPointers[at]!, rule.id, message)
+          : diagnostic("error", text.pointers[at]!, rule.id, message),
       );
     }
-  }
+  });
   return out;
 }
 
@@ -805,7 +923,7 @@ export interface ItemFieldWithinDurationRule {
 export function checkItemFieldWithinDuration(
   rule: ItemFieldWithinDurationRule,
   input: Record<string, unknown>,
-  invalid: ReadonlySet<string>,
+  invalid: InvalidPointers,
 ): Diagnostic[] {
   if (invalid.has(rule.duration)) return [];
   const given = valueAt(input, rule.duration);
@@ -886,7 +1004,7 @@ export interface IntegerInSetOrRangeRule {
 export function checkIntegerInSetOrRange(
   rule: IntegerInSetOrRangeRule,
   input: Record<string, unknown>,
-  invalid: ReadonlySet<string>,
+  invalid: InvalidPointers,
 ): Diagnostic[] {
   if (invalid.has(rule.field)) return [];
   const v = valueAt(input, rule.field);
@@ -990,8 +1108,31 @@ export interface UnknownFieldsRule extends KnownObject {
 /** spec 4.1: "Unlisted fields are not described": a warning, with the nearest known field */
 export function checkUnknownFields(rule: UnknownFieldsRule, input: Record<string, unknown>): Diagnostic[] {
   const out: Diagnostic[] = [];
-  unknownIn(rule, rule, input, "", out);
+  // most payloads have no unknown field: find that out without building a pointer
+  if (hasUnknownIn(rule, rule, input)) unknownIn(rule, rule, input, "", out);
   return out;
+}
+
+function hasUnknownIn(rule: UnknownFieldsRule, object: KnownObject, value: object): boolean {
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const index = object.known.indexOf(key);
+    if (index === -1) return true;
+    const inner = object.inner?.[index];
+    if (inner && hasUnknownInValue(rule, inner, (value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
+function hasUnknownInValue(rule: UnknownFieldsRule, where: KnownValue, value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) {
+    if (where.items)
+      for (let i = 0; i < value.length; i++) if (hasUnknownInValue(rule, where.items, value[i])) return true;
+    return false;
+  }
+  const object = where.object === undefined ? undefined : rule.objects?.[where.object];
+  return object !== undefined && hasUnknownIn(rule, object, value);
 }
 
 function unknownIn(
@@ -1054,7 +1195,7 @@ export type RuleSpec =
 type Check<K extends RuleSpec["kind"]> = (
   rule: Extract<RuleSpec, { kind: K }>,
   input: Record<string, unknown>,
-  invalid: ReadonlySet<string>,
+  invalid: InvalidPointers,
 ) => Diagnostic[];
 
 const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {
@@ -1073,8 +1214,7 @@ export function checkRules(
   schemaErrors: readonly Diagnostic[],
 ): Diagnostic[] {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return [];
-  const invalid = new Set<string>();
-  for (let i = 0; i < schemaErrors.length; i++) invalid.add(schemaErrors[i]!.pointer);
+  const invalid = invalidPointers(schemaErrors);
   const out: Diagnostic[] = [];
   for (const rule of rules) {
     const found = (CHECKS[rule.kind] as Check<RuleSpec["kind"]>)(

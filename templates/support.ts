@@ -8,7 +8,7 @@
 
 // URL redaction is the runtime's (spec 7.2, input_fetch_failed rule 3): `vsk generate` copies
 // that module beside support.mts as redact.mts, so generated code still depends on nothing else.
-import { redactUrl, redactUrlsInText } from "../src/runtime/redact.js";
+import { mayHoldSecret, redactUrl, redactUrlsInText } from "../src/runtime/redact.js";
 export { redactUrl, redactUrlsInText };
 
 // ---------------------------------------------------------------------------------------------
@@ -60,8 +60,8 @@ export function diagnostic(severity: Severity, pointer: string, rule: string, me
   return redacted(severity, redactOnce(pointer), rule, redactOnce(message));
 }
 
-/** A diagnostic whose pointer and message are already redacted. */
-function redacted(severity: Severity, pointer: string, rule: string, message: string): Diagnostic {
+/** A diagnostic whose pointer and message are already redacted (or hold nothing to redact: see `safePiece`). */
+export function redacted(severity: Severity, pointer: string, rule: string, message: string): Diagnostic {
   return {
     severity,
     pointer,
@@ -73,11 +73,24 @@ function redacted(severity: Severity, pointer: string, rule: string, message: st
   };
 }
 
+/**
+ * Whether a piece of a message leaves the whole message with nothing to redact, when the pieces
+ * are joined only by text that holds no `? # @ / \\` and no `;` before a space (`": "`, `", "`,
+ * `"; each …"`): it holds nothing to redact itself, and does not end in `?` or `#`, which the
+ * next character would make the start of a query or fragment. A rule that builds its messages
+ * from the same pieces over and over checks each piece once instead of each message.
+ */
+export function safePiece(text: string): boolean {
+  const last = text.charCodeAt(text.length - 1);
+  return !mayHoldSecret(text) && last !== 63 /* ? */ && last !== 35; /* # */
+}
+
 /** Texts already redacted: the same messages come back payload after payload (bounded). */
 const REDACTED = new Map<string, string>();
 
 /** `redactUrlsInText`, remembered for texts up to 1024 characters. */
 function redactOnce(text: string): string {
+  if (!mayHoldSecret(text)) return text; // the fast path of most messages, without a lookup
   let out = REDACTED.get(text);
   if (out === undefined) {
     out = redactUrlsInText(text);
@@ -398,6 +411,9 @@ function memoParams(params: Record<string, unknown>): boolean {
   return true;
 }
 
+/** keyword → `schema/<keyword>`, the rule id of a schema violation (Ajv's keywords: a bounded set). */
+const SCHEMA_RULES = new Map<string, string>();
+
 function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   let pointer = error.instancePath;
   const p = error.params;
@@ -411,7 +427,8 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   else if (error.keyword === "unevaluatedProperties" && typeof p.unevaluatedProperty === "string")
     pointer += "/" + escapeToken(p.unevaluatedProperty);
   const value = valueAt(input, pointer);
-  const rule = `schema/${error.keyword}`;
+  let rule = SCHEMA_RULES.get(error.keyword);
+  if (rule === undefined) SCHEMA_RULES.set(error.keyword, (rule = `schema/${error.keyword}`));
   const memo = MEMO_KEYWORDS.has(error.keyword) && pointer.length <= 256 && memoValue(value) && memoParams(p);
   const byValue = memo ? SEEN.get(error.schemaPath)?.get(pointer) : undefined;
   const seen = byValue?.get(value);
@@ -441,7 +458,10 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
  * branch's type matched, a single "expected integer or null" message.
  */
 function collapseAnyOf(errors: readonly AjvError[]): readonly AjvError[] {
-  if (!errors.some((e) => e.keyword === "anyOf" || e.keyword === "oneOf")) return errors;
+  let any = false;
+  for (let k = 0; k < errors.length && !any; k++)
+    any = errors[k]!.keyword === "anyOf" || errors[k]!.keyword === "oneOf";
+  if (!any) return errors;
   const drop = new Set<AjvError>();
   const added: AjvError[] = [];
   const replaced = new Map<AjvError, AjvError>();
@@ -458,52 +478,79 @@ function collapseAnyOf(errors: readonly AjvError[]): readonly AjvError[] {
       errors[first - 1]!.instancePath.startsWith(e.instancePath)
     )
       first--;
-    const branches = new Map<string, AjvError[]>();
+    if (first === k) continue;
+    // the run by branch (`…/anyOf/<index>/…`), in order; a branch "failed on its type" when one
+    // of its errors is that branch's own `type` keyword at the anyOf's own field
+    const branches = new Map<string, { errors: AjvError[]; type: AjvError | undefined }>();
     for (let j = first; j < k; j++) {
       const sub = errors[j]!;
-      const index = sub.schemaPath.slice(prefix.length).split("/")[0]!;
-      const list = branches.get(index);
-      if (list) list.push(sub);
-      else branches.set(index, [sub]);
+      const path = sub.schemaPath;
+      const slash = path.indexOf("/", prefix.length);
+      const index = slash === -1 ? path.slice(prefix.length) : path.slice(prefix.length, slash);
+      let branch = branches.get(index);
+      if (branch === undefined) branches.set(index, (branch = { errors: [], type: undefined }));
+      branch.errors.push(sub);
+      if (
+        branch.type === undefined &&
+        sub.keyword === "type" &&
+        sub.instancePath === e.instancePath &&
+        slash !== -1 &&
+        path.length === slash + 5 &&
+        path.endsWith("/type")
+      )
+        branch.type = sub;
     }
-    if (branches.size === 0) continue;
-    const typeOnly = (list: AjvError[]) =>
-      list.some(
-        (s) =>
-          s.keyword === "type" &&
-          s.instancePath === e.instancePath &&
-          s.schemaPath === `${prefix}${s.schemaPath.slice(prefix.length).split("/")[0]}/type`,
-      );
-    const matched = [...branches.values()].filter((list) => !typeOnly(list));
-    for (const list of branches.values()) for (const s of list) drop.add(s);
+    let best: AjvError[] | undefined;
+    const others: string[] = []; // the types of the forms whose type did not match, in order
+    for (const branch of branches.values()) {
+      for (const s of branch.errors) drop.add(s);
+      if (branch.type === undefined) {
+        if (best === undefined || branch.errors.length < best.length) best = branch.errors;
+      } else for (const s of branch.errors) if (s.keyword === "type") others.push(String(s.params.type));
+    }
     drop.add(e);
-    if (matched.length > 0) {
-      const best = matched.reduce((a, b) => (b.length < a.length ? b : a));
+    if (best !== undefined) {
       // the forms whose type did not match are still allowed: say so on the field's own errors
-      const others = [...branches.values()]
-        .filter(typeOnly)
-        .flatMap((list) => list.filter((s) => s.keyword === "type").map((s) => String(s.params.type)));
+      const distinct = [...new Set(others)];
       for (const s of best) {
         drop.delete(s);
+        if (s.instancePath !== e.instancePath) continue;
         // (a branch that failed on its type may still restrict values, e.g. only "auto": name
         // such a form only after an enum/const miss, where "or an integer" is the useful hint)
-        const named = [...new Set(others)].filter((t) => t === "null" || s.keyword === "enum" || s.keyword === "const");
-        if (named.length > 0 && s.instancePath === e.instancePath)
-          replaced.set(s, { ...s, params: { ...s.params, otherForms: named } });
+        const named = s.keyword === "enum" || s.keyword === "const" ? distinct : distinct.filter((t) => t === "null");
+        if (named.length > 0) replaced.set(s, { ...s, params: { ...s.params, otherForms: named } });
       }
     } else {
-      const types = [...branches.values()].flatMap((list) =>
-        list.filter((s) => s.keyword === "type").map((s) => String(s.params.type)),
-      );
       added.push({
         instancePath: e.instancePath,
         schemaPath: e.schemaPath,
         keyword: "type",
-        params: { type: [...new Set(types)].join(",") },
+        params: { type: [...new Set(others)].join(",") },
       });
     }
   }
-  return [...errors.filter((e) => !drop.has(e)).map((e) => replaced.get(e) ?? e), ...added];
+  const out: AjvError[] = [];
+  for (const e of errors) if (!drop.has(e)) out.push(replaced.get(e) ?? e);
+  for (const e of added) out.push(e);
+  return out;
+}
+
+/** The pointers of the fields that failed their schema: a rule about such a field adds nothing. */
+export interface InvalidPointers {
+  readonly size: number;
+  has(pointer: string): boolean;
+}
+
+/** A payload's few failures are scanned (cheaper than building a Set); many go into a Set. */
+export function invalidPointers(diagnostics: readonly Diagnostic[]): InvalidPointers {
+  if (diagnostics.length > 16) return new Set(diagnostics.map((d) => d.pointer));
+  return {
+    size: diagnostics.length,
+    has(pointer) {
+      for (let i = 0; i < diagnostics.length; i++) if (diagnostics[i]!.pointer === pointer) return true;
+      return false;
+    },
+  };
 }
 
 /** Turns Ajv's errors into diagnostics, one per field and problem, in document order. */
@@ -516,7 +563,10 @@ export function diagnosticsFromAjv(errors: readonly AjvError[] | null | undefine
   for (const error of collapseAnyOf(errors)) {
     const d = schemaDiagnostic(error, input);
     if (seen === undefined && out.length < 32) {
-      if (!out.some((o) => o.pointer === d.pointer && o.message === d.message)) out.push(d);
+      let again = false;
+      for (let i = 0; i < out.length && !again; i++)
+        again = out[i]!.pointer === d.pointer && out[i]!.message === d.message;
+      if (!again) out.push(d);
       continue;
     }
     if (seen === undefined) seen = new Set(out.map((o) => `${o.pointer}\u0000${o.message}`));

@@ -3,35 +3,18 @@
  * the endpoint's rules beside it, as one TypeScript module whose exports are typed. Ajv's code
  * is plain JavaScript, so the module opens with `// @ts-nocheck` (the consumer's strictest
  * flags apply to every other generated file); it compiles to ESM that runs under plain `node`
- * and in a browser. Ajv's standalone output `require`s a few run-time helpers even in ESM mode
- * (TOOLCHAIN.md); they are replaced by imports from the generated support module.
+ * and in a browser. Ajv's standalone output `require`s its run-time helpers even in ESM mode
+ * (TOOLCHAIN.md); the Ajv of src/rules/ajv.ts is configured so that its output calls the
+ * generated support module's functions by name instead, and this file only imports them.
  */
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { AnySchema } from "ajv";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import { ajvFormats } from "../../templates/support.js";
-import { quickCheckSource, type RuleSpec } from "../rules/index.js";
+import { quickCheckSource, SUPPORT_FUNCTIONS, type RuleSpec } from "../rules/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 
 const standaloneCode = standaloneModule.default;
-
-/**
- * Ajv run-time helpers and where the emitted module gets them instead: all from the generated support module,
- * so the module needs neither Ajv nor ajv-formats at run time (and runs in a browser).
- */
-const REQUIRE_REPLACEMENTS: ReadonlyArray<{ pattern: RegExp; replacement: string; support: string }> = [
-  {
-    pattern: /require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g,
-    replacement: "ucs2length",
-    support: "ucs2length",
-  },
-  { pattern: /require\("ajv\/dist\/runtime\/equal"\)\.default/g, replacement: "equal", support: "equal" },
-  {
-    pattern: /require\("ajv-formats\/dist\/formats"\)\.fullFormats/g,
-    replacement: "ajvFormats",
-    support: "ajvFormats",
-  },
-];
 
 /**
  * Where a module's string, template and regular-expression literals (and comments) are: a schema's property
@@ -88,20 +71,6 @@ export function rewriteCodeOnly(code: string, rewrite: (segment: string) => stri
   return out + rewrite(code.slice(at));
 }
 
-/** Replaces the matches of `pattern` (global) that start in code, not inside a literal. */
-function replaceInCode(code: string, pattern: RegExp, replacement: string): { code: string; replaced: boolean } {
-  const ranges = literalRanges(code);
-  const inLiteral = (pos: number) => ranges.some(([b, e]) => pos >= b && pos < e);
-  let replaced = false;
-  const result = code.replace(pattern, (match: string, ...rest: unknown[]) => {
-    const offset = rest[rest.length - 2] as number;
-    if (inLiteral(offset)) return match;
-    replaced = true;
-    return replacement;
-  });
-  return { code: result, replaced };
-}
-
 /** The code of a module without its literals (for looking things up in it). */
 function codeOnly(code: string): string {
   const parts: string[] = [];
@@ -118,26 +87,6 @@ function formatsUsed(code: string): string[] {
   for (const m of code.matchAll(/\bajvFormats(?:\.([A-Za-z_$][\w$]*)|\[("(?:[^"\\]|\\.)*")\])/g))
     used.add(m[1] ?? (JSON.parse(m[2]!) as string));
   return [...used];
-}
-
-/**
- * `minLength`/`maxLength` count code points (ucs2length), which costs a scan of the string.
- * Since code points <= UTF-16 length <= 2 × code points, the UTF-16 length decides most cases:
- * `ucs2length(x) > N` can only hold when `x.length > N`, and `ucs2length(x) < N` only when
- * `x.length < 2N`. The rewrite keeps the exact answer and skips the scan for ordinary strings.
- */
-function cheapLengthChecks(code: string): string {
-  // Ajv calls the helper through an alias (`const func1 = ucs2length;`): find those in the whole
-  // module first, then rewrite the calls in code only
-  const names = ["ucs2length", ...[...code.matchAll(/\bconst (func\d+) = ucs2length;/g)].map((m) => m[1]!)];
-  const call = new RegExp(`\\b(${names.join("|")})\\((data\\d*)\\) ([<>]) (\\d+)\\b`, "g");
-  return rewriteCodeOnly(code, (segment) =>
-    segment.replace(call, (_m, fn: string, data: string, op: string, n: string) =>
-      op === ">"
-        ? `(${data}.length > ${n} && ${fn}(${data}) > ${n})`
-        : `(${data}.length < ${2 * Number(n)} && ${fn}(${data}) < ${n})`,
-    ),
-  );
 }
 
 export class EmitError extends Error {
@@ -174,26 +123,22 @@ export function emitValidator(
   if (!exported) throw new EmitError(`${what}: unexpected shape of Ajv's standalone output`);
   const fn = exported[1]!;
   code = code.replace(exported[0], "").replace(/^"use strict";/, "");
-  const fromSupport = new Set(["diagnose"]);
-  // Ajv's helpers are `require("…")` calls: replaced where the call starts in code, never
-  // where the same text stands inside a literal taken from the schema
-  for (const r of REQUIRE_REPLACEMENTS) {
-    const result = replaceInCode(code, r.pattern, r.replacement);
-    code = result.code;
-    if (result.replaced) fromSupport.add(r.support);
-  }
-  const missingFormat = formatsUsed(codeOnly(code)).find((f) => !Object.prototype.hasOwnProperty.call(ajvFormats, f));
+  // Ajv's code calls the support module's functions by name (src/rules/ajv.ts): import those it uses
+  const code_ = codeOnly(code);
+  const fromSupport = new Set([
+    "diagnose",
+    ...SUPPORT_FUNCTIONS.filter((name) => new RegExp(`\\b${name}\\b`).test(code_)),
+  ]);
+  const missingFormat = formatsUsed(code_).find((f) => !Object.prototype.hasOwnProperty.call(ajvFormats, f));
   if (missingFormat !== undefined)
     throw new EmitError(
       `${what}: format "${missingFormat}" needs an ajv-formats function that the support module does not provide yet`,
     );
-  code = cheapLengthChecks(code);
-  const ranges = literalRanges(code);
-  const leftover = [...code.matchAll(/require\("([^"]+)"\)/g)].find(
-    (m) => !ranges.some(([b, e]) => m.index >= b && m.index < e),
-  );
-  if (leftover)
-    throw new EmitError(`${what}: Ajv's output needs run-time module "${leftover[1]}", which vsk cannot inline yet`);
+  // a run-time module Ajv's code would still load (a newer Ajv, a keyword we do not provide)
+  if (/\brequire\s*\(/.test(code_)) {
+    const module = /\brequire\s*\(\s*["'`]([^"'`]*)/.exec(code)?.[1] ?? "?";
+    throw new EmitError(`${what}: Ajv's output needs run-time module "${module}", which vsk cannot inline yet`);
+  }
   return [
     header,
     "// @ts-nocheck -- Ajv's standalone code below is plain JavaScript; the exports at the end are typed.",

@@ -3,12 +3,60 @@
  * the formats of ajv-formats with support.js's uri fast path), shared by the emitted validators
  * (stage 4) and by drift, which compiles the source's schemas to check examples and requests.
  */
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { _, Ajv2020, str, type KeywordCxt } from "ajv/dist/2020.js";
+import ajvEqualModule from "ajv/dist/runtime/equal.js";
 import addFormatsModule from "ajv-formats";
-import { formatUri } from "../../templates/support.js";
+import { formatUri, ucs2length } from "../../templates/support.js";
 import { forEachSchema, isSchemaObject, PROTOTYPE_MEMBERS, type JsonSchemaObject } from "../schema/index.js";
 
 const addFormats = addFormatsModule.default;
+/** The deep equality Ajv's `enum`, `const` and `uniqueItems` call (the function object they hold). */
+const ajvEqual: unknown =
+  (ajvEqualModule as unknown as { default?: unknown }).default ?? ajvEqualModule; // (a loader may unwrap CommonJS' default)
+
+/**
+ * What Ajv's standalone code calls, named as the generated support module exports it, so the
+ * emitted code imports it from there and needs neither Ajv nor ajv-formats at run time. Ajv's own
+ * mechanisms, not rewriting its output: `code.formats` is the expression its format checks read
+ * (`ajvFormats.uri`); a function registered in `ajv.scope` under its `ref` is the one every
+ * keyword's `useFunc` then shares, with our code (`equal`); `minLength`/`maxLength` are the one
+ * keyword pair defined here (below).
+ */
+export const SUPPORT_FUNCTIONS = ["ajvFormats", "equal", "ucs2length"] as const;
+
+/**
+ * `minLength`/`maxLength` as Ajv defines them (code points, `ucs2length`; same error: keyword,
+ * `{limit}`), with the UTF-16 length deciding first: code points <= UTF-16 length <= 2 × code
+ * points, so `ucs2length(x) > N` can only hold when `x.length > N`, and `ucs2length(x) < N` only
+ * when `x.length < 2N`. Same answers; an ordinary string is never scanned.
+ */
+function addLengthKeywords(ajv: Ajv2020): void {
+  for (const keyword of ["maxLength", "minLength"] as const) {
+    ajv.removeKeyword(keyword);
+    ajv.addKeyword({
+      keyword,
+      type: "string",
+      schemaType: "number",
+      $data: true,
+      before: "pattern", // Ajv's own order: lengths, then pattern, then format
+      error: {
+        message: ({ schemaCode }) =>
+          str`must NOT have ${keyword === "maxLength" ? "more" : "fewer"} than ${schemaCode} characters`,
+        params: ({ schemaCode }) => _`{limit: ${schemaCode}}`,
+      },
+      code(cxt: KeywordCxt) {
+        const { data, schemaCode, gen } = cxt;
+        const twice = cxt.$data ? _`2 * ${schemaCode}` : 2 * (cxt.schema as number);
+        const length = gen.scopeValue("func", { ref: ucs2length, code: _`ucs2length` });
+        cxt.fail$data(
+          keyword === "maxLength"
+            ? _`${data}.length > ${schemaCode} && ${length}(${data}) > ${schemaCode}`
+            : _`${data}.length < ${twice} && ${length}(${data}) < ${schemaCode}`,
+        );
+      },
+    });
+  }
+}
 
 /**
  * A fresh Ajv configured the way every emitted validator is compiled. `ownProperties` makes a
@@ -24,8 +72,10 @@ export function createAjv(options: { ownProperties?: boolean } = {}): Ajv2020 {
     strict: false,
     messages: false,
     validateFormats: true,
-    code: { source: true, esm: true, lines: false },
+    code: { source: true, esm: true, lines: false, formats: _`ajvFormats` },
   });
+  ajv.scope.value("func", { ref: ajvEqual, code: _`equal` });
+  addLengthKeywords(ajv);
   addFormats(ajv);
   // the uri check with a fast path for plain http(s) URLs (support.js; same answers as ajv-formats)
   ajv.addFormat("uri", formatUri);

@@ -4,7 +4,13 @@
  * Its runtime region goes into the generated support module after the rule kinds' regions
  * (scripts/embed.mjs takes the kinds from this file's imports, in this order).
  */
-import { diagnosticsFromAjv, type AjvError, type Diagnostic } from "../../templates/support.js";
+import {
+  diagnosticsFromAjv,
+  type AjvError,
+  type Diagnostic,
+  type InvalidPointers,
+  invalidPointers,
+} from "../../templates/support.js";
 import { checkUniqueItemField, type UniqueItemFieldRule } from "./unique-item-field.js";
 import { checkItemFieldWithinDuration, type ItemFieldWithinDurationRule } from "./item-field-within-duration.js";
 import { checkRequiresFlag, type RequiresFlagRule } from "./requires-flag.js";
@@ -28,7 +34,7 @@ export type RuleSpec =
 type Check<K extends RuleSpec["kind"]> = (
   rule: Extract<RuleSpec, { kind: K }>,
   input: Record<string, unknown>,
-  invalid: ReadonlySet<string>,
+  invalid: InvalidPointers,
 ) => Diagnostic[];
 
 const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {
@@ -47,8 +53,7 @@ export function checkRules(
   schemaErrors: readonly Diagnostic[],
 ): Diagnostic[] {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return [];
-  const invalid = new Set<string>();
-  for (let i = 0; i < schemaErrors.length; i++) invalid.add(schemaErrors[i]!.pointer);
+  const invalid = invalidPointers(schemaErrors);
   const out: Diagnostic[] = [];
   for (const rule of rules) {
     const found = (CHECKS[rule.kind] as Check<RuleSpec["kind"]>)(

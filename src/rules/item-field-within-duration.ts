@@ -9,7 +9,14 @@
  * (nullable allowed). The default duration is the schema's `default` for `duration` when it
  * states a number, else the spec's 5.
  */
-import { diagnostic, fieldLabel, itemsAt, valueAt, type Diagnostic } from "../../templates/support.js";
+import {
+  diagnostic,
+  fieldLabel,
+  itemsAt,
+  valueAt,
+  type Diagnostic,
+  type InvalidPointers,
+} from "../../templates/support.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
 import { declaredField, describeTypes, integerItemField, misfit, typesOf, valueSchema, type Misfit } from "./shape.js";
@@ -36,7 +43,7 @@ export interface ItemFieldWithinDurationRule {
 export function checkItemFieldWithinDuration(
   rule: ItemFieldWithinDurationRule,
   input: Record<string, unknown>,
-  invalid: ReadonlySet<string>,
+  invalid: InvalidPointers,
 ): Diagnostic[] {
   if (invalid.has(rule.duration)) return [];
   const given = valueAt(input, rule.duration);

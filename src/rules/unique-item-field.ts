@@ -7,7 +7,18 @@
  * items are objects with an integer `frame_index`. Any endpoint with that shape gets the rule,
  * whatever the model's id or alias; one without it does not.
  */
-import { diagnostic, fieldLabel, itemsAt, valueAt, type Diagnostic } from "../../templates/support.js";
+import {
+  diagnostic,
+  escapeToken,
+  fieldLabel,
+  itemsAt,
+  redacted,
+  redactUrlsInText,
+  safePiece,
+  valueAt,
+  type Diagnostic,
+  type InvalidPointers,
+} from "../../templates/support.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
 import { integerItemField, type Misfit } from "./shape.js";
@@ -25,40 +36,112 @@ export interface UniqueItemFieldRule {
   spec: string;
 }
 
+/** Per rule, what its messages repeat, worked out once per item index. */
+interface UniqueItemFieldText {
+  token: string;
+  /** `/keyframes/1/frame_index` by item index, as the payload has it and as a message shows it */
+  pointers: string[];
+  shownPointers: string[];
+  /** `keyframes[1].frame_index`, and `keyframes[1]`, by item index, with whether each is a `safePiece` */
+  labels: string[];
+  labelSafe: boolean[];
+  items: string[];
+  itemSafe: boolean[];
+  tail: string;
+  tailSafe: boolean;
+}
+const UNIQUE_TEXT = new WeakMap<UniqueItemFieldRule, UniqueItemFieldText>();
+/** Indexes past this are worked out each time (a bounded cache). */
+const UNIQUE_TEXT_INDEXES = 256;
+
+function uniqueTextOf(rule: UniqueItemFieldRule): UniqueItemFieldText {
+  let text = UNIQUE_TEXT.get(rule);
+  if (text === undefined) {
+    const tail = `; each ${rule.field} must be unique (spec ${rule.spec})`;
+    text = {
+      token: escapeToken(rule.field),
+      pointers: [],
+      shownPointers: [],
+      labels: [],
+      labelSafe: [],
+      items: [],
+      itemSafe: [],
+      tail,
+      tailSafe: safePiece(tail),
+    };
+    UNIQUE_TEXT.set(rule, text);
+  }
+  return text;
+}
+
+/** Fills the cache entries of item `i` (past the bound: worked out, not kept) and returns the index to read. */
+function itemText(rule: UniqueItemFieldRule, text: UniqueItemFieldText, i: number): number {
+  const at = i < UNIQUE_TEXT_INDEXES ? i : UNIQUE_TEXT_INDEXES;
+  if (at === i && text.pointers[i] !== undefined) return i;
+  const pointer = `${rule.array}/${i}/${text.token}`;
+  const label = fieldLabel(pointer);
+  const item = fieldLabel(`${rule.array}/${i}`);
+  text.pointers[at] = pointer;
+  text.shownPointers[at] = redactUrlsInText(pointer);
+  text.labels[at] = label;
+  text.labelSafe[at] = safePiece(label);
+  text.items[at] = item;
+  text.itemSafe[at] = safePiece(item);
+  return at;
+}
+
 /** spec 2.2: frame_index "must be unique across the keyframes of one request" */
 export function checkUniqueItemField(
   rule: UniqueItemFieldRule,
   input: Record<string, unknown>,
-  invalid: ReadonlySet<string>,
+  invalid: InvalidPointers,
 ): Diagnostic[] {
-  const byValue = new Map<unknown, number[]>();
-  itemsAt(input, rule.array).forEach((item, i) => {
-    const v = valueAt(item, "/" + rule.field);
-    // a bigint: vsk lint's exact value of an integer beyond 2^53, read from the payload's text
-    if ((typeof v !== "number" && typeof v !== "bigint") || invalid.has(`${rule.array}/${i}/${rule.field}`)) return;
-    const list = byValue.get(v);
-    if (list) list.push(i);
-    else byValue.set(v, [i]);
-  });
   const out: Diagnostic[] = [];
-  for (const [value, indexes] of byValue) {
-    if (indexes.length < 2) continue;
+  const items = itemsAt(input, rule.array);
+  if (items.length < 2) return out;
+  const text = uniqueTextOf(rule);
+  const byValue = new Map<unknown, number[]>();
+  let repeated = false;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (typeof item !== "object" || item === null || Array.isArray(item) || !Object.hasOwn(item, rule.field)) continue;
+    const v = (item as Record<string, unknown>)[rule.field];
+    // a bigint: vsk lint's exact value of an integer beyond 2^53, read from the payload's text
+    if (typeof v !== "number" && typeof v !== "bigint") continue;
+    if (invalid.size > 0 && invalid.has(text.pointers[itemText(rule, text, i)]!)) continue;
+    const list = byValue.get(v);
+    if (list) {
+      list.push(i);
+      repeated = true;
+    } else byValue.set(v, [i]);
+  }
+  if (!repeated) return out;
+  byValue.forEach((indexes, value) => {
+    if (indexes.length < 2) return;
     for (const i of indexes) {
-      const pointer = `${rule.array}/${i}/${rule.field}`;
       // name a few of the others: thousands of duplicates must not make the output quadratic
-      const named = indexes.filter((j) => j !== i).slice(0, 3);
-      const more = indexes.length - 1 - named.length;
-      const others = [...named.map((j) => fieldLabel(`${rule.array}/${j}`)), ...(more > 0 ? [`${more} more`] : [])];
+      let others = "";
+      let safe = text.tailSafe;
+      let named = 0;
+      for (let k = 0; k < indexes.length && named < 3; k++) {
+        if (indexes[k] === i) continue;
+        const j = itemText(rule, text, indexes[k]!);
+        others += (named === 0 ? "" : ", ") + text.items[j]!;
+        safe &&= text.itemSafe[j]!;
+        named++;
+      }
+      const more = indexes.length - 1 - named;
+      if (more > 0) others += `, ${more} more`;
+      const at = itemText(rule, text, i);
+      const message = `${text.labels[at]!}: ${String(value)} is also used by ${others}${text.tail}`;
+      // the pieces were checked once each (a number holds nothing to redact): see safePiece
       out.push(
-        diagnostic(
-          "error",
-          pointer,
-          rule.id,
-          `${fieldLabel(pointer)}: ${String(value)} is also used by ${others.join(", ")}; each ${rule.field} must be unique (spec ${rule.spec})`,
-        ),
+        safe && text.labelSafe[at]!
+          ? redacted("error", text.shownPointers[at]!, rule.id, message)
+          : diagnostic("error", text.pointers[at]!, rule.id, message),
       );
     }
-  }
+  });
   return out;
 }
 // #endregion runtime

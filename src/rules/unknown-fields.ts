@@ -42,8 +42,31 @@ export interface UnknownFieldsRule extends KnownObject {
 /** spec 4.1: "Unlisted fields are not described": a warning, with the nearest known field */
 export function checkUnknownFields(rule: UnknownFieldsRule, input: Record<string, unknown>): Diagnostic[] {
   const out: Diagnostic[] = [];
-  unknownIn(rule, rule, input, "", out);
+  // most payloads have no unknown field: find that out without building a pointer
+  if (hasUnknownIn(rule, rule, input)) unknownIn(rule, rule, input, "", out);
   return out;
+}
+
+function hasUnknownIn(rule: UnknownFieldsRule, object: KnownObject, value: object): boolean {
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const index = object.known.indexOf(key);
+    if (index === -1) return true;
+    const inner = object.inner?.[index];
+    if (inner && hasUnknownInValue(rule, inner, (value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
+function hasUnknownInValue(rule: UnknownFieldsRule, where: KnownValue, value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) {
+    if (where.items)
+      for (let i = 0; i < value.length; i++) if (hasUnknownInValue(rule, where.items, value[i])) return true;
+    return false;
+  }
+  const object = where.object === undefined ? undefined : rule.objects?.[where.object];
+  return object !== undefined && hasUnknownIn(rule, object, value);
 }
 
 function unknownIn(

@@ -7,8 +7,9 @@ import { createAjv } from "../../src/rules/index.js";
 import { emitValidator, literalRanges } from "../../src/emit/validator.js";
 import { toJs, writeSupportJs } from "./to-js.js";
 
-// The emitter rewrites Ajv's output (its `require`s, the length checks). Text a schema puts into
-// that output, as property names, enum values or descriptions, must come out untouched.
+// The emitter reads Ajv's output (which support functions it calls, whether a `require` is left)
+// and never rewrites it. Text a schema puts into that output, as property names, enum values or
+// descriptions, must come out untouched and must not be taken for code.
 const dir = mkdtempSync(join(tmpdir(), "vsk-literals-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -21,7 +22,7 @@ const tricky = [
   "'",
 ];
 
-describe("rewrites of Ajv's output never touch the schema's own text", () => {
+describe("Ajv's output keeps the schema's own text as it is", () => {
   it("a validator whose property names look like the rewritten code checks exactly those fields", () => {
     const schema = {
       type: "object",
@@ -33,7 +34,7 @@ describe("rewrites of Ajv's output never touch the schema's own text", () => {
       emitValidator(createAjv({ ownProperties: false }), schema, [], "./support.mjs", "// test", "tricky"),
     );
     writeFileSync(join(dir, "tricky.mjs"), js);
-    // the length checks in code were rewritten (cheap UTF-16 length first)...
+    // the length checks are our own keywords (cheap UTF-16 length first)...
     expect(js).toMatch(/data\d*\.length > 3 && func\d+\(data\d*\) > 3/);
     writeSupportJs(dir, "// test");
     const good = Object.fromEntries(tricky.map((name) => [name, "abc"]));

@@ -1,6 +1,8 @@
 /** Spec 7.2 rule 3: a URL's query string is never reflected; we also drop fragment and user info. */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readPrediction, readQueueStatus, readWebhook, redactUrl, redactUrlsInText } from "../../src/runtime/index.js";
+import { mayHoldSecret, redactEveryWord } from "../../src/runtime/redact.js";
 
 describe("redactUrl", () => {
   const cases: [string, string, string][] = [
@@ -112,6 +114,28 @@ describe("redactUrlsInText", () => {
   it("is idempotent", () => {
     const once = redactUrlsInText("fetch https://u:p@x.example/a?b=c#d failed.");
     expect(redactUrlsInText(once)).toBe(once);
+  }); // The prefilter skips the redaction for most messages (`keyframes[2]; each …`, `did you mean "3:4"?`):
+  // it must never skip a text the redaction would change.
+  const piece = fc.constantFrom(...'?#;@=/\\:. "<>`&aZ0_-)'.split(""), "https://", "a.png", "k=v", "user:pw@", "//h");
+  it("its fast path lets through only texts that word-by-word redaction leaves unchanged", () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        const text = pieces.join("");
+        if (!mayHoldSecret(text)) expect(redactEveryWord(text)).toBe(text);
+        expect(redactUrlsInText(text)).toBe(redactEveryWord(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+  it.each([
+    ['did you mean "3:4"?', false],
+    ["keyframes[2]; each frame_index must be unique", false],
+    ["a?b", true],
+    ["x.png;jsessionid=1", true],
+    ["ops@example.com", true],
+    ["see //host/a", true],
+  ])("its fast path: %s → may hold a secret: %s", (text, expected) => {
+    expect(mayHoldSecret(text)).toBe(expected);
   });
 });
 

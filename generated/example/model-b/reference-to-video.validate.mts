@@ -98,7 +98,7 @@ const schema34 = {
   },
 };
 const formats0 = ajvFormats.uri;
-const func1 = ucs2length;
+const func2 = ucs2length;
 function validate22(
   data,
   { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
@@ -486,7 +486,7 @@ function validate22(
         for (let i0 = 0; i0 < len0; i0++) {
           let data9 = data8[i0];
           if (typeof data9 === "string") {
-            if (data9.length > 2083 && func1(data9) > 2083) {
+            if (data9.length > 2083 && func2(data9) > 2083) {
               const err20 = {
                 instancePath: instancePath + "/reference_images/" + i0,
                 schemaPath: "#/properties/reference_images/anyOf/0/items/maxLength",
@@ -500,7 +500,7 @@ function validate22(
               }
               errors++;
             }
-            if (data9.length < 2 && func1(data9) < 1) {
+            if (data9.length < 2 && func2(data9) < 1) {
               const err21 = {
                 instancePath: instancePath + "/reference_images/" + i0,
                 schemaPath: "#/properties/reference_images/anyOf/0/items/minLength",
@@ -624,7 +624,7 @@ function validate22(
         for (let i1 = 0; i1 < len1; i1++) {
           let data11 = data10[i1];
           if (typeof data11 === "string") {
-            if (data11.length > 2083 && func1(data11) > 2083) {
+            if (data11.length > 2083 && func2(data11) > 2083) {
               const err28 = {
                 instancePath: instancePath + "/reference_videos/" + i1,
                 schemaPath: "#/properties/reference_videos/anyOf/0/items/maxLength",
@@ -638,7 +638,7 @@ function validate22(
               }
               errors++;
             }
-            if (data11.length < 2 && func1(data11) < 1) {
+            if (data11.length < 2 && func2(data11) < 1) {
               const err29 = {
                 instancePath: instancePath + "/reference_videos/" + i1,
                 schemaPath: "#/properties/reference_videos/anyOf/0/items/minLength",
@@ -762,7 +762,7 @@ function validate22(
         for (let i2 = 0; i2 < len2; i2++) {
           let data13 = data12[i2];
           if (typeof data13 === "string") {
-            if (data13.length > 2083 && func1(data13) > 2083) {
+            if (data13.length > 2083 && func2(data13) > 2083) {
               const err36 = {
                 instancePath: instancePath + "/reference_audios/" + i2,
                 schemaPath: "#/properties/reference_audios/anyOf/0/items/maxLength",
@@ -776,7 +776,7 @@ function validate22(
               }
               errors++;
             }
-            if (data13.length < 2 && func1(data13) < 1) {
+            if (data13.length < 2 && func2(data13) < 1) {
               const err37 = {
                 instancePath: instancePath + "/reference_audios/" + i2,
                 schemaPath: "#/properties/reference_audios/anyOf/0/items/minLength",

@@ -2,9 +2,9 @@
  * `vsk action`: what the GitHub Action (action.yml) runs. Inputs come as VSK_ACTION_* variables;
  * annotations go to stdout, the report to the job summary, outputs to $GITHUB_OUTPUT.
  */
-import { ActionInputError, runAction } from "../action/index.js";
+import { runAction } from "../action/index.js";
 import { commandParser, helpShown } from "./args.js";
-import { CliError, ExitCode } from "./errors.js";
+import { ExitCode, toCliError } from "./errors.js";
 
 export async function runActionCommand(argv: string[]): Promise<number> {
   await commandParser(argv, "action", "(inputs in VSK_ACTION_COMMAND, VSK_ACTION_FAIL_ON, VSK_ACTION_PATHS, …)")
@@ -16,7 +16,6 @@ export async function runActionCommand(argv: string[]): Promise<number> {
   try {
     return await runAction(process.env, process.cwd(), (text) => process.stdout.write(text));
   } catch (error) {
-    if (error instanceof ActionInputError) throw new CliError(`action: ${error.message}`, ExitCode.usage);
-    throw error;
+    throw toCliError(error, (message) => `action: ${message}`);
   }
 }

@@ -6,10 +6,9 @@
  */
 import { appendFileSync, existsSync, lstatSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { ConfigError, loadConfig, snapshotWriteDir, type VskConfig } from "../config/index.js";
+import { loadConfig, snapshotWriteDir, type VskConfig } from "../config/index.js";
 import {
   ACCEPT_FILE,
-  AcceptFileError,
   applyAccepted,
   buildReport,
   checkRequests,
@@ -27,7 +26,6 @@ import {
 import {
   chooseSchemaSource,
   describeSource,
-  FetchUsageError,
   mapLimit,
   parseTimeoutSeconds,
   resolveFetchOptions,
@@ -42,10 +40,9 @@ import {
   snapshotFile,
   sourceLabel,
   writeSnapshot,
-  SnapshotError,
 } from "../snapshot/index.js";
 import { commandParser, helpShown } from "./args.js";
-import { CliError, ExitCode } from "./errors.js";
+import { CliError, ExitCode, toCliError } from "./errors.js";
 import { plural } from "../text/index.js";
 import { redactUrlsInText } from "../runtime/index.js";
 
@@ -178,8 +175,7 @@ async function parseArgs(argv: string[]): Promise<DriftArgs | "help"> {
   try {
     if (timeout !== undefined) deadlineMs = parseTimeoutSeconds(timeout, "--timeout");
   } catch (error) {
-    if (error instanceof FetchUsageError) throw new CliError(`drift: ${error.message}`, ExitCode.usage);
-    throw error;
+    throw toCliError(error, (message) => `drift: ${message}`);
   }
   return {
     ...args,
@@ -222,14 +218,7 @@ export async function runDrift(argv: string[]): Promise<number> {
     entries = readAcceptFile(acceptFile, config.models);
     prepareSnapshotRead(config.snapshotDir); // finish or undo a write a killed vsk left, before reading
   } catch (error) {
-    if (
-      error instanceof ConfigError ||
-      error instanceof FetchUsageError ||
-      error instanceof AcceptFileError ||
-      error instanceof SnapshotError
-    )
-      throw new CliError(`drift: ${error.message}`, ExitCode.usage);
-    throw error;
+    throw toCliError(error, (message) => `drift: ${message}`);
   }
 
   // Nothing to compare the source with: say so before fetching anything (a usage problem, not drift).
@@ -323,9 +312,7 @@ export async function runDrift(argv: string[]): Promise<number> {
       try {
         manifest = readManifest(dir);
       } catch (error) {
-        if (error instanceof SnapshotError)
-          throw new CliError(`drift --update: ${scrub(error.message)}`, ExitCode.usage);
-        throw error;
+        throw toCliError(error, (message) => `drift --update: ${scrub(message)}`);
       }
       const base = config.file === undefined ? cwd : dirname(config.file);
       const toWrite = comparisons
@@ -342,9 +329,7 @@ export async function runDrift(argv: string[]): Promise<number> {
       try {
         if (toWrite.length > 0) writeSnapshot(dir, toWrite, new Date(), "drift --update");
       } catch (error) {
-        if (error instanceof SnapshotError)
-          throw new CliError(`drift --update: ${scrub(error.message)}`, ExitCode.usage);
-        throw error;
+        throw toCliError(error, (message) => `drift --update: ${scrub(message)}`);
       }
       report.summary.exitCode = 0;
       report.summary.updated = toWrite.map((f) => f.model);

@@ -1,12 +1,10 @@
 /** `vsk generate [--check] [--watch] [--lang ts|js] [--config FILE]`: types, builders and validators from the snapshot. */
 import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { CONFIG_FILE, ConfigError, loadConfig } from "../config/index.js";
+import { CONFIG_FILE, loadConfig } from "../config/index.js";
 import {
   compareWithDisk,
   differsOnlyInFormatting,
-  EmitConfigError,
-  EmitError,
   endpointRules,
   generateFiles,
   writeGenerated,
@@ -15,10 +13,9 @@ import {
   type Lang,
 } from "../emit/index.js";
 import { buildLintCache } from "../lint/index.js";
-import { SchemaLoadError } from "../schema/index.js";
-import { readSnapshot, SnapshotError } from "../snapshot/index.js";
+import { readSnapshot } from "../snapshot/index.js";
 import { commandParser, helpShown } from "./args.js";
-import { CliError, ExitCode } from "./errors.js";
+import { CliError, ExitCode, toCliError } from "./errors.js";
 import { plural } from "../text/index.js";
 import { watchAndRun } from "./watch.js";
 
@@ -95,12 +92,22 @@ async function watchGenerate(args: GenerateArgs, cwd: string): Promise<number> {
         const ms = Math.round(performance.now() - started);
         if (code !== ExitCode.ok) return { ok: false, line: lines[0] ?? `exit ${code}` };
         return { ok: true, line: `regenerated ${summary} in ${ms} ms` };
-      } catch (error) {
+      } catch (thrown) {
+        const error = toCliError(thrown);
         if (error instanceof CliError) return { ok: false, line: error.message.split("\n").join("; ") };
         throw error;
       }
     },
   });
+}
+
+/**
+ * Reading or writing the output directory is I/O (exit 2), though emit says it with the same
+ * `EmitError` class as a schema it cannot turn into code (exit 3).
+ */
+function outDirFailure(error: unknown): unknown {
+  const failure = toCliError(error);
+  return failure instanceof CliError ? new CliError(failure.message, ExitCode.usage) : failure;
 }
 
 /** One generation (or check): the exit code and what to print; a `CliError` for what stops it. */
@@ -121,11 +128,9 @@ async function generateOnce(
       endpoints: m.schema.endpoints,
     }));
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof SnapshotError)
-      throw new CliError(error.message, ExitCode.usage);
-    if (error instanceof SchemaLoadError)
-      throw new CliError(`${error.message}\nFix the snapshot file or run \`vsk pull\` again.`, ExitCode.source);
-    throw error;
+    throw toCliError(error, (message, name) =>
+      name === "SchemaLoadError" ? `${message}\nFix the snapshot file or run \`vsk pull\` again.` : message,
+    );
   }
   let files: GeneratedFile[];
   let rules: ReturnType<typeof endpointRules>;
@@ -133,9 +138,7 @@ async function generateOnce(
     rules = endpointRules(inputs);
     files = await generateFiles(inputs, { lang: args.lang });
   } catch (error) {
-    if (error instanceof EmitConfigError) throw new CliError(error.message, ExitCode.usage);
-    if (error instanceof EmitError) throw new CliError(error.message, ExitCode.source);
-    throw error;
+    throw toCliError(error);
   }
   const shown = relative(cwd, outDir) || ".";
   if (args.check) {
@@ -143,8 +146,7 @@ async function generateOnce(
     try {
       stale = compareWithDisk(outDir, files);
     } catch (error) {
-      if (error instanceof EmitError) throw new CliError(error.message, ExitCode.usage);
-      throw error;
+      throw outDirFailure(error);
     }
     const names = [
       ...stale.changed,
@@ -177,8 +179,7 @@ async function generateOnce(
   try {
     writeGenerated(outDir, files);
   } catch (error) {
-    if (error instanceof EmitError) throw new CliError(error.message, ExitCode.usage);
-    throw error;
+    throw outDirFailure(error);
   }
   const endpoints = inputs.reduce((n, m) => n + m.endpoints.length, 0);
   const ms = Math.round(performance.now() - started);

@@ -7,7 +7,7 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { redactUrlsInText } from "../../templates/support.js";
 import { terminalText } from "../output/index.js";
-import { CliError, ExitCode } from "./errors.js";
+import { CliError, EXIT_CODE_MEANINGS, ExitCode, toCliError } from "./errors.js";
 import { didYouMean, quote } from "../text/index.js";
 
 type CommandRunner = (argv: string[]) => Promise<number>;
@@ -62,7 +62,7 @@ function usage(): string {
     "  -v, --version  print the version",
     "",
     "Run `vsk <command> --help` (or `vsk help <command>`) for a command's options.",
-    "Exit codes: 0 fine, 1 findings, 2 usage or I/O error, 3 a schema source could not be fetched or parsed.",
+    `Exit codes: ${EXIT_CODE_MEANINGS.map(([code, meaning]) => `${code} ${meaning}`).join(", ")}.`,
   ].join("\n");
 }
 
@@ -109,7 +109,9 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 /** Turns whatever a command throws into one message and an exit code; never a stack trace for a CliError. */
-export function reportFailure(error: unknown): number {
+export function reportFailure(thrown: unknown): number {
+  // a stage's error that no command caught still gets its code from the one table (errors.ts)
+  const error = toCliError(thrown);
   if (error instanceof CliError) {
     // a message may quote data (a file name, a flag's value): shown, never acted on by the terminal
     process.stderr.write(`vsk: ${error.message.split("\n").map(terminalText).join("\n")}\n`);
@@ -122,7 +124,7 @@ export function reportFailure(error: unknown): number {
   process.stderr.write(
     `vsk: internal error (a bug in vsk, please report it):\n${safe.split("\n").map(terminalText).join("\n")}\n`,
   );
-  return 70;
+  return ExitCode.internal;
 }
 
 /** Run only as the program itself (also through npm's `vsk` link), never when imported. */

@@ -2,13 +2,9 @@
  * `vsk mock`: the local service (QUEUE.md) on a real port, for a team's tests and demos. Binds
  * 127.0.0.1 unless `--host` says otherwise; logs each request on stderr; SIGINT/SIGTERM stop it.
  */
-import { ConfigError } from "../config/index.js";
 import { createMockService } from "../mock/index.js";
-import { SchemaLoadError } from "../schema/index.js";
-import { SnapshotError } from "../snapshot/index.js";
-import { RegistryError } from "../lint/index.js";
 import { commandParser, helpShown } from "./args.js";
-import { CliError, ExitCode } from "./errors.js";
+import { CliError, ExitCode, toCliError } from "./errors.js";
 
 export async function runMock(argv: string[]): Promise<number> {
   const args = await commandParser(
@@ -66,12 +62,7 @@ export async function runMock(argv: string[]): Promise<number> {
         ),
     });
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof SnapshotError || error instanceof RegistryError)
-      throw new CliError(`mock: ${error.message}`, ExitCode.usage);
-    if (error instanceof SchemaLoadError) throw new CliError(`mock: ${error.message}`, ExitCode.source);
-    if (error instanceof Error && /run `vsk generate`/.test(error.message))
-      throw new CliError(`mock: ${error.message}`, ExitCode.usage);
-    throw error;
+    throw toCliError(error, (message) => `mock: ${message}`);
   }
   let url: string;
   try {

@@ -8,7 +8,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
-  ConfigError,
   describeModels,
   findModel,
   loadConfig,
@@ -21,22 +20,19 @@ import {
   describeSource,
   fetchModelSchema,
   parseTimeoutSeconds,
-  FetchError,
-  FetchUsageError,
   mapLimit,
   resolveFetchOptions,
   scrubSecrets,
   type RetryEvent,
   type SchemaSource,
 } from "../fetch/index.js";
-import { loadModelDocument, SchemaLoadError } from "../schema/index.js";
+import { loadModelDocument } from "../schema/index.js";
 import {
   prepareSnapshotRead,
   readManifest,
   readSnapshotFile,
   sha256,
   snapshotFile,
-  SnapshotError,
   writeSnapshot,
   sourceLabel,
   type FetchedModel,
@@ -44,7 +40,7 @@ import {
 } from "../snapshot/index.js";
 import { terminalText } from "../output/index.js";
 import { commandParser } from "./args.js";
-import { CliError, ExitCode } from "./errors.js";
+import { CliError, ExitCode, stageErrorOf, toCliError } from "./errors.js";
 import { plural } from "../text/index.js";
 
 /** How many models are fetched at once. */
@@ -107,8 +103,7 @@ async function parseArgs(argv: string[]): Promise<PullArgs | "help"> {
   try {
     if (timeout !== undefined) deadlineMs = parseTimeoutSeconds(timeout, "--timeout");
   } catch (error) {
-    if (error instanceof FetchUsageError) throw new CliError(`pull: ${error.message}`, ExitCode.usage);
-    throw error;
+    throw toCliError(error, (message) => `pull: ${message}`);
   }
   return {
     models,
@@ -150,7 +145,8 @@ async function pullOne(
     loadModelDocument(got.document, { model: ref.id, file: got.source });
     return { ok: true, fetched: { model: ref.id, text: got.text, source: sourceLabel(got.source, baseDir) } };
   } catch (error) {
-    if (error instanceof FetchError || error instanceof SchemaLoadError) return { ok: false, message: error.message };
+    // a source that cannot be fetched or parsed (exit 3) is reported with the other models' outcomes
+    if (stageErrorOf(error)?.exitCode === ExitCode.source) return { ok: false, message: (error as Error).message };
     throw error;
   }
 }
@@ -183,9 +179,7 @@ export async function runPull(argv: string[]): Promise<number> {
     source = chooseSource(args, config, cwd);
     resolveFetchOptions(); // a bad VSK_FETCH_* / VSK_API_KEY is a usage error, reported before any request
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof FetchUsageError)
-      throw new CliError(`pull: ${error.message}`, ExitCode.usage);
-    throw error;
+    throw toCliError(error, (message) => `pull: ${message}`);
   }
   const models = selectModels(config, args.models);
   // Read before any request: a corrupt manifest is reported at once, never rewritten without the other models.
@@ -194,8 +188,7 @@ export async function runPull(argv: string[]): Promise<number> {
     prepareSnapshotRead(config.snapshotDir); // finish or undo a write a killed vsk left
     manifest = readManifest(config.snapshotDir);
   } catch (error) {
-    if (error instanceof SnapshotError) throw new CliError(`pull: ${scrub(error.message)}`, ExitCode.usage);
-    throw error;
+    throw toCliError(error, (message) => `pull: ${scrub(message)}`);
   }
 
   const progress = process.stderr.isTTY === true;
@@ -246,8 +239,7 @@ export async function runPull(argv: string[]): Promise<number> {
   try {
     if (toWrite.length > 0) writeSnapshot(config.snapshotDir, toWrite);
   } catch (error) {
-    if (error instanceof SnapshotError) throw new CliError(`pull: ${scrub(error.message)}`, ExitCode.usage);
-    throw error;
+    throw toCliError(error, (message) => `pull: ${scrub(message)}`);
   }
 
   const width = Math.max(...fetched.map((f) => f.model.length));

@@ -12,7 +12,7 @@ import type { ModelRef } from "../config/index.js";
 import { rulesFor } from "../rules/index.js";
 
 /** `keyframes[].frame_index` for `["keyframes", "*", "frame_index"]`; the root is the whole body. */
-export function fieldLabel(field: readonly string[], direction: Change["direction"]): string {
+export function fieldPathLabel(field: readonly string[], direction: Change["direction"]): string {
   if (field.length === 0) return direction === "response" ? "(response body)" : "(request body)";
   let label = "";
   for (const token of field) {
@@ -44,7 +44,7 @@ export function classify(finding: Finding, examples?: ExampleMaker): Change {
   // the differ names only catalogued ids (test/drift/catalogue.test.ts); an unknown one is a bug here
   if (catalogueEntry(id) === undefined) throw new Error(`drift: change id ${id} is not in the catalogue`);
   const text = fill(row.text, {
-    field: fieldLabel(finding.field, finding.direction),
+    field: fieldPathLabel(finding.field, finding.direction),
     keyword,
     change: p.change ?? "",
     value: typeof p.value === "string" && finding.direction === "endpoint" ? p.value : showValue(p.value),
@@ -82,11 +82,11 @@ export function classifyModel(
   const validators = new ValidatorCache();
   const makerFor = (endpoint: string): ExampleMaker | undefined => {
     if (!makers.has(endpoint)) {
-      const b = before.endpoints.find((e: EndpointModel) => e.endpoint === endpoint);
-      const a = after.endpoints.find((e: EndpointModel) => e.endpoint === endpoint);
-      if (b === undefined || a === undefined) return undefined;
+      const snapshot = before.endpoints.find((e: EndpointModel) => e.endpoint === endpoint);
+      const source = after.endpoints.find((e: EndpointModel) => e.endpoint === endpoint);
+      if (snapshot === undefined || source === undefined) return undefined;
       // a request example must pass the snapshot's cross-field rules too (frame_index, …)
-      makers.set(endpoint, new ExampleMaker(b, a, rulesFor(b, ref), validators));
+      makers.set(endpoint, new ExampleMaker(snapshot, source, rulesFor(snapshot, ref), validators));
     }
     return makers.get(endpoint);
   };

@@ -111,30 +111,30 @@ export function diffModels(before: ModelSchema, after: ModelSchema): Finding[] {
     after: pa,
     params,
   });
-  for (const b of before.endpoints) {
-    const a = afterByName.get(b.endpoint);
-    if (a !== undefined) {
-      out.push(...compareOperations(b, operationOf(a), endpointFinding));
-      out.push(...diffEndpoint(b, a));
+  for (const snapshot of before.endpoints) {
+    const source = afterByName.get(snapshot.endpoint);
+    if (source !== undefined) {
+      out.push(...compareOperations(snapshot, operationOf(source), endpointFinding));
+      out.push(...diffEndpoint(snapshot, source));
       continue;
     }
     // still there, but no longer queue-shaped: say what changed, not "removed"
-    const others = (after.operations ?? []).filter((o) => o.endpoint === b.endpoint);
+    const others = (after.operations ?? []).filter((o) => o.endpoint === snapshot.endpoint);
     const other = others.find((o) => o.method === "POST") ?? others[0];
-    const found = other === undefined ? [] : compareOperations(b, other, endpointFinding);
+    const found = other === undefined ? [] : compareOperations(snapshot, other, endpointFinding);
     if (found.length > 0) out.push(...found);
     else
       out.push(
-        endpointFinding("endpoint/removed", b.endpoint, pathPointer(b.operationPath), null, {
-          value: `POST ${b.queuePath}`,
+        endpointFinding("endpoint/removed", snapshot.endpoint, pathPointer(snapshot.operationPath), null, {
+          value: `POST ${snapshot.queuePath}`,
         }),
       );
   }
-  for (const a of after.endpoints) {
-    if (!beforeByName.has(a.endpoint))
+  for (const source of after.endpoints) {
+    if (!beforeByName.has(source.endpoint))
       out.push(
-        endpointFinding("endpoint/added", a.endpoint, null, pathPointer(a.operationPath), {
-          value: `POST ${a.queuePath}`,
+        endpointFinding("endpoint/added", source.endpoint, null, pathPointer(source.operationPath), {
+          value: `POST ${source.queuePath}`,
         }),
       );
   }
@@ -154,59 +154,61 @@ function operationOf(e: EndpointModel): OperationModel {
 
 /** Method, request media type, success status and response media type of an endpoint on both sides. */
 function compareOperations(
-  b: EndpointModel,
-  a: OperationModel,
+  snapshot: EndpointModel,
+  source: OperationModel,
   finding: (kind: ChangeKindName, endpoint: string, pb: string | null, pa: string | null, p: FindingParams) => Finding,
 ): Finding[] {
   const out: Finding[] = [];
-  const value = `POST ${b.queuePath}`;
-  const method = a.method.toLowerCase();
+  const value = `POST ${snapshot.queuePath}`;
+  const method = source.method.toLowerCase();
   const at = (op: { operationPath: string }, m: string, ...tokens: string[]): string =>
     pathPointer(op.operationPath, m, ...tokens);
   const same = (x: string | null, y: string | null): boolean =>
     x !== null && y !== null && bareMediaType(x) === bareMediaType(y);
-  if (a.method !== "POST") {
+  if (source.method !== "POST") {
     out.push(
-      finding("endpoint/method-changed", b.endpoint, at(b, "post"), at(a, method), {
+      finding("endpoint/method-changed", snapshot.endpoint, at(snapshot, "post"), at(source, method), {
         value,
         from: "POST",
-        to: a.method,
+        to: source.method,
       }),
     );
     return out; // what a PUT reads and answers is not the queue's
   }
-  if (!same(b.requestMediaType, a.requestMediaType))
+  if (!same(snapshot.requestMediaType, source.requestMediaType))
     out.push(
       finding(
         "endpoint/request-media-type-changed",
-        b.endpoint,
-        at(b, "post", "requestBody"),
-        at(a, method, "requestBody"),
+        snapshot.endpoint,
+        at(snapshot, "post", "requestBody"),
+        at(source, method, "requestBody"),
         {
           value,
-          from: b.requestMediaType,
-          to: a.requestMediaType ?? "(no request body)",
+          from: snapshot.requestMediaType,
+          to: source.requestMediaType ?? "(no request body)",
         },
       ),
     );
-  if (b.responseStatus !== a.responseStatus)
+  if (snapshot.responseStatus !== source.responseStatus)
     out.push(
       finding(
         "endpoint/response-status-changed",
-        b.endpoint,
-        at(b, "post", "responses", b.responseStatus),
-        a.responseStatus === null ? at(a, method, "responses") : at(a, method, "responses", a.responseStatus),
-        { value, from: b.responseStatus, to: a.responseStatus ?? "(no success response)" },
+        snapshot.endpoint,
+        at(snapshot, "post", "responses", snapshot.responseStatus),
+        source.responseStatus === null
+          ? at(source, method, "responses")
+          : at(source, method, "responses", source.responseStatus),
+        { value, from: snapshot.responseStatus, to: source.responseStatus ?? "(no success response)" },
       ),
     );
-  else if (!same(b.responseMediaType, a.responseMediaType))
+  else if (!same(snapshot.responseMediaType, source.responseMediaType))
     out.push(
       finding(
         "endpoint/response-media-type-changed",
-        b.endpoint,
-        at(b, "post", "responses", b.responseStatus),
-        at(a, method, "responses", a.responseStatus ?? ""),
-        { value, from: b.responseMediaType, to: a.responseMediaType ?? "(no content)" },
+        snapshot.endpoint,
+        at(snapshot, "post", "responses", snapshot.responseStatus),
+        at(source, method, "responses", source.responseStatus ?? ""),
+        { value, from: snapshot.responseMediaType, to: source.responseMediaType ?? "(no content)" },
       ),
     );
   return out;
@@ -216,12 +218,12 @@ function compareOperations(
 export function diffEndpoint(before: EndpointModel, after: EndpointModel): Finding[] {
   const out: Finding[] = [];
   for (const direction of ["request", "response"] as const) {
-    const b = direction === "request" ? before.input : before.output;
-    const a = direction === "request" ? after.input : after.output;
+    const snapshot = direction === "request" ? before.input : before.output;
+    const source = direction === "request" ? after.input : after.output;
     const walk: Walk = {
       direction,
-      before: { schema: b },
-      after: { schema: a },
+      before: { schema: snapshot },
+      after: { schema: source },
       compared: new Set(),
       tooDeep: new Set(),
       depth: 0,
@@ -237,7 +239,7 @@ export function diffEndpoint(before: EndpointModel, after: EndpointModel): Findi
           params,
         }),
     };
-    compareViews(viewSchema(b, "", walk.before), viewSchema(a, "", walk.after), [], walk);
+    compareViews(viewSchema(snapshot, "", walk.before), viewSchema(source, "", walk.after), [], walk);
   }
   return out;
 }
@@ -246,27 +248,27 @@ function kind(walk: Walk, what: string): ChangeKindName {
   return `${walk.direction}/${what}` as ChangeKindName;
 }
 
-function compareViews(b: SchemaView, a: SchemaView, field: string[], walk: Walk): void {
-  if (b.nullable !== a.nullable) {
+function compareViews(snapshot: SchemaView, source: SchemaView, field: string[], walk: Walk): void {
+  if (snapshot.nullable !== source.nullable) {
     walk.emit(
-      kind(walk, b.nullable ? "became-not-nullable" : "became-nullable"),
+      kind(walk, snapshot.nullable ? "became-not-nullable" : "became-nullable"),
       field,
-      b.nullAt ?? b.at,
-      a.nullAt ?? a.at,
+      snapshot.nullAt ?? snapshot.at,
+      source.nullAt ?? source.at,
     );
   }
-  compareAnnotations(b, a, field, walk);
-  compareAlternativeLists(b, a, field, walk);
+  compareAnnotations(snapshot, source, field, walk);
+  compareAlternativeLists(snapshot, source, field, walk);
 }
 
-function compareAnnotations(b: SchemaView, a: SchemaView, field: string[], walk: Walk): void {
-  const keys = [...new Set([...b.annotations.keys(), ...a.annotations.keys()])];
+function compareAnnotations(snapshot: SchemaView, source: SchemaView, field: string[], walk: Walk): void {
+  const keys = [...new Set([...snapshot.annotations.keys(), ...source.annotations.keys()])];
   for (const keyword of keys) {
-    const vb = b.annotations.get(keyword);
-    const va = a.annotations.get(keyword);
+    const vb = snapshot.annotations.get(keyword);
+    const va = source.annotations.get(keyword);
     if (vb !== undefined && va !== undefined && canonical(vb.value) === canonical(va.value)) continue;
-    const pb = vb?.at ?? b.at;
-    const pa = va?.at ?? a.at;
+    const pb = vb?.at ?? snapshot.at;
+    const pa = va?.at ?? source.at;
     if (keyword === "default" && walk.direction === "request") {
       const what = vb === undefined ? "default-added" : va === undefined ? "default-removed" : "default-changed";
       walk.emit(kind(walk, what), field, pb, pa, { keyword, from: vb?.value, to: va?.value });
@@ -279,9 +281,9 @@ function compareAnnotations(b: SchemaView, a: SchemaView, field: string[], walk:
 }
 
 /** Pairs the alternatives of both sides (equal ones, then same types, then the last one left) and compares each pair. */
-function compareAlternativeLists(b: SchemaView, a: SchemaView, field: string[], walk: Walk): void {
-  const left = [...b.alternatives];
-  const right = [...a.alternatives];
+function compareAlternativeLists(snapshot: SchemaView, source: SchemaView, field: string[], walk: Walk): void {
+  const left = [...snapshot.alternatives];
+  const right = [...source.alternatives];
   const pairs: Array<[Alternative, Alternative]> = [];
   if (left.length === 1 && right.length === 1) pairs.push([left.pop()!, right.pop()!]);
   const take = (match: (x: Alternative, y: Alternative) => boolean): void => {
@@ -298,13 +300,13 @@ function compareAlternativeLists(b: SchemaView, a: SchemaView, field: string[], 
   take((x, y) => canonical(typesOf(x.schema)) === canonical(typesOf(y.schema)));
   if (left.length === 1 && right.length === 1) pairs.push([left.pop()!, right.pop()!]);
   for (const x of left) {
-    walk.emit(kind(walk, "any-of-removed"), field, x.at, a.at, {
+    walk.emit(kind(walk, "any-of-removed"), field, x.at, source.at, {
       value: x.schema,
       sample: { schema: x.schema, side: "before" },
     });
   }
   for (const y of right) {
-    walk.emit(kind(walk, "any-of-added"), field, b.at, y.at, {
+    walk.emit(kind(walk, "any-of-added"), field, snapshot.at, y.at, {
       value: y.schema,
       sample: { schema: y.schema, side: "after" },
     });
@@ -313,8 +315,8 @@ function compareAlternativeLists(b: SchemaView, a: SchemaView, field: string[], 
     // Compare what each side accepts, not branch by branch: values x no longer accepts that
     // another alternative of the source accepts are not lost; values y newly accepts that
     // another alternative of the snapshot accepted are not new.
-    const lost = cover(x, a.alternatives, y);
-    const gained = cover(y, b.alternatives, x);
+    const lost = cover(x, source.alternatives, y);
+    const gained = cover(y, snapshot.alternatives, x);
     const [hurt, harmless] = walk.direction === "request" ? [lost, gained] : [gained, lost];
     compareAlternatives(x, y, field, hurt === "none" && harmless !== "all" ? walk : coveredWalk(walk, hurt, harmless));
   }
@@ -397,30 +399,30 @@ function overlaps(x: JsonSchemaObject, y: JsonSchemaObject): boolean {
   return tx.some((t) => ty.some((u) => acceptsType([t], u) || acceptsType([u], t)));
 }
 
-function compareAlternatives(b: Alternative, a: Alternative, field: string[], walk: Walk): void {
+function compareAlternatives(snapshot: Alternative, source: Alternative, field: string[], walk: Walk): void {
   // Location and content: a `$ref` with siblings is read at its target's location, merged with them.
-  const key = canonical([b.at, a.at, b.schema, a.schema]);
+  const key = canonical([snapshot.at, source.at, snapshot.schema, source.schema]);
   if (walk.compared.has(key)) return;
   if (walk.depth >= MAX_DEPTH) {
     // Not compared, so not known to be equal: reported, never dropped.
-    if (!walk.tooDeep.has(key) && !sameBelow(b, a, walk)) {
+    if (!walk.tooDeep.has(key) && !sameBelow(snapshot, source, walk)) {
       walk.tooDeep.add(key);
-      walk.emit(kind(walk, "too-deep"), field, b.at, a.at, { value: MAX_DEPTH });
+      walk.emit(kind(walk, "too-deep"), field, snapshot.at, source.at, { value: MAX_DEPTH });
     }
     return;
   }
   walk.compared.add(key);
   walk.depth++;
   try {
-    compareTypes(b, a, field, walk);
-    compareEnums(b, a, field, walk);
-    compareBounds(b, a, field, walk);
-    compareConstraints(b, a, field, walk);
-    compareMultipleOf(b, a, field, walk);
-    compareAdditionalProperties(b, a, field, walk);
-    compareProperties(b, a, field, walk);
-    compareItems(b, a, field, walk);
-    compareOtherKeywords(b, a, field, walk);
+    compareTypes(snapshot, source, field, walk);
+    compareEnums(snapshot, source, field, walk);
+    compareBounds(snapshot, source, field, walk);
+    compareConstraints(snapshot, source, field, walk);
+    compareMultipleOf(snapshot, source, field, walk);
+    compareAdditionalProperties(snapshot, source, field, walk);
+    compareProperties(snapshot, source, field, walk);
+    compareItems(snapshot, source, field, walk);
+    compareOtherKeywords(snapshot, source, field, walk);
   } finally {
     walk.depth--;
   }
@@ -442,10 +444,10 @@ function refsIn(value: unknown, out: string[] = []): string[] {
  * definition reachable from them through `$ref`s the same text on both sides. Cheap where the
  * walk stops; anything else is reported as too deep to compare.
  */
-function sameBelow(b: Alternative, a: Alternative, walk: Walk): boolean {
-  if (canonical(b.schema) !== canonical(a.schema)) return false;
+function sameBelow(snapshot: Alternative, source: Alternative, walk: Walk): boolean {
+  if (canonical(snapshot.schema) !== canonical(source.schema)) return false;
   const seen = new Set<string>();
-  const queue = refsIn(b.schema);
+  const queue = refsIn(snapshot.schema);
   for (let ref = queue.pop(); ref !== undefined; ref = queue.pop()) {
     if (seen.has(ref)) continue;
     seen.add(ref);
@@ -464,9 +466,9 @@ function sameBelow(b: Alternative, a: Alternative, walk: Walk): boolean {
 const at = (alt: Alternative, keyword: string): string => (keyword in alt.schema ? child(alt.at, keyword) : alt.at);
 const showTypes = (types: readonly string[] | undefined): string => (types === undefined ? "any" : types.join(" | "));
 
-function compareTypes(b: Alternative, a: Alternative, field: string[], walk: Walk): void {
-  const tb = typesOf(b.schema);
-  const ta = typesOf(a.schema);
+function compareTypes(snapshot: Alternative, source: Alternative, field: string[], walk: Walk): void {
+  const tb = typesOf(snapshot.schema);
+  const ta = typesOf(source.schema);
   if (canonical(tb) === canonical(ta)) return;
   const removed = (tb ?? ALL_TYPES).filter((t) => !acceptsType(ta, t));
   const added = (ta ?? ALL_TYPES).filter((t) => !acceptsType(tb, t));
@@ -477,7 +479,7 @@ function compareTypes(b: Alternative, a: Alternative, field: string[], walk: Wal
     value: type,
     sample: { schema, side, type },
   });
-  const [pb, pa] = [at(b, "type"), at(a, "type")];
+  const [pb, pa] = [at(snapshot, "type"), at(source, "type")];
   if (walk.direction === "request") {
     if (removed.length === 0)
       walk.emit("request/type-widened", field, pb, pa, { from: showTypes(tb), to: showTypes(ta) });
@@ -487,12 +489,12 @@ function compareTypes(b: Alternative, a: Alternative, field: string[], walk: Wal
         field,
         pb,
         pa,
-        params(removed[0]!, "before", b.schema),
+        params(removed[0]!, "before", snapshot.schema),
       );
   } else {
     if (added.length === 0)
       walk.emit("response/type-narrowed", field, pb, pa, { from: showTypes(tb), to: showTypes(ta) });
-    else walk.emit("response/type-changed", field, pb, pa, params(added[0]!, "after", a.schema));
+    else walk.emit("response/type-changed", field, pb, pa, params(added[0]!, "after", source.schema));
   }
 }
 
@@ -502,20 +504,20 @@ function enumOf(alt: Alternative): { values: unknown[]; keyword: "enum" | "const
   return undefined;
 }
 
-function compareEnums(b: Alternative, a: Alternative, field: string[], walk: Walk): void {
-  const eb = enumOf(b);
-  const ea = enumOf(a);
+function compareEnums(snapshot: Alternative, source: Alternative, field: string[], walk: Walk): void {
+  const eb = enumOf(snapshot);
+  const ea = enumOf(source);
   if (eb === undefined && ea === undefined) return;
   if (eb === undefined || ea === undefined) {
     walk.emit(
       kind(walk, eb === undefined ? "enum-set" : "enum-unset"),
       field,
-      eb ? child(b.at, eb.keyword) : b.at,
-      ea ? child(a.at, ea.keyword) : a.at,
+      eb ? child(snapshot.at, eb.keyword) : snapshot.at,
+      ea ? child(source.at, ea.keyword) : source.at,
       {
         from: eb?.values,
         to: ea?.values,
-        sample: { schema: b.schema, side: "before" },
+        sample: { schema: snapshot.schema, side: "before" },
       },
     );
     return;
@@ -526,15 +528,19 @@ function compareEnums(b: Alternative, a: Alternative, field: string[], walk: Wal
     e.keyword === "enum" ? child(alt.at, "enum", String(i)) : child(alt.at, "const");
   eb.values.forEach((v, i) => {
     if (!inA.has(canonical(v)))
-      walk.emit(kind(walk, "enum-value-removed"), field, pointer(b, eb, i), child(a.at, ea.keyword), { value: v });
+      walk.emit(kind(walk, "enum-value-removed"), field, pointer(snapshot, eb, i), child(source.at, ea.keyword), {
+        value: v,
+      });
   });
   ea.values.forEach((v, i) => {
     if (!inB.has(canonical(v)))
-      walk.emit(kind(walk, "enum-value-added"), field, child(b.at, eb.keyword), pointer(a, ea, i), { value: v });
+      walk.emit(kind(walk, "enum-value-added"), field, child(snapshot.at, eb.keyword), pointer(source, ea, i), {
+        value: v,
+      });
   });
 }
 
-function compareBounds(b: Alternative, a: Alternative, field: string[], walk: Walk): void {
+function compareBounds(snapshot: Alternative, source: Alternative, field: string[], walk: Walk): void {
   for (const bound of BOUNDS) {
     const number = (alt: Alternative): number | undefined => {
       const v = alt.schema[bound.keyword];
@@ -547,8 +553,8 @@ function compareBounds(b: Alternative, a: Alternative, field: string[], walk: Wa
         ? v
         : undefined;
     };
-    const vb = number(b);
-    const va = number(a);
+    const vb = number(snapshot);
+    const va = number(source);
     if (vb === va) continue;
     const change = vb === undefined ? "set" : va === undefined ? "unset" : va > vb ? "increased" : "decreased";
     const narrows = change === "set" || (bound.upper ? change === "decreased" : change === "increased");
@@ -557,10 +563,10 @@ function compareBounds(b: Alternative, a: Alternative, field: string[], walk: Wa
       change,
       from: vb,
       to: va,
-      sample: { schema: b.schema, side: "before" },
+      sample: { schema: snapshot.schema, side: "before" },
     };
-    const pb = at(b, bound.keyword);
-    const pa = at(a, bound.keyword);
+    const pb = at(snapshot, bound.keyword);
+    const pa = at(source, bound.keyword);
     if (walk.direction === "response") {
       walk.emit(narrows ? "response/bound-narrowed" : "response/bound-widened", field, pb, pa, params);
       continue;
@@ -582,16 +588,16 @@ function compareBounds(b: Alternative, a: Alternative, field: string[], walk: Wa
 }
 
 /** `format`, `pattern`, `uniqueItems`: set narrows, unset widens, rewritten is undecidable (unclassified). */
-function compareConstraints(b: Alternative, a: Alternative, field: string[], walk: Walk): void {
+function compareConstraints(snapshot: Alternative, source: Alternative, field: string[], walk: Walk): void {
   for (const keyword of CONSTRAINTS) {
     const value = (alt: Alternative): unknown =>
       keyword === "uniqueItems" && alt.schema[keyword] === false ? undefined : alt.schema[keyword];
-    const vb = value(b);
-    const va = value(a);
+    const vb = value(snapshot);
+    const va = value(source);
     if (canonical(vb) === canonical(va)) continue;
-    const params: FindingParams = { keyword, from: vb, to: va, sample: { schema: b.schema, side: "before" } };
+    const params: FindingParams = { keyword, from: vb, to: va, sample: { schema: snapshot.schema, side: "before" } };
     const what = vb === undefined ? "constraint-set" : va === undefined ? "constraint-unset" : "keyword-changed";
-    walk.emit(kind(walk, what), field, at(b, keyword), at(a, keyword), params);
+    walk.emit(kind(walk, what), field, at(snapshot, keyword), at(source, keyword), params);
   }
 }
 
@@ -602,11 +608,11 @@ function isMultiple(x: number, y: number): boolean {
 }
 
 /** `multipleOf`: a step whose values are all values of the old step narrows; the reverse widens; any other change both. */
-function compareMultipleOf(b: Alternative, a: Alternative, field: string[], walk: Walk): void {
+function compareMultipleOf(snapshot: Alternative, source: Alternative, field: string[], walk: Walk): void {
   const step = (alt: Alternative): number | undefined =>
     typeof alt.schema.multipleOf === "number" && alt.schema.multipleOf > 0 ? alt.schema.multipleOf : undefined;
-  const vb = step(b);
-  const va = step(a);
+  const vb = step(snapshot);
+  const va = step(source);
   if (vb === va) return;
   const what =
     va !== undefined && (vb === undefined || isMultiple(va, vb))
@@ -614,29 +620,29 @@ function compareMultipleOf(b: Alternative, a: Alternative, field: string[], walk
       : vb !== undefined && (va === undefined || isMultiple(vb, va))
         ? "multiple-of-widened"
         : "multiple-of-changed";
-  walk.emit(kind(walk, what), field, at(b, "multipleOf"), at(a, "multipleOf"), {
+  walk.emit(kind(walk, what), field, at(snapshot, "multipleOf"), at(source, "multipleOf"), {
     keyword: "multipleOf",
     from: vb,
     to: va,
-    sample: { schema: b.schema, side: "before" },
+    sample: { schema: snapshot.schema, side: "before" },
   });
 }
 
 /** `additionalProperties`: absent or true accepts any, a schema some, false none. */
-function compareAdditionalProperties(b: Alternative, a: Alternative, field: string[], walk: Walk): void {
+function compareAdditionalProperties(snapshot: Alternative, source: Alternative, field: string[], walk: Walk): void {
   const level = (v: unknown): number =>
     v === undefined || v === true || (isSchemaObject(v) && Object.keys(v).length === 0) ? 2 : v === false ? 0 : 1;
-  const vb = b.schema.additionalProperties;
-  const va = a.schema.additionalProperties;
+  const vb = snapshot.schema.additionalProperties;
+  const va = source.schema.additionalProperties;
   const [lb, la] = [level(vb), level(va)];
   if (lb === la && (lb !== 1 || canonical(vb) === canonical(va))) return;
   const params: FindingParams = {
     keyword: "additionalProperties",
     from: vb ?? true,
     to: va ?? true,
-    sample: { schema: b.schema, side: "before" },
+    sample: { schema: snapshot.schema, side: "before" },
   };
-  const [pb, pa] = [at(b, "additionalProperties"), at(a, "additionalProperties")];
+  const [pb, pa] = [at(snapshot, "additionalProperties"), at(source, "additionalProperties")];
   // one schema for another: which accepts more is not decided here
   if (lb === la) walk.emit(kind(walk, "keyword-changed"), field, pb, pa, params);
   else
@@ -649,7 +655,7 @@ function compareAdditionalProperties(b: Alternative, a: Alternative, field: stri
     );
 }
 
-function compareProperties(b: Alternative, a: Alternative, field: string[], walk: Walk): void {
+function compareProperties(snapshot: Alternative, source: Alternative, field: string[], walk: Walk): void {
   const shape = (alt: Alternative): { props: JsonSchemaObject; required: string[]; has: boolean } => {
     const props = isSchemaObject(alt.schema.properties) ? alt.schema.properties : {};
     const required = Array.isArray(alt.schema.required)
@@ -657,8 +663,8 @@ function compareProperties(b: Alternative, a: Alternative, field: string[], walk
       : [];
     return { props, required, has: "properties" in alt.schema || "required" in alt.schema };
   };
-  const sb = shape(b);
-  const sa = shape(a);
+  const sb = shape(snapshot);
+  const sa = shape(source);
   if (!sb.has && !sa.has) return;
   const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
   const names = [...new Set([...Object.keys(sb.props), ...sb.required, ...Object.keys(sa.props), ...sa.required])];
@@ -683,7 +689,7 @@ function compareProperties(b: Alternative, a: Alternative, field: string[], walk
           : reqB
             ? "required-property-removed"
             : "optional-property-removed";
-      walk.emit(kind(walk, what), path, propAt(b, sb, name), propAt(a, sa, name), {
+      walk.emit(kind(walk, what), path, propAt(snapshot, sb, name), propAt(source, sa, name), {
         sample: { schema: sb.props[name] ?? {}, side: "before" },
       });
       continue;
@@ -697,47 +703,47 @@ function compareProperties(b: Alternative, a: Alternative, field: string[], walk
           : reqA
             ? "required-property-added"
             : "optional-property-added";
-      walk.emit(kind(walk, what), path, propAt(b, sb, name), propAt(a, sa, name));
+      walk.emit(kind(walk, what), path, propAt(snapshot, sb, name), propAt(source, sa, name));
       continue;
     }
     if (reqB && !reqA)
       walk.emit(
         kind(walk, "property-became-optional"),
         path,
-        requiredAt(b, sb.required, name),
-        "required" in a.schema ? child(a.at, "required") : a.at,
+        requiredAt(snapshot, sb.required, name),
+        "required" in source.schema ? child(source.at, "required") : source.at,
       );
     if (!reqB && reqA)
       walk.emit(
         kind(walk, "property-became-required"),
         path,
-        "required" in b.schema ? child(b.at, "required") : b.at,
-        requiredAt(a, sa.required, name),
+        "required" in snapshot.schema ? child(snapshot.at, "required") : snapshot.at,
+        requiredAt(source, sa.required, name),
       );
     if (own(sb.props, name) || own(sa.props, name)) {
       const vb = viewSchema(
         own(sb.props, name) ? sb.props[name] : true,
-        child(b.at, "properties", name),
+        child(snapshot.at, "properties", name),
         walk.before,
-        b.refs,
+        snapshot.refs,
       );
       const va = viewSchema(
         own(sa.props, name) ? sa.props[name] : true,
-        child(a.at, "properties", name),
+        child(source.at, "properties", name),
         walk.after,
-        a.refs,
+        source.refs,
       );
       compareViews(vb, va, path, walk);
     }
   }
 }
 
-function compareItems(b: Alternative, a: Alternative, field: string[], walk: Walk): void {
-  const ib = b.schema.items;
-  const ia = a.schema.items;
+function compareItems(snapshot: Alternative, source: Alternative, field: string[], walk: Walk): void {
+  const ib = snapshot.schema.items;
+  const ia = source.schema.items;
   if (ib === undefined || ia === undefined || Array.isArray(ib) || Array.isArray(ia)) {
     if (canonical(ib) !== canonical(ia))
-      walk.emit(kind(walk, "keyword-changed"), field, at(b, "items"), at(a, "items"), {
+      walk.emit(kind(walk, "keyword-changed"), field, at(snapshot, "items"), at(source, "items"), {
         keyword: "items",
         from: ib,
         to: ia,
@@ -745,24 +751,26 @@ function compareItems(b: Alternative, a: Alternative, field: string[], walk: Wal
     return;
   }
   compareViews(
-    viewSchema(ib, child(b.at, "items"), walk.before, b.refs),
-    viewSchema(ia, child(a.at, "items"), walk.after, a.refs),
+    viewSchema(ib, child(snapshot.at, "items"), walk.before, snapshot.refs),
+    viewSchema(ia, child(source.at, "items"), walk.after, source.refs),
     [...field, "*"],
     walk,
   );
 }
 
-function compareOtherKeywords(b: Alternative, a: Alternative, field: string[], walk: Walk): void {
-  const keys = [...new Set([...Object.keys(b.schema), ...Object.keys(a.schema)])].filter((k) => !HANDLED.has(k));
+function compareOtherKeywords(snapshot: Alternative, source: Alternative, field: string[], walk: Walk): void {
+  const keys = [...new Set([...Object.keys(snapshot.schema), ...Object.keys(source.schema)])].filter(
+    (k) => !HANDLED.has(k),
+  );
   for (const keyword of keys) {
-    const vb = b.schema[keyword];
-    const va = a.schema[keyword];
+    const vb = snapshot.schema[keyword];
+    const va = source.schema[keyword];
     if (canonical(vb) === canonical(va)) continue;
     walk.emit(
       kind(walk, KNOWN_UNCLASSIFIED.has(keyword) ? "keyword-changed" : "unknown-keyword-changed"),
       field,
-      at(b, keyword),
-      at(a, keyword),
+      at(snapshot, keyword),
+      at(source, keyword),
       { keyword, from: vb, to: va },
     );
   }

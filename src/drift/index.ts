@@ -14,7 +14,7 @@ export type {
   ModelReport,
   ModelStatus,
   RequestImpact,
-  Severity,
+  ChangeSeverity,
 } from "./types.js";
 export { SEVERITY_ORDER, DIRECTION_ORDER } from "./types.js";
 export {
@@ -31,7 +31,7 @@ export {
 } from "./table.js";
 export { changeCataloguePage } from "./catalogue-page.js";
 export { diffModels, diffEndpoint, type Finding } from "./diff.js";
-export { classify, classifyModel, fieldLabel } from "./classify.js";
+export { classify, classifyModel, fieldPathLabel } from "./classify.js";
 export { compareModel, type ModelComparison } from "./compare.js";
 export {
   ACCEPT_FILE,

@@ -10,13 +10,13 @@ import {
   type FailOn,
   type ModelReport,
   type RequestImpact,
-  type Severity,
-  type SeverityCounts,
+  type ChangeSeverity,
+  type ChangeSeverityCounts,
 } from "./types.js";
 import type { AcceptedChange } from "./types.js";
 
 /** Severities that fail the gate at each `--fail-on` level; an unclassified change counts as a behavior change. */
-export const FAIL_LEVELS: Readonly<Record<FailOn, readonly Severity[]>> = {
+export const FAIL_LEVELS: Readonly<Record<FailOn, readonly ChangeSeverity[]>> = {
   breaking: ["breaking"],
   behavior: ["breaking", "behavior", "unclassified"],
   any: ["breaking", "behavior", "unclassified", "safe", "docs"],
@@ -45,8 +45,8 @@ export function sortChanges<T extends Change>(changes: readonly T[], modelOrder:
     .map(({ c }) => c);
 }
 
-export function countBySeverity(changes: readonly Change[]): SeverityCounts {
-  const counts = Object.fromEntries(SEVERITY_ORDER.map((s) => [s, 0])) as SeverityCounts;
+export function countBySeverity(changes: readonly Change[]): ChangeSeverityCounts {
+  const counts = Object.fromEntries(SEVERITY_ORDER.map((s) => [s, 0])) as ChangeSeverityCounts;
   for (const c of changes) counts[c.severity]++;
   return counts;
 }

@@ -9,7 +9,7 @@
  * keyword in oasdiff's kebab form: max, min-length, …), {change} (increased, decreased, set,
  * unset), {value}, {from}, {to}.
  */
-import type { Direction, Severity } from "./types.js";
+import type { Direction, ChangeSeverity } from "./types.js";
 
 /**
  * How `example.ts` builds a payload that crosses the change: for a request, accepted by the
@@ -51,7 +51,7 @@ export interface ChangeKind {
   /** oasdiff-style id template: `{keyword}` and `{change}` come from the row's variants */
   id: string;
   direction: Direction;
-  severity: Severity;
+  severity: ChangeSeverity;
   /** one sentence template */
   text: string;
   example?: ExampleStrategy;
@@ -731,7 +731,7 @@ export interface CatalogueEntry {
   /** the row of `CHANGE_KINDS` it comes from */
   kind: ChangeKindName;
   direction: Direction;
-  severity: Severity;
+  severity: ChangeSeverity;
   /** one line for people: the row's sentence with its placeholders named */
   description: string;
   /** whether a change of this id carries an example payload where one exists */

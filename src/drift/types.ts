@@ -1,19 +1,19 @@
 /** The data of a drift report: plain JSON, the shape `--format json` prints (schemas/drift-report.schema.json). */
 
 /** How a change cuts for a client: fail-on levels and report order follow `SEVERITY_ORDER`. */
-export type Severity = "breaking" | "behavior" | "unclassified" | "safe" | "docs";
+export type ChangeSeverity = "breaking" | "behavior" | "unclassified" | "safe" | "docs";
 /** What a change touches: the request body, the response body, or the endpoint itself. */
 export type Direction = "request" | "response" | "endpoint";
 
 /** Breaking first; the order of every report. */
-export const SEVERITY_ORDER: readonly Severity[] = ["breaking", "behavior", "unclassified", "safe", "docs"];
+export const SEVERITY_ORDER: readonly ChangeSeverity[] = ["breaking", "behavior", "unclassified", "safe", "docs"];
 export const DIRECTION_ORDER: readonly Direction[] = ["endpoint", "request", "response"];
 
 /** One classified change of one endpoint of one model. */
 export interface Change {
   /** oasdiff-style change id, e.g. `request-property-enum-value-removed` */
   id: string;
-  severity: Severity;
+  severity: ChangeSeverity;
   /** `<owner>/<name>` */
   model: string;
   endpoint: string;
@@ -69,9 +69,9 @@ export interface RequestImpact {
   }>;
 }
 
-export type SeverityCounts = Record<Severity, number>;
+export type ChangeSeverityCounts = Record<ChangeSeverity, number>;
 
-export interface DriftSummary extends SeverityCounts {
+export interface DriftSummary extends ChangeSeverityCounts {
   accepted: number;
   models: Record<ModelStatus, number>;
   failOn: FailOn;

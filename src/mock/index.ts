@@ -10,7 +10,7 @@
  * await mock.close();
  */
 import { loadConfig, type VskConfig } from "../config/index.js";
-import { openRegistry } from "../lint/index.js";
+import { openRegistry, RegistryError } from "../lint/index.js";
 import { readSnapshot } from "../snapshot/index.js";
 import { listen as listenHttp, type Listening } from "./http.js";
 import { MockCore, type MockCoreOptions, type MockEndpoint, type MockRequestRecord } from "./service.js";
@@ -56,7 +56,7 @@ export function endpointsFromConfig(config: VskConfig): MockEndpoint[] {
   for (const model of readSnapshot(config.snapshotDir, config.models)) {
     for (const endpoint of model.schema.endpoints) {
       if (!registry.entries.has(endpoint.key))
-        throw new Error(
+        throw new RegistryError(
           `${endpoint.key}: no generated validator in ${registry.dir}; run \`vsk generate\` so the mock validates submits`,
         );
       endpoints.push({

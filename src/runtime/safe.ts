@@ -1,8 +1,8 @@
 /**
- * Defensive access to values of unknown origin. The readers promise never to throw (issue
- * contract), so every property read, type test and string conversion of input goes through here:
- * getters that throw, revoked proxies, cyclic objects and symbols all end as `undefined` or a
- * short description, never as an exception.
+ * Defensive access to values of unknown origin. The readers promise never to throw (their
+ * contract, src/runtime/index.ts), so every property read, type test and string conversion of
+ * input goes through here: getters that throw, revoked proxies, cyclic objects and symbols all
+ * end as `undefined` or a short description, never as an exception.
  */
 import { redactUrlsInText } from "./redact.js";
 

@@ -6,40 +6,44 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MIRROR, tempDir, usageError, vsk } from "./run.js";
+import { MIRROR, tempDir, usageError, vsk, vskAsync } from "./run.js";
 
 const COMMANDS = ["init", "pull", "generate", "lint", "drift", "explain"];
 
 describe("help", () => {
-  it("vsk --help, -h and help list every command", () => {
+  it("vsk --help, -h and help list every command", async () => {
     const dir = tempDir();
-    for (const args of [["--help"], ["-h"], ["help"]]) {
-      const run = vsk(args, dir);
+    for (const run of await Promise.all([["--help"], ["-h"], ["help"]].map((args) => vskAsync(args, dir)))) {
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^Usage: vsk <command> \[options\]/);
       for (const command of COMMANDS) expect(run.stdout).toMatch(new RegExp(`^  vsk ${command} +\\S`, "m"));
     }
   });
 
-  it.each(COMMANDS)("vsk %s: -h, --help and `vsk help <command>` print its usage on stdout and exit 0", (command) => {
-    const dir = tempDir();
-    const outputs = [
-      [command, "-h"],
-      [command, "--help"],
-      ["help", command],
-    ].map((args) => {
-      const run = vsk(args, dir);
-      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
-      expect(run.stdout).toMatch(new RegExp(`^Usage: vsk ${command} `));
-      return run.stdout;
-    });
-    expect(new Set(outputs).size).toBe(1);
-  });
+  it.concurrent.each(COMMANDS)(
+    "vsk %s: -h, --help and `vsk help <command>` print its usage on stdout and exit 0",
+    async (command) => {
+      const dir = tempDir();
+      const runs = await Promise.all(
+        [
+          [command, "-h"],
+          [command, "--help"],
+          ["help", command],
+        ].map((args) => vskAsync(args, dir)),
+      );
+      const outputs = runs.map((run) => {
+        expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+        expect(run.stdout).toMatch(new RegExp(`^Usage: vsk ${command} `));
+        return run.stdout;
+      });
+      expect(new Set(outputs).size).toBe(1);
+    },
+  );
 });
 
 describe("did you mean (one line, exit 2)", () => {
   const dir = tempDir();
-  it.each([
+  it.concurrent.each([
     [
       ["lnit"],
       'vsk: unknown command "lnit"; did you mean `vsk init`? (commands: init, pull, generate, lint, drift, explain, action, mock; see `vsk --help`)',
@@ -88,8 +92,8 @@ describe("did you mean (one line, exit 2)", () => {
     ],
     [["lint", "--zzz"], 'vsk: lint: unknown option "--zzz" (see `vsk lint --help`)'],
     [["lint", "-x"], 'vsk: lint: unknown option "-x" (see `vsk lint --help`)'],
-  ])("%j", (args, message) => {
-    expect(usageError(vsk(args, dir))).toBe(message);
+  ])("%j", async (args, message) => {
+    expect(usageError(await vskAsync(args, dir))).toBe(message);
   });
 });
 

@@ -3,7 +3,7 @@
  * clean environment (no VSK_*, no colour settings), for the CLI tests of init, config and the
  * command-line details. Every run is also checked for a stack trace, which no input may cause.
  */
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -20,22 +20,51 @@ export interface Run {
   stderr: string;
 }
 
-export function vsk(args: string[], cwd: string, env: Record<string, string> = {}, cli = CLI): Run {
-  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first (npm test does)`);
+/** A run that has not ended by then is killed (code null): a hang fails its test instead of the suite. */
+const RUN_TIMEOUT_MS = 120_000;
+
+/** The environment of a run: the test's own, without VSK_* and colour settings, plus `env`. */
+function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = Object.fromEntries(
     Object.entries(process.env).filter(
       ([k]) => !k.startsWith("VSK_") && !["NO_COLOR", "FORCE_COLOR", "GITHUB_STEP_SUMMARY"].includes(k),
     ),
   );
-  const run = spawnSync(process.execPath, [cli, ...args], {
-    cwd,
-    env: { ...base, VSK_FETCH_RETRIES: "0", ...env },
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const result = { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  return { ...base, VSK_FETCH_RETRIES: "0", ...env };
+}
+
+function checked(result: Run): Run {
   expect(result.stderr, "a stack trace").not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
   return result;
+}
+
+export function vsk(args: string[], cwd: string, env: Record<string, string> = {}, cli = CLI): Run {
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first (npm test does)`);
+  const run = spawnSync(process.execPath, [cli, ...args], {
+    cwd,
+    env: cleanEnv(env),
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: RUN_TIMEOUT_MS,
+  });
+  return checked({ code: run.status, stdout: run.stdout, stderr: run.stderr });
+}
+
+/** `vsk` without blocking the test's worker, so that independent runs can go side by side. */
+export function vskAsync(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd, env: cleanEnv(env), encoding: "utf8", timeout: RUN_TIMEOUT_MS },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
+        resolve(checked({ code, stdout, stderr }));
+      },
+    );
+    child.stdin?.end();
+  });
 }
 
 /** A usage error: exit 2, nothing on stdout, exactly one line on stderr; returns that line. */

@@ -3,7 +3,9 @@
  * test/fixtures/drift/rows/<direction>__<what>/ with the changes it must give (want.json,
  * written by hand): id, severity, field, both pointers, and the example payload where one exists.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CHANGE_KINDS, classifyModel, diffModels, type ChangeKindName } from "../../src/drift/index.js";
@@ -101,6 +103,19 @@ const MIRROR: Record<ChangeKindName, ChangeKindName> = {
 };
 
 describe("classification table", () => {
+  it("the committed fixtures are what test/fixtures/drift/make-rows.mjs writes, byte for byte", () => {
+    const out = mkdtempSync(join(tmpdir(), "vsk-rows-"));
+    try {
+      execFileSync(process.execPath, [join(ROWS, "../make-rows.mjs"), out], { stdio: "pipe" });
+      const files = (dir: string) => readdirSync(dir, { recursive: true, encoding: "utf8" }).sort();
+      expect(files(out)).toEqual(files(ROWS));
+      for (const file of files(ROWS).filter((f) => f.endsWith(".json")))
+        expect(readFileSync(join(out, file), "utf8"), file).toBe(readFileSync(join(ROWS, file), "utf8"));
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it("has one fixture pair per row and no fixture without a row", () => {
     const dirs = readdirSync(ROWS).sort();
     expect(dirs).toEqual(CHANGE_KINDS.map((r) => r.kind.replace("/", "__")).sort());

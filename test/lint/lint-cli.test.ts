@@ -2,8 +2,8 @@
  * `vsk lint`, run as a user runs it: the built CLI (`node dist/src/cli/main.js lint …`) in a child
  * process, with the fixture directory test/fixtures/lint/ as its working directory (nothing is
  * written there; large and generated inputs go to a temp directory). Expected outputs of the
- * mixed NDJSON fixture sit in test/fixtures/lint/expected/ (VSK_UPDATE_GOLDEN=1 rewrites them
- * after a deliberate change; review the diff). `--format json` output is validated against the
+ * mixed NDJSON fixture sit in test/fixtures/lint/expected/ as vitest file snapshots (`npx vitest -u`
+ * rewrites them after a deliberate change; review the diff). `--format json` output is validated against the
  * committed schemas/lint-report.schema.json.
  *
  * Every run also checks the two things no input may cause: a stack trace on stderr, and a URL's
@@ -21,7 +21,6 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const cli = join(root, "dist/src/cli/main.js");
 const fixtures = join(root, "test/fixtures/lint");
 const expectedDir = join(fixtures, "expected");
-const UPDATE = process.env.VSK_UPDATE_GOLDEN === "1";
 const SECRET = "SECRET";
 const ANSI = /\u001b\[/;
 
@@ -107,10 +106,9 @@ function lintJson(args: string[], options: Parameters<typeof vsk>[1] = {}): Run 
   return { ...run, report };
 }
 
-function golden(name: string, actual: string): void {
-  const file = join(expectedDir, name);
-  if (UPDATE || !existsSync(file)) writeFileSync(file, actual);
-  expect(actual).toBe(readFileSync(file, "utf8"));
+/** The output compared with the file snapshot test/fixtures/lint/expected/<name>, byte for byte. */
+async function golden(name: string, actual: string): Promise<void> {
+  await expect(actual).toMatchFileSnapshot(join(expectedDir, name));
 }
 
 const at = (report: Report, source: string, line: number): Result => {
@@ -136,7 +134,7 @@ afterAll(() => {
 });
 
 describe("formats", () => {
-  it("pretty: file:line  pointer  message, grouped per payload, a summary line, no ANSI codes when not a TTY or with NO_COLOR", () => {
+  it("pretty: file:line  pointer  message, grouped per payload, a summary line, no ANSI codes when not a TTY or with NO_COLOR", async () => {
     const plain = vsk(["mixed.ndjson"]);
     const noColor = vsk(["mixed.ndjson"], { env: { NO_COLOR: "1" } });
     expect(plain.code).toBe(1);
@@ -144,7 +142,7 @@ describe("formats", () => {
     expect(noColor.stdout).toBe(plain.stdout);
     expect(plain.stdout).toContain("mixed.ndjson:2  /input/duration  duration: 40 is above the maximum 20");
     expect(plain.stdout.trimEnd().split("\n").at(-1)).toBe("11 requests: 2 valid, 9 invalid, 1 warning");
-    golden("mixed.pretty.txt", plain.stdout);
+    await golden("mixed.pretty.txt", plain.stdout);
     expect(plain.stderr).toBe("");
   });
 
@@ -173,11 +171,11 @@ describe("formats", () => {
     expect(run.stdout).toMatch(/^mixed\.ndjson:1 {2}valid$/m);
   });
 
-  it("json: one object, schema-valid, one result per payload with its line, model and endpoint", () => {
+  it("json: one object, schema-valid, one result per payload with its line, model and endpoint", async () => {
     const { code, report, stdout, stderr } = lintJson(["mixed.ndjson"]);
     expect(code).toBe(1);
     expect(stderr).toBe("");
-    golden("mixed.json", stdout);
+    await golden("mixed.json", stdout);
     expect(report.summary).toEqual({ requests: 11, valid: 2, invalid: 9, warnings: 1 });
     expect(report.results.map((r) => r.line)).toEqual([1, 2, 3, 5, 6, 7, 8, 9, 10, 11, 12]); // line 4 is blank
     expect(at(report, "mixed.ndjson", 1)).toEqual({
@@ -207,13 +205,13 @@ describe("formats", () => {
     expect(report).toEqual({ results: [], summary: { requests: 0, valid: 0, invalid: 0, warnings: 0 } });
   });
 
-  it("github: ::error / ::warning annotations with file and line, and a Markdown summary appended to $GITHUB_STEP_SUMMARY", () => {
+  it("github: ::error / ::warning annotations with file and line, and a Markdown summary appended to $GITHUB_STEP_SUMMARY", async () => {
     const summaryFile = join(tmp, "step-summary.md");
     writeFileSync(summaryFile, "## an earlier step\n\n");
     const run = vsk(["mixed.ndjson", "--format", "github"], { env: { GITHUB_STEP_SUMMARY: summaryFile } });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe("");
-    golden("mixed.github.txt", run.stdout);
+    await golden("mixed.github.txt", run.stdout);
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines.filter((l) => l.startsWith("::error file=mixed.ndjson,line="))).toHaveLength(11);
     expect(lines.filter((l) => l.startsWith("::warning file=mixed.ndjson,line=7,"))).toHaveLength(1);
@@ -226,7 +224,7 @@ describe("formats", () => {
     expect(summary).toContain(
       "| error | `mixed.ndjson:2` | `/input/duration` | duration: 40 is above the maximum 20 |",
     );
-    golden("mixed.summary.md", summary);
+    await golden("mixed.summary.md", summary);
   });
 
   it("github without $GITHUB_STEP_SUMMARY only annotates", () => {

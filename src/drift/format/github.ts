@@ -4,10 +4,10 @@
  * `$GITHUB_STEP_SUMMARY` when it is set.
  */
 import { githubData as escapeData, githubProperty as escapeProperty, terminalText } from "../../output/index.js";
-import type { DriftReport, Severity } from "../types.js";
+import type { DriftReport, ChangeSeverity } from "../types.js";
 import { pointerText, verdict } from "./shared.js";
 
-const LEVEL: Record<Severity, "error" | "warning" | "notice"> = {
+const LEVEL: Record<ChangeSeverity, "error" | "warning" | "notice"> = {
   breaking: "error",
   behavior: "warning",
   unclassified: "warning",

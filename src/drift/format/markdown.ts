@@ -1,9 +1,15 @@
 /** `--format markdown`: one PR comment, a summary table then a collapsible section per model. */
 import { htmlText, markdownCode, markdownText } from "../../output/index.js";
-import { SEVERITY_ORDER, type DriftReport, type Severity } from "../types.js";
+import { SEVERITY_ORDER, type DriftReport, type ChangeSeverity } from "../types.js";
 import { countsFor, countsText, groupChanges, pointerText, verdict } from "./shared.js";
 
-const MARK: Record<Severity, string> = { breaking: "🔴", behavior: "🟠", unclassified: "🟡", safe: "🟢", docs: "📝" };
+const MARK: Record<ChangeSeverity, string> = {
+  breaking: "🔴",
+  behavior: "🟠",
+  unclassified: "🟡",
+  safe: "🟢",
+  docs: "📝",
+};
 
 /** Data as text in a table cell or list item: no markup, no live link (src/output). */
 const cell = markdownText;

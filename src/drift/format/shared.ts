@@ -1,5 +1,5 @@
 /** Helpers every reporter uses: grouping and the way a pointer pair and a summary are shown. */
-import { SEVERITY_ORDER, type Change, type DriftReport, type Severity } from "../types.js";
+import { SEVERITY_ORDER, type Change, type DriftReport, type ChangeSeverity } from "../types.js";
 
 /** `before → after`, or the one that exists when they are equal or one side is absent. */
 export function pointerText(c: Pick<Change, "pointer">): string {
@@ -24,7 +24,7 @@ export function groupChanges<T extends Change>(
 }
 
 /** `2 breaking, 1 behavior` (non-zero counts only), or `no changes`. */
-export function countsText(counts: Partial<Record<Severity, number>>): string {
+export function countsText(counts: Partial<Record<ChangeSeverity, number>>): string {
   const parts = SEVERITY_ORDER.filter((s) => (counts[s] ?? 0) > 0).map((s) => `${counts[s]} ${s}`);
   return parts.length === 0 ? "no changes" : parts.join(", ");
 }

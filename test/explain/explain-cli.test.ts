@@ -1,11 +1,11 @@
 /**
  * `vsk explain`, run as a user runs it: the built CLI (`node dist/src/cli/main.js explain …`) in a
  * child process, on fixture files under test/fixtures/runtime/. The text output of each fixture is
- * compared with `<fixture>.expected.txt` beside it (set VSK_UPDATE_GOLDEN=1 to rewrite them after
- * a deliberate change, then review the diff).
+ * compared with the file snapshot `<fixture>.expected.txt` beside it (`npx vitest -u` rewrites them
+ * after a deliberate change; review the diff).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -56,14 +56,13 @@ describe("vsk explain: text output matches the expected file beside each fixture
     ["result-output", []],
     ["not-an-object", []],
   ];
-  it.each(golden)("%s", (name, extra) => {
+  it.each(golden)("%s", async (name, extra) => {
     const input = `${fixtures}/${name.replace(/\.as-webhook$/, "")}.json`;
     const expectedFile = join(root, fixtures, `${name}.expected.txt`);
     const run = vsk([input, ...extra]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    if (process.env.VSK_UPDATE_GOLDEN === "1") writeFileSync(expectedFile, run.stdout);
-    expect(run.stdout).toBe(readFileSync(expectedFile, "utf8"));
+    await expect(run.stdout).toMatchFileSnapshot(expectedFile);
   });
 });
 

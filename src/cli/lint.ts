@@ -25,7 +25,7 @@ import { prepareSnapshotRead, SnapshotError } from "../snapshot/index.js";
 import { terminalText } from "../output/index.js";
 import { CliError, ExitCode } from "./errors.js";
 import { didYouMean, plural, quote } from "../text/index.js";
-import { redactUrlsInText } from "../../templates/support.js";
+import { redactUrlsInText } from "../diagnostics/index.js";
 
 const HELP = `Usage: vsk lint [FILES… | -] [options]
 

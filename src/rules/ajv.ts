@@ -5,7 +5,7 @@
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { formatUri } from "../../templates/support.js";
+import { formatUri } from "../diagnostics/index.js";
 import { forEachSchema, isSchemaObject, PROTOTYPE_MEMBERS, type JsonSchemaObject } from "../schema/index.js";
 
 const addFormats = addFormatsModule.default;

@@ -8,7 +8,7 @@
  * 2, and a duration with no minimum or another one does not get this rule) and a numeric
  * `maximum`, which becomes the rule's upper bound. The 4 s floor is the spec's.
  */
-import { diagnostic, fieldLabel, valueAt, type Diagnostic, type InvalidPointers } from "../../templates/support.js";
+import { diagnostic, fieldLabel, valueAt, type Diagnostic, type InvalidPointers } from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
 import { fieldOfType, isMisfit, misfit, type Misfit } from "./shape.js";

@@ -16,7 +16,7 @@ import {
   valueAt,
   type Diagnostic,
   type InvalidPointers,
-} from "../../templates/support.js";
+} from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
 import { declaredField, describeTypes, integerItemField, misfit, typesOf, valueSchema, type Misfit } from "./shape.js";

@@ -9,7 +9,7 @@
  * words"); N and M are taken from there. Every model has a prompt: only the stated
  * recommendation makes the rule apply.
  */
-import { diagnostic, fieldLabel, valueAt, type Diagnostic } from "../../templates/support.js";
+import { diagnostic, fieldLabel, valueAt, type Diagnostic } from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
 import { isMisfit, misfit, stringField, type Misfit } from "./shape.js";

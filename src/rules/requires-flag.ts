@@ -7,7 +7,7 @@
  * `file_url` (resp. `web_url`) that holds a string (every form it admits is a string, or null)
  * and a top-level boolean `enable_thinking`. Each of the two rules matches on its own.
  */
-import { describeValue, diagnostic, fieldLabel, valueAt, type Diagnostic } from "../../templates/support.js";
+import { describeValue, diagnostic, fieldLabel, valueAt, type Diagnostic } from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
 import { fieldOfType, isMisfit, misfit, stringField, type Misfit } from "./shape.js";

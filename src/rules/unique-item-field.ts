@@ -18,7 +18,7 @@ import {
   valueAt,
   type Diagnostic,
   type InvalidPointers,
-} from "../../templates/support.js";
+} from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
 import { integerItemField, type Misfit } from "./shape.js";

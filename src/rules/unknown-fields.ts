@@ -10,7 +10,7 @@
  * left to the schema (Ajv reports what it forbids) and not entered. It is derived from the schema
  * alone, for every endpoint, and is not one of the spec's cross-field rules.
  */
-import { closest, diagnostic, escapeToken, fieldLabel, type Diagnostic } from "../../templates/support.js";
+import { closest, diagnostic, escapeToken, fieldLabel, type Diagnostic } from "../diagnostics/index.js";
 import { isSchemaObject, type JsonSchemaObject } from "../schema/index.js";
 import type { QuickForm } from "./define.js";
 import { valueSchema } from "./shape.js";

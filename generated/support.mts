@@ -34,7 +34,41 @@ export interface Diagnostic {
   retryable: false;
   /** names the field and says expected versus received; never a URL's query string */
   message: string;
+  /** what the schema keyword or the rule asks for, as data (undefined for a reading problem) */
+  expected: Expected | undefined;
+  /** the value at `pointer`, as data; undefined when there is none (a missing field) */
+  received: Received | undefined;
 }
+
+/** A JSON value, as a diagnostic's data holds it. */
+export type JsonValue =
+  string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+/**
+ * What a diagnostic asks for: `kind` is the schema keyword (`maximum`, with Ajv's params:
+ * `{ kind: "maximum", limit: 20 }`) or the rule's kind (`requiresFlag`, with the rule's
+ * parameters: `{ kind: "requiresFlag", flag: "/enable_thinking", value: true }`). Strings are
+ * redacted like messages.
+ */
+export interface Expected {
+  readonly kind: string;
+  readonly [param: string]: JsonValue;
+}
+
+/**
+ * The received value, small and JSON-safe: a number, boolean or null as it is; a string
+ * redacted and shortened as a message shows it (over 60 characters: its first 57 and `…`); an
+ * array or object by its size; a number JSON cannot hold exactly (an integer beyond 2^53 read
+ * by `vsk lint`, NaN, Infinity) by its decimal text.
+ */
+export type Received =
+  | string
+  | number
+  | boolean
+  | null
+  | { readonly type: "array"; readonly items: number }
+  | { readonly type: "object"; readonly fields: number }
+  | { readonly type: "integer" | "number"; readonly text: string };
 
 /** Thrown by `build…()` when the payload would be rejected; carries every diagnostic. */
 export class RequestValidationError extends Error {
@@ -58,13 +92,30 @@ export type BuildResult<TBody> =
   | { ok: false; error: RequestValidationError };
 
 /** A diagnostic in the service's vocabulary (spec 7.2); pointer and message lose any URL query string. */
-export function diagnostic(severity: Severity, pointer: string, rule: string, message: string): Diagnostic {
+export function diagnostic(
+  severity: Severity,
+  pointer: string,
+  rule: string,
+  message: string,
+  expected?: Expected,
+  received?: Received,
+): Diagnostic {
   // a field named like a signed URL must not carry its query string into any output either
-  return redacted(severity, redactOnce(pointer), rule, redactOnce(message));
+  return redacted(severity, redactOnce(pointer), rule, redactOnce(message), expected, received);
 }
 
-/** A diagnostic whose pointer and message are already redacted (or hold nothing to redact: see `safePiece`). */
-export function redacted(severity: Severity, pointer: string, rule: string, message: string): Diagnostic {
+/**
+ * A diagnostic whose pointer and message are already redacted (or hold nothing to redact: see
+ * `safePiece`); `expected` and `received` are built redacted (`receivedOf`, `expectedOf`).
+ */
+export function redacted(
+  severity: Severity,
+  pointer: string,
+  rule: string,
+  message: string,
+  expected?: Expected,
+  received?: Received,
+): Diagnostic {
   return {
     severity,
     pointer,
@@ -73,6 +124,8 @@ export function redacted(severity: Severity, pointer: string, rule: string, mess
     reason: "input_validation_failed",
     retryable: false,
     message,
+    expected,
+    received,
   };
 }
 
@@ -208,18 +261,44 @@ export function itemsAt(input: Record<string, unknown>, pointer: string): unknow
 /** A short, safe rendering of a received value for a message. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
-  if (typeof value === "string") {
-    // A value that is one URL loses everything from its first "?" or "#", whatever characters
-    // the query holds; any other text has the URLs inside it redacted. Then it is shortened.
-    const head = value.length > 4096 ? value.slice(0, 4096) : value;
-    const safe = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(head) ? redactUrl(head) : redactUrlsInText(head);
-    const shown = safe.length > 60 ? `${safe.slice(0, 57)}…` : safe;
-    return `${JSON.stringify(shown)}${value.length > 60 ? ` (${value.length} characters)` : ""}`;
-  }
+  if (typeof value === "string")
+    return `${JSON.stringify(shownText(value))}${value.length > 60 ? ` (${value.length} characters)` : ""}`;
   if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? "" : "s"}`;
   if (value === null) return "null";
   if (typeof value === "object") return "an object";
   return String(value);
+}
+
+/**
+ * A string as a message shows it: a value that is one URL loses everything from its first "?"
+ * or "#", whatever characters the query holds; any other text has the URLs inside it redacted.
+ * Then it is shortened to 60 characters.
+ */
+function shownText(value: string): string {
+  const head = value.length > 4096 ? value.slice(0, 4096) : value;
+  const safe = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(head) ? redactUrl(head) : redactUrlsInText(head);
+  return safe.length > 60 ? `${safe.slice(0, 57)}…` : safe;
+}
+
+/** A received value as a diagnostic's data (`Received`); undefined for nothing. */
+export function receivedOf(value: unknown): Received | undefined {
+  switch (typeof value) {
+    case "number":
+      return Number.isFinite(value) ? value : { type: "number", text: String(value) };
+    case "string":
+      return redactOnce(shownText(value));
+    case "boolean":
+      return value;
+    case "bigint":
+      return { type: "integer", text: String(value) };
+    case "object":
+      if (value === null) return null;
+      return Array.isArray(value)
+        ? { type: "array", items: value.length }
+        : { type: "object", fields: Object.keys(value).length };
+    default:
+      return undefined;
+  }
 }
 
 function typeName(value: unknown): string {
@@ -388,6 +467,8 @@ interface SeenMessage {
   params: Record<string, unknown>;
   pointer: string;
   message: string;
+  expected: Expected;
+  received: Received | undefined;
 }
 /**
  * schema path → pointer → value → the message (redacted). Ajv's standalone code names schema
@@ -437,6 +518,28 @@ function memoParams(params: Record<string, unknown>): boolean {
 /** keyword → `schema/<keyword>`, the rule id of a schema violation (Ajv's keywords: a bounded set). */
 const SCHEMA_RULES = new Map<string, string>();
 
+/**
+ * A schema violation's `expected`: the keyword and Ajv's params (spec 7.2: expected versus
+ * received, as data). A field's own name is left out (the pointer ends in it); a field name
+ * from the payload is shown like a received string; `type` is a list; strings are redacted.
+ * Frozen: a remembered diagnostic hands the same object out again.
+ */
+function expectedOf(keyword: string, params: Record<string, unknown>): Expected {
+  const out: { [param: string]: JsonValue } = { kind: keyword };
+  for (const name in params) {
+    const v = params[name];
+    if (v === undefined || name === "additionalProperty" || name === "unevaluatedProperty") continue;
+    if (name === "propertyName") out[name] = receivedOf(v) ?? null;
+    else if (name === "type" && keyword === "type")
+      out[name] = Object.freeze(Array.isArray(v) ? v.map(String) : String(v).split(","));
+    else if (typeof v === "string") out[name] = redactOnce(v);
+    else if (Array.isArray(v))
+      out[name] = Object.freeze(v.map((x) => (typeof x === "string" ? redactOnce(x) : x)));
+    else if (typeof v !== "object" || v === null) out[name] = v as JsonValue;
+  }
+  return Object.freeze(out) as Expected;
+}
+
 function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   let pointer = error.instancePath;
   const p = error.params;
@@ -456,11 +559,18 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   const byValue = memo ? SEEN.get(error.schemaPath)?.get(pointer) : undefined;
   const seen = byValue?.get(value);
   if (seen !== undefined && sameParams(seen.params, p))
-    return redacted("error", seen.pointer, rule, seen.message);
+    return redacted("error", seen.pointer, rule, seen.message, seen.expected, seen.received);
   const wording = SCHEMA_MESSAGES[error.keyword];
   let text = wording ? wording(p, value) : `fails the "${error.keyword}" constraint`;
   if (Array.isArray(p.otherForms)) text += ` (or ${otherForms(p.otherForms as string[])})`;
-  const d = diagnostic("error", pointer, rule, `${fieldLabel(pointer)}: ${text}`);
+  const d = diagnostic(
+    "error",
+    pointer,
+    rule,
+    `${fieldLabel(pointer)}: ${text}`,
+    expectedOf(error.keyword, p),
+    receivedOf(value),
+  );
   if (memo) {
     if (seenCount >= 4096) {
       SEEN.clear();
@@ -471,7 +581,13 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
     let values = byPointer.get(pointer);
     if (values === undefined) byPointer.set(pointer, (values = new Map()));
     if (!values.has(value)) seenCount++;
-    values.set(value, { params: p, pointer: d.pointer, message: d.message });
+    values.set(value, {
+      params: p,
+      pointer: d.pointer,
+      message: d.message,
+      expected: d.expected!,
+      received: d.received,
+    });
   }
   return d;
 }
@@ -801,6 +917,8 @@ interface UniqueItemFieldText {
   itemSafe: boolean[];
   tail: string;
   tailSafe: boolean;
+  /** every diagnostic's `expected` (frozen: shared) */
+  expected: Expected;
 }
 const UNIQUE_TEXT = new WeakMap<UniqueItemFieldRule, UniqueItemFieldText>();
 /** Indexes past this are worked out each time (a bounded cache). */
@@ -820,6 +938,7 @@ function uniqueTextOf(rule: UniqueItemFieldRule): UniqueItemFieldText {
       itemSafe: [],
       tail,
       tailSafe: safePiece(tail),
+      expected: Object.freeze({ kind: rule.kind, array: rule.array, field: rule.field }),
     };
     UNIQUE_TEXT.set(rule, text);
   }
@@ -887,11 +1006,12 @@ export function checkUniqueItemField(
       if (more > 0) others += `, ${more} more`;
       const at = itemText(rule, text, i);
       const message = `${text.labels[at]!}: ${String(value)} is also used by ${others}${text.tail}`;
+      const received = receivedOf(value);
       // the pieces were checked once each (a number holds nothing to redact): see safePiece
       out.push(
         safe && text.labelSafe[at]!
-          ? redacted("error", text.shownPointers[at]!, rule.id, message)
-          : diagnostic("error", text.pointers[at]!, rule.id, message),
+          ? redacted("error", text.shownPointers[at]!, rule.id, message, text.expected, received)
+          : diagnostic("error", text.pointers[at]!, rule.id, message, text.expected, received),
       );
     }
   });
@@ -939,6 +1059,8 @@ export function checkItemFieldWithinDuration(
           pointer,
           rule.id,
           `${fieldLabel(pointer)}: ${v} is past the last frame (${last}) of ${whose} video (duration × ${rule.framesPerSecond}, spec ${rule.spec})`,
+          { kind: rule.kind, limit: last, duration: seconds, framesPerSecond: rule.framesPerSecond },
+          receivedOf(v),
         ),
       );
     }
@@ -977,6 +1099,8 @@ export function checkRequiresFlag(rule: RequiresFlagRule, input: Record<string, 
       rule.field,
       rule.id,
       `${fieldLabel(rule.field)}: requires ${fieldLabel(rule.flag)}: true, but ${received} (spec ${rule.spec})`,
+      { kind: rule.kind, flag: rule.flag, value: true },
+      receivedOf(value),
     ),
   ];
 }
@@ -1012,6 +1136,8 @@ export function checkIntegerInSetOrRange(
       rule.field,
       rule.id,
       `${fieldLabel(rule.field)}: ${v} is not allowed; expected ${rule.values.join(" or ")} (${rule.valueMeaning}) or ${rule.min} to ${rule.max} (spec ${rule.spec})`,
+      { kind: rule.kind, values: rule.values.slice(), min: rule.min, max: rule.max },
+      receivedOf(v),
     ),
   ];
 }
@@ -1064,6 +1190,8 @@ export function checkPromptLengthRecommendation(
         rule.field,
         rule.id,
         `${fieldLabel(rule.field)}: ${cjk} ${CJK_COUNTED}, more than the recommended ${rule.maxCjkCharacters} (spec ${rule.spec}); the service accepts it`,
+        { kind: rule.kind, unit: "characters", limit: rule.maxCjkCharacters, counted: cjk },
+        receivedOf(text),
       ),
     );
   if (words > rule.maxWords)
@@ -1073,6 +1201,8 @@ export function checkPromptLengthRecommendation(
         rule.field,
         rule.id,
         `${fieldLabel(rule.field)}: ${words} English words, more than the recommended ${rule.maxWords} (spec ${rule.spec}); the service accepts it`,
+        { kind: rule.kind, unit: "words", limit: rule.maxWords, counted: words },
+        receivedOf(text),
       ),
     );
   return out;
@@ -1153,6 +1283,10 @@ function unknownIn(
           at,
           rule.id,
           `${fieldLabel(at)}: is not a field of ${where}${hint !== undefined ? `; did you mean "${hint}"?` : ""} (known: ${object.known.join(", ")})`,
+          hint === undefined
+            ? { kind: rule.kind, known: object.known.slice() }
+            : { kind: rule.kind, known: object.known.slice(), suggestion: hint },
+          receivedOf((value as Record<string, unknown>)[key]),
         ),
       );
       continue;

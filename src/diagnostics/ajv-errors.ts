@@ -2,9 +2,17 @@
  * Schema violations: Ajv's error objects in, diagnostics out. `anyOf`/`oneOf` branches are
  * collapsed into one answer, duplicates dropped, and a message seen before is remembered.
  */
-import { diagnostic, redacted, type Diagnostic } from "./diagnostic.js";
+import {
+  diagnostic,
+  redacted,
+  redactOnce,
+  type Diagnostic,
+  type Expected,
+  type JsonValue,
+  type Received,
+} from "./diagnostic.js";
 import { escapeToken, fieldLabel, valueAt } from "./pointers.js";
-import { otherForms, SCHEMA_MESSAGES } from "./wording.js";
+import { otherForms, receivedOf, SCHEMA_MESSAGES } from "./wording.js";
 
 // #region runtime (copied into the generated support module: no imports in here)
 /** The shape of an error object in Ajv's standalone output. */
@@ -39,6 +47,8 @@ interface SeenMessage {
   params: Record<string, unknown>;
   pointer: string;
   message: string;
+  expected: Expected;
+  received: Received | undefined;
 }
 /**
  * schema path → pointer → value → the message (redacted). Ajv's standalone code names schema
@@ -87,6 +97,27 @@ function memoParams(params: Record<string, unknown>): boolean {
 /** keyword → `schema/<keyword>`, the rule id of a schema violation (Ajv's keywords: a bounded set). */
 const SCHEMA_RULES = new Map<string, string>();
 
+/**
+ * A schema violation's `expected`: the keyword and Ajv's params (spec 7.2: expected versus
+ * received, as data). A field's own name is left out (the pointer ends in it); a field name
+ * from the payload is shown like a received string; `type` is a list; strings are redacted.
+ * Frozen: a remembered diagnostic hands the same object out again.
+ */
+function expectedOf(keyword: string, params: Record<string, unknown>): Expected {
+  const out: { [param: string]: JsonValue } = { kind: keyword };
+  for (const name in params) {
+    const v = params[name];
+    if (v === undefined || name === "additionalProperty" || name === "unevaluatedProperty") continue;
+    if (name === "propertyName") out[name] = receivedOf(v) ?? null;
+    else if (name === "type" && keyword === "type")
+      out[name] = Object.freeze(Array.isArray(v) ? v.map(String) : String(v).split(","));
+    else if (typeof v === "string") out[name] = redactOnce(v);
+    else if (Array.isArray(v)) out[name] = Object.freeze(v.map((x) => (typeof x === "string" ? redactOnce(x) : x)));
+    else if (typeof v !== "object" || v === null) out[name] = v as JsonValue;
+  }
+  return Object.freeze(out) as Expected;
+}
+
 function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   let pointer = error.instancePath;
   const p = error.params;
@@ -105,11 +136,19 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   const memo = MEMO_KEYWORDS.has(error.keyword) && pointer.length <= 256 && memoValue(value) && memoParams(p);
   const byValue = memo ? SEEN.get(error.schemaPath)?.get(pointer) : undefined;
   const seen = byValue?.get(value);
-  if (seen !== undefined && sameParams(seen.params, p)) return redacted("error", seen.pointer, rule, seen.message);
+  if (seen !== undefined && sameParams(seen.params, p))
+    return redacted("error", seen.pointer, rule, seen.message, seen.expected, seen.received);
   const wording = SCHEMA_MESSAGES[error.keyword];
   let text = wording ? wording(p, value) : `fails the "${error.keyword}" constraint`;
   if (Array.isArray(p.otherForms)) text += ` (or ${otherForms(p.otherForms as string[])})`;
-  const d = diagnostic("error", pointer, rule, `${fieldLabel(pointer)}: ${text}`);
+  const d = diagnostic(
+    "error",
+    pointer,
+    rule,
+    `${fieldLabel(pointer)}: ${text}`,
+    expectedOf(error.keyword, p),
+    receivedOf(value),
+  );
   if (memo) {
     if (seenCount >= 4096) {
       SEEN.clear();
@@ -120,7 +159,13 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
     let values = byPointer.get(pointer);
     if (values === undefined) byPointer.set(pointer, (values = new Map()));
     if (!values.has(value)) seenCount++;
-    values.set(value, { params: p, pointer: d.pointer, message: d.message });
+    values.set(value, {
+      params: p,
+      pointer: d.pointer,
+      message: d.message,
+      expected: d.expected!,
+      received: d.received,
+    });
   }
   return d;
 }

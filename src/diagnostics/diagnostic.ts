@@ -23,7 +23,40 @@ export interface Diagnostic {
   retryable: false;
   /** names the field and says expected versus received; never a URL's query string */
   message: string;
+  /** what the schema keyword or the rule asks for, as data (undefined for a reading problem) */
+  expected: Expected | undefined;
+  /** the value at `pointer`, as data; undefined when there is none (a missing field) */
+  received: Received | undefined;
 }
+
+/** A JSON value, as a diagnostic's data holds it. */
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+/**
+ * What a diagnostic asks for: `kind` is the schema keyword (`maximum`, with Ajv's params:
+ * `{ kind: "maximum", limit: 20 }`) or the rule's kind (`requiresFlag`, with the rule's
+ * parameters: `{ kind: "requiresFlag", flag: "/enable_thinking", value: true }`). Strings are
+ * redacted like messages.
+ */
+export interface Expected {
+  readonly kind: string;
+  readonly [param: string]: JsonValue;
+}
+
+/**
+ * The received value, small and JSON-safe: a number, boolean or null as it is; a string
+ * redacted and shortened as a message shows it (over 60 characters: its first 57 and `…`); an
+ * array or object by its size; a number JSON cannot hold exactly (an integer beyond 2^53 read
+ * by `vsk lint`, NaN, Infinity) by its decimal text.
+ */
+export type Received =
+  | string
+  | number
+  | boolean
+  | null
+  | { readonly type: "array"; readonly items: number }
+  | { readonly type: "object"; readonly fields: number }
+  | { readonly type: "integer" | "number"; readonly text: string };
 
 /** Thrown by `build…()` when the payload would be rejected; carries every diagnostic. */
 export class RequestValidationError extends Error {
@@ -47,13 +80,30 @@ export type BuildResult<TBody> =
   | { ok: false; error: RequestValidationError };
 
 /** A diagnostic in the service's vocabulary (spec 7.2); pointer and message lose any URL query string. */
-export function diagnostic(severity: Severity, pointer: string, rule: string, message: string): Diagnostic {
+export function diagnostic(
+  severity: Severity,
+  pointer: string,
+  rule: string,
+  message: string,
+  expected?: Expected,
+  received?: Received,
+): Diagnostic {
   // a field named like a signed URL must not carry its query string into any output either
-  return redacted(severity, redactOnce(pointer), rule, redactOnce(message));
+  return redacted(severity, redactOnce(pointer), rule, redactOnce(message), expected, received);
 }
 
-/** A diagnostic whose pointer and message are already redacted (or hold nothing to redact: see `safePiece`). */
-export function redacted(severity: Severity, pointer: string, rule: string, message: string): Diagnostic {
+/**
+ * A diagnostic whose pointer and message are already redacted (or hold nothing to redact: see
+ * `safePiece`); `expected` and `received` are built redacted (`receivedOf`, `expectedOf`).
+ */
+export function redacted(
+  severity: Severity,
+  pointer: string,
+  rule: string,
+  message: string,
+  expected?: Expected,
+  received?: Received,
+): Diagnostic {
   return {
     severity,
     pointer,
@@ -62,6 +112,8 @@ export function redacted(severity: Severity, pointer: string, rule: string, mess
     reason: "input_validation_failed",
     retryable: false,
     message,
+    expected,
+    received,
   };
 }
 
@@ -81,7 +133,7 @@ export function safePiece(text: string): boolean {
 const REDACTED = new Map<string, string>();
 
 /** `redactUrlsInText`, remembered for texts up to 1024 characters. */
-function redactOnce(text: string): string {
+export function redactOnce(text: string): string {
   if (!mayHoldSecret(text)) return text; // the fast path of most messages, without a lookup
   let out = REDACTED.get(text);
   if (out === undefined) {

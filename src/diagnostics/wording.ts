@@ -4,23 +4,50 @@
  * and says expected versus received, never a URL's query string).
  */
 import { redactUrl, redactUrlsInText } from "../runtime/redact.js";
+import { redactOnce, type Received } from "./diagnostic.js";
 
 // #region runtime (copied into the generated support module: no imports in here)
 /** A short, safe rendering of a received value for a message. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
-  if (typeof value === "string") {
-    // A value that is one URL loses everything from its first "?" or "#", whatever characters
-    // the query holds; any other text has the URLs inside it redacted. Then it is shortened.
-    const head = value.length > 4096 ? value.slice(0, 4096) : value;
-    const safe = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(head) ? redactUrl(head) : redactUrlsInText(head);
-    const shown = safe.length > 60 ? `${safe.slice(0, 57)}…` : safe;
-    return `${JSON.stringify(shown)}${value.length > 60 ? ` (${value.length} characters)` : ""}`;
-  }
+  if (typeof value === "string")
+    return `${JSON.stringify(shownText(value))}${value.length > 60 ? ` (${value.length} characters)` : ""}`;
   if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? "" : "s"}`;
   if (value === null) return "null";
   if (typeof value === "object") return "an object";
   return String(value);
+}
+
+/**
+ * A string as a message shows it: a value that is one URL loses everything from its first "?"
+ * or "#", whatever characters the query holds; any other text has the URLs inside it redacted.
+ * Then it is shortened to 60 characters.
+ */
+function shownText(value: string): string {
+  const head = value.length > 4096 ? value.slice(0, 4096) : value;
+  const safe = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(head) ? redactUrl(head) : redactUrlsInText(head);
+  return safe.length > 60 ? `${safe.slice(0, 57)}…` : safe;
+}
+
+/** A received value as a diagnostic's data (`Received`); undefined for nothing. */
+export function receivedOf(value: unknown): Received | undefined {
+  switch (typeof value) {
+    case "number":
+      return Number.isFinite(value) ? value : { type: "number", text: String(value) };
+    case "string":
+      return redactOnce(shownText(value));
+    case "boolean":
+      return value;
+    case "bigint":
+      return { type: "integer", text: String(value) };
+    case "object":
+      if (value === null) return null;
+      return Array.isArray(value)
+        ? { type: "array", items: value.length }
+        : { type: "object", fields: Object.keys(value).length };
+    default:
+      return undefined;
+  }
 }
 
 function typeName(value: unknown): string {

@@ -8,7 +8,14 @@
  * 2, and a duration with no minimum or another one does not get this rule) and a numeric
  * `maximum`, which becomes the rule's upper bound. The 4 s floor is the spec's.
  */
-import { diagnostic, fieldLabel, valueAt, type Diagnostic, type InvalidPointers } from "../diagnostics/index.js";
+import {
+  diagnostic,
+  fieldLabel,
+  receivedOf,
+  valueAt,
+  type Diagnostic,
+  type InvalidPointers,
+} from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
 import { fieldOfType, isMisfit, misfit, type Misfit } from "./shape.js";
@@ -44,6 +51,8 @@ export function checkIntegerInSetOrRange(
       rule.field,
       rule.id,
       `${fieldLabel(rule.field)}: ${v} is not allowed; expected ${rule.values.join(" or ")} (${rule.valueMeaning}) or ${rule.min} to ${rule.max} (spec ${rule.spec})`,
+      { kind: rule.kind, values: rule.values.slice(), min: rule.min, max: rule.max },
+      receivedOf(v),
     ),
   ];
 }

@@ -13,6 +13,7 @@ import {
   diagnostic,
   fieldLabel,
   itemsAt,
+  receivedOf,
   valueAt,
   type Diagnostic,
   type InvalidPointers,
@@ -62,6 +63,8 @@ export function checkItemFieldWithinDuration(
           pointer,
           rule.id,
           `${fieldLabel(pointer)}: ${v} is past the last frame (${last}) of ${whose} video (duration × ${rule.framesPerSecond}, spec ${rule.spec})`,
+          { kind: rule.kind, limit: last, duration: seconds, framesPerSecond: rule.framesPerSecond },
+          receivedOf(v),
         ),
       );
     }

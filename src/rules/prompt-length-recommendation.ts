@@ -9,7 +9,7 @@
  * words"); N and M are taken from there. Every model has a prompt: only the stated
  * recommendation makes the rule apply.
  */
-import { diagnostic, fieldLabel, valueAt, type Diagnostic } from "../diagnostics/index.js";
+import { diagnostic, fieldLabel, receivedOf, valueAt, type Diagnostic } from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
 import { isMisfit, misfit, stringField, type Misfit } from "./shape.js";
@@ -62,6 +62,8 @@ export function checkPromptLengthRecommendation(
         rule.field,
         rule.id,
         `${fieldLabel(rule.field)}: ${cjk} ${CJK_COUNTED}, more than the recommended ${rule.maxCjkCharacters} (spec ${rule.spec}); the service accepts it`,
+        { kind: rule.kind, unit: "characters", limit: rule.maxCjkCharacters, counted: cjk },
+        receivedOf(text),
       ),
     );
   if (words > rule.maxWords)
@@ -71,6 +73,8 @@ export function checkPromptLengthRecommendation(
         rule.field,
         rule.id,
         `${fieldLabel(rule.field)}: ${words} English words, more than the recommended ${rule.maxWords} (spec ${rule.spec}); the service accepts it`,
+        { kind: rule.kind, unit: "words", limit: rule.maxWords, counted: words },
+        receivedOf(text),
       ),
     );
   return out;

@@ -7,7 +7,7 @@
  * `file_url` (resp. `web_url`) that holds a string (every form it admits is a string, or null)
  * and a top-level boolean `enable_thinking`. Each of the two rules matches on its own.
  */
-import { describeValue, diagnostic, fieldLabel, valueAt, type Diagnostic } from "../diagnostics/index.js";
+import { describeValue, diagnostic, fieldLabel, receivedOf, valueAt, type Diagnostic } from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
 import { fieldOfType, isMisfit, misfit, stringField, type Misfit } from "./shape.js";
@@ -43,6 +43,8 @@ export function checkRequiresFlag(rule: RequiresFlagRule, input: Record<string, 
       rule.field,
       rule.id,
       `${fieldLabel(rule.field)}: requires ${fieldLabel(rule.flag)}: true, but ${received} (spec ${rule.spec})`,
+      { kind: rule.kind, flag: rule.flag, value: true },
+      receivedOf(value),
     ),
   ];
 }

@@ -12,11 +12,13 @@ import {
   escapeToken,
   fieldLabel,
   itemsAt,
+  receivedOf,
   redacted,
   redactUrlsInText,
   safePiece,
   valueAt,
   type Diagnostic,
+  type Expected,
   type InvalidPointers,
 } from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
@@ -49,6 +51,8 @@ interface UniqueItemFieldText {
   itemSafe: boolean[];
   tail: string;
   tailSafe: boolean;
+  /** every diagnostic's `expected` (frozen: shared) */
+  expected: Expected;
 }
 const UNIQUE_TEXT = new WeakMap<UniqueItemFieldRule, UniqueItemFieldText>();
 /** Indexes past this are worked out each time (a bounded cache). */
@@ -68,6 +72,7 @@ function uniqueTextOf(rule: UniqueItemFieldRule): UniqueItemFieldText {
       itemSafe: [],
       tail,
       tailSafe: safePiece(tail),
+      expected: Object.freeze({ kind: rule.kind, array: rule.array, field: rule.field }),
     };
     UNIQUE_TEXT.set(rule, text);
   }
@@ -134,11 +139,12 @@ export function checkUniqueItemField(
       if (more > 0) others += `, ${more} more`;
       const at = itemText(rule, text, i);
       const message = `${text.labels[at]!}: ${String(value)} is also used by ${others}${text.tail}`;
+      const received = receivedOf(value);
       // the pieces were checked once each (a number holds nothing to redact): see safePiece
       out.push(
         safe && text.labelSafe[at]!
-          ? redacted("error", text.shownPointers[at]!, rule.id, message)
-          : diagnostic("error", text.pointers[at]!, rule.id, message),
+          ? redacted("error", text.shownPointers[at]!, rule.id, message, text.expected, received)
+          : diagnostic("error", text.pointers[at]!, rule.id, message, text.expected, received),
       );
     }
   });

@@ -10,7 +10,7 @@
  * left to the schema (Ajv reports what it forbids) and not entered. It is derived from the schema
  * alone, for every endpoint, and is not one of the spec's cross-field rules.
  */
-import { closest, diagnostic, escapeToken, fieldLabel, type Diagnostic } from "../diagnostics/index.js";
+import { closest, diagnostic, escapeToken, fieldLabel, receivedOf, type Diagnostic } from "../diagnostics/index.js";
 import { isSchemaObject, type JsonSchemaObject } from "../schema/index.js";
 import type { QuickForm } from "./define.js";
 import { valueSchema } from "./shape.js";
@@ -90,6 +90,10 @@ function unknownIn(
           at,
           rule.id,
           `${fieldLabel(at)}: is not a field of ${where}${hint !== undefined ? `; did you mean "${hint}"?` : ""} (known: ${object.known.join(", ")})`,
+          hint === undefined
+            ? { kind: rule.kind, known: object.known.slice() }
+            : { kind: rule.kind, known: object.known.slice(), suggestion: hint },
+          receivedOf((value as Record<string, unknown>)[key]),
         ),
       );
       continue;

@@ -434,6 +434,48 @@ function enumOf(allowed: readonly unknown[]): { strings: string[]; list: string 
   return known;
 }
 
+/**
+ * The sentence of each cross-field rule kind, after the field's label (`label: …`), from the
+ * rule's data; the spec section is quoted. A rule builds its diagnostic's `expected` from the
+ * same data.
+ */
+export const RULE_MESSAGES = {
+  /** spec 2.2: the value and the other items that use it; `tail` is `uniqueItemFieldTail`'s */
+  uniqueItemField: (value: unknown, others: string, tail: string): string =>
+    `${String(value)} is also used by ${others}${tail}`,
+  uniqueItemFieldTail: (field: string, spec: string): string =>
+    `; each ${field} must be unique (spec ${spec})`,
+  /** spec 2.2, 8 */
+  itemFieldWithinDuration: (
+    value: number,
+    last: number,
+    seconds: number,
+    defaulted: boolean,
+    framesPerSecond: number,
+    spec: string,
+  ): string =>
+    `${value} is past the last frame (${last}) of ${defaulted ? `the default ${seconds} s` : `a ${seconds} s`} video (duration × ${framesPerSecond}, spec ${spec})`,
+  /** spec 4.4: `flagLabel` names the flag, `flag` is its value (undefined: not set) */
+  requiresFlag: (flagLabel: string, flag: unknown, spec: string): string =>
+    `requires ${flagLabel}: true, but ${flag === undefined ? `${flagLabel} is not set (default false)` : `${flagLabel} is ${describeValue(flag)}`} (spec ${spec})`,
+  /** spec 4.5 */
+  integerInSetOrRange: (
+    value: number,
+    values: readonly number[],
+    valueMeaning: string,
+    min: number,
+    max: number,
+    spec: string,
+  ): string =>
+    `${value} is not allowed; expected ${values.join(" or ")} (${valueMeaning}) or ${min} to ${max} (spec ${spec})`,
+  /** spec 4.5: a recommendation, never a limit; `counted` says what was counted */
+  promptLengthRecommendation: (count: number, counted: string, limit: number, spec: string): string =>
+    `${count} ${counted}, more than the recommended ${limit} (spec ${spec}); the service accepts it`,
+  /** spec 4.1: `where` is "this endpoint" or the enclosing field's label */
+  unknownFields: (where: string, hint: string | undefined, known: readonly string[]): string =>
+    `is not a field of ${where}${hint !== undefined ? `; did you mean "${hint}"?` : ""} (known: ${known.join(", ")})`,
+};
+
 // vsk's src/diagnostics/ajv-errors.ts
 /** The shape of an error object in Ajv's standalone output. */
 export interface AjvError {
@@ -927,7 +969,7 @@ const UNIQUE_TEXT_INDEXES = 256;
 function uniqueTextOf(rule: UniqueItemFieldRule): UniqueItemFieldText {
   let text = UNIQUE_TEXT.get(rule);
   if (text === undefined) {
-    const tail = `; each ${rule.field} must be unique (spec ${rule.spec})`;
+    const tail = RULE_MESSAGES.uniqueItemFieldTail(rule.field, rule.spec);
     text = {
       token: escapeToken(rule.field),
       pointers: [],
@@ -1005,7 +1047,7 @@ export function checkUniqueItemField(
       const more = indexes.length - 1 - named;
       if (more > 0) others += `, ${more} more`;
       const at = itemText(rule, text, i);
-      const message = `${text.labels[at]!}: ${String(value)} is also used by ${others}${text.tail}`;
+      const message = `${text.labels[at]!}: ${RULE_MESSAGES.uniqueItemField(value, others, text.tail)}`;
       const received = receivedOf(value);
       // the pieces were checked once each (a number holds nothing to redact): see safePiece
       out.push(
@@ -1052,13 +1094,12 @@ export function checkItemFieldWithinDuration(
     const v = valueAt(item, "/" + rule.field);
     if (typeof v === "number" && v > last && !invalid.has(`${rule.array}/${i}/${rule.field}`)) {
       const pointer = `${rule.array}/${i}/${rule.field}`;
-      const whose = given === undefined ? `the default ${seconds} s` : `a ${seconds} s`;
       out.push(
         diagnostic(
           "error",
           pointer,
           rule.id,
-          `${fieldLabel(pointer)}: ${v} is past the last frame (${last}) of ${whose} video (duration × ${rule.framesPerSecond}, spec ${rule.spec})`,
+          `${fieldLabel(pointer)}: ${RULE_MESSAGES.itemFieldWithinDuration(v, last, seconds, given === undefined, rule.framesPerSecond, rule.spec)}`,
           { kind: rule.kind, limit: last, duration: seconds, framesPerSecond: rule.framesPerSecond },
           receivedOf(v),
         ),
@@ -1089,16 +1130,12 @@ export function checkRequiresFlag(rule: RequiresFlagRule, input: Record<string, 
   if (value === undefined || value === null || value === "") return [];
   const flag = valueAt(input, rule.flag);
   if (flag === true) return [];
-  const received =
-    flag === undefined
-      ? `${fieldLabel(rule.flag)} is not set (default false)`
-      : `${fieldLabel(rule.flag)} is ${describeValue(flag)}`;
   return [
     diagnostic(
       "error",
       rule.field,
       rule.id,
-      `${fieldLabel(rule.field)}: requires ${fieldLabel(rule.flag)}: true, but ${received} (spec ${rule.spec})`,
+      `${fieldLabel(rule.field)}: ${RULE_MESSAGES.requiresFlag(fieldLabel(rule.flag), flag, rule.spec)}`,
       { kind: rule.kind, flag: rule.flag, value: true },
       receivedOf(value),
     ),
@@ -1135,7 +1172,7 @@ export function checkIntegerInSetOrRange(
       "error",
       rule.field,
       rule.id,
-      `${fieldLabel(rule.field)}: ${v} is not allowed; expected ${rule.values.join(" or ")} (${rule.valueMeaning}) or ${rule.min} to ${rule.max} (spec ${rule.spec})`,
+      `${fieldLabel(rule.field)}: ${RULE_MESSAGES.integerInSetOrRange(v, rule.values, rule.valueMeaning, rule.min, rule.max, rule.spec)}`,
       { kind: rule.kind, values: rule.values.slice(), min: rule.min, max: rule.max },
       receivedOf(v),
     ),
@@ -1189,7 +1226,7 @@ export function checkPromptLengthRecommendation(
         "warning",
         rule.field,
         rule.id,
-        `${fieldLabel(rule.field)}: ${cjk} ${CJK_COUNTED}, more than the recommended ${rule.maxCjkCharacters} (spec ${rule.spec}); the service accepts it`,
+        `${fieldLabel(rule.field)}: ${RULE_MESSAGES.promptLengthRecommendation(cjk, CJK_COUNTED, rule.maxCjkCharacters, rule.spec)}`,
         { kind: rule.kind, unit: "characters", limit: rule.maxCjkCharacters, counted: cjk },
         receivedOf(text),
       ),
@@ -1200,7 +1237,7 @@ export function checkPromptLengthRecommendation(
         "warning",
         rule.field,
         rule.id,
-        `${fieldLabel(rule.field)}: ${words} English words, more than the recommended ${rule.maxWords} (spec ${rule.spec}); the service accepts it`,
+        `${fieldLabel(rule.field)}: ${RULE_MESSAGES.promptLengthRecommendation(words, "English words", rule.maxWords, rule.spec)}`,
         { kind: rule.kind, unit: "words", limit: rule.maxWords, counted: words },
         receivedOf(text),
       ),
@@ -1282,7 +1319,7 @@ function unknownIn(
           "warning",
           at,
           rule.id,
-          `${fieldLabel(at)}: is not a field of ${where}${hint !== undefined ? `; did you mean "${hint}"?` : ""} (known: ${object.known.join(", ")})`,
+          `${fieldLabel(at)}: ${RULE_MESSAGES.unknownFields(where, hint, object.known)}`,
           hint === undefined
             ? { kind: rule.kind, known: object.known.slice() }
             : { kind: rule.kind, known: object.known.slice(), suggestion: hint },

@@ -14,6 +14,7 @@ import {
   itemsAt,
   receivedOf,
   redacted,
+  RULE_MESSAGES,
   redactUrlsInText,
   safePiece,
   valueAt,
@@ -61,7 +62,7 @@ const UNIQUE_TEXT_INDEXES = 256;
 function uniqueTextOf(rule: UniqueItemFieldRule): UniqueItemFieldText {
   let text = UNIQUE_TEXT.get(rule);
   if (text === undefined) {
-    const tail = `; each ${rule.field} must be unique (spec ${rule.spec})`;
+    const tail = RULE_MESSAGES.uniqueItemFieldTail(rule.field, rule.spec);
     text = {
       token: escapeToken(rule.field),
       pointers: [],
@@ -138,7 +139,7 @@ export function checkUniqueItemField(
       const more = indexes.length - 1 - named;
       if (more > 0) others += `, ${more} more`;
       const at = itemText(rule, text, i);
-      const message = `${text.labels[at]!}: ${String(value)} is also used by ${others}${text.tail}`;
+      const message = `${text.labels[at]!}: ${RULE_MESSAGES.uniqueItemField(value, others, text.tail)}`;
       const received = receivedOf(value);
       // the pieces were checked once each (a number holds nothing to redact): see safePiece
       out.push(

@@ -35,9 +35,9 @@ export interface Diagnostic {
   /** names the field and says expected versus received; never a URL's query string */
   message: string;
   /** what the schema keyword or the rule asks for, as data (undefined for a reading problem) */
-  expected: Expected | undefined;
+  expected?: Expected | undefined;
   /** the value at `pointer`, as data; undefined when there is none (a missing field) */
-  received: Received | undefined;
+  received?: Received | undefined;
 }
 
 /** A JSON value, as a diagnostic's data holds it. */

@@ -1,15 +1,16 @@
 // What `vsk generate` writes into the generated directory besides the per-endpoint files, as
 // TypeScript source (the package ships dist/, not src/): dist/embed/support.ts is
-// templates/support.ts followed by the runtime region of every rule kind (in the order
-// src/rules/check.ts imports them) and of check.ts itself; dist/embed/redact.ts is the runtime's
-// URL redaction as it is. Their only relative import is "./redact.js" (generate sets the extension).
+// templates/support-head.txt followed by the runtime region of every file of src/diagnostics/
+// (in the order its index.ts exports them), of every rule kind (in the order src/rules/check.ts
+// imports them) and of check.ts itself; dist/embed/redact.ts is the runtime's URL redaction as
+// it is. Their only relative import is "./redact.js" (generate sets the extension).
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 
 const read = (file) => readFileSync(file, "utf8");
 const START = "// #region runtime";
 const END = "// #endregion runtime";
 
-/** The runtime region of a rule file, checked to hold no import. */
+/** The runtime region of a source file, checked to hold no import. */
 function region(file) {
   const text = read(file);
   const start = text.indexOf(START);
@@ -20,14 +21,58 @@ function region(file) {
   return `// ${file.replace(/^src\//, "vsk's src/")}\n${body}\n`;
 }
 
-const core = read("templates/support.ts");
-const redactImport = '"../src/runtime/redact.js"';
-if (!core.includes(redactImport)) throw new Error(`templates/support.ts no longer imports ${redactImport}`);
+// The head: the module's comment and its one import, of the runtime's URL redaction. The
+// diagnostics files import those names from ../runtime/redact.js outside their regions.
+const head = read("templates/support-head.txt");
+const redactImport = '"./redact.js"';
+const headImport = head.match(/^import \{([^}]*)\} from "\.\/redact\.js";$/m);
+if (!headImport) throw new Error(`templates/support-head.txt no longer imports from ${redactImport}`);
+const fromRedact = new Set(headImport[1].split(",").map((name) => name.trim()));
+
+// The validation core: src/diagnostics/*.ts. A name its files share but its index.ts does not
+// export stays private to the generated module (its `export` is dropped).
+const diagnosticsIndex = read("src/diagnostics/index.ts");
+const publicNames = new Set(
+  [...diagnosticsIndex.matchAll(/^export \{([^}]*)\} from "[^"]+";$/gm)].flatMap((m) =>
+    m[1]
+      .split(",")
+      .map((name) => name.trim().replace(/^type /, ""))
+      .filter(Boolean),
+  ),
+);
+const coreFiles = [
+  ...new Set([...diagnosticsIndex.matchAll(/ from "\.\/([a-z-]+)\.js";$/gm)].map((m) => `src/diagnostics/${m[1]}.ts`)),
+];
+const exported = new Set();
+function coreRegion(file) {
+  const text = read(file);
+  for (const m of text.matchAll(/^import \{([^}]*)\} from "\.\.\/runtime\/redact\.js";$/gm))
+    for (const name of m[1].split(",").map((n) => n.trim()))
+      if (!fromRedact.has(name))
+        throw new Error(`${file} imports ${name} from the runtime, which templates/support-head.txt does not`);
+  return region(file).replace(
+    /^export ((?:async )?(?:function|const|let|class|interface|type) ([A-Za-z_$][\w$]*))/gm,
+    (all, declaration, name) => {
+      if (!publicNames.has(name)) return declaration;
+      exported.add(name);
+      return all;
+    },
+  );
+}
+const core = coreFiles.map(coreRegion);
+for (const name of publicNames)
+  if (!exported.has(name) && !fromRedact.has(name))
+    throw new Error(`src/diagnostics/index.ts exports ${name}, which no runtime region of src/diagnostics/ declares`);
+
 const check = read("src/rules/check.ts");
 const kinds = [...check.matchAll(/^import [^;]* from "\.\/([a-z-]+)\.js";$/gm)].map((m) => `src/rules/${m[1]}.ts`);
 const support = [
-  core.replace(redactImport, '"./redact.js"').trimEnd(),
+  head.trimEnd(),
   "",
+  "// ---------------------------------------------------------------------------------------------",
+  "// Diagnostics (spec 7.1, 7.2): the diagnostic, its wording, Ajv's errors, pointers, formats",
+  "",
+  ...core,
   "// ---------------------------------------------------------------------------------------------",
   "// Cross-field rules the schemas cannot express: each kind's check and message, then the dispatch",
   "",

@@ -26,7 +26,7 @@ import { prepareSnapshotRead } from "../snapshot/index.js";
 import { terminalText } from "../output/index.js";
 import { CliError, ExitCode, toCliError } from "./errors.js";
 import { didYouMean, plural, quote } from "../text/index.js";
-import { redactUrlsInText } from "../../templates/support.js";
+import { redactUrlsInText } from "../diagnostics/index.js";
 
 const HELP = `Usage: vsk lint [FILES… | -] [options]
 

@@ -5,7 +5,7 @@
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { redactUrlsInText } from "../../templates/support.js";
+import { redactUrlsInText } from "../diagnostics/index.js";
 import { terminalText } from "../output/index.js";
 import { CliError, EXIT_CODE_MEANINGS, ExitCode, toCliError } from "./errors.js";
 import { didYouMean, quote } from "../text/index.js";

@@ -74,7 +74,7 @@ const EXTENSIONS: Record<Lang, { source: string; import: string }> = {
 const REDACT_IMPORT = '"./redact.js"';
 
 /**
- * The support module (templates/support.ts with every rule kind's check, assembled by the
+ * The support module (src/diagnostics/ and every rule kind's check, assembled by the
  * package build into dist/embed/) and the runtime's URL redaction it imports, as TypeScript
  * modules side by side, so that generated code needs nothing else.
  */

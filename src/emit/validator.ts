@@ -10,7 +10,7 @@
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { AnySchema } from "ajv";
 import standaloneModule from "ajv/dist/standalone/index.js";
-import { ajvFormats } from "../../templates/support.js";
+import { ajvFormats } from "../diagnostics/index.js";
 import { quickCheckSource, SUPPORT_FUNCTIONS, type RuleSpec } from "../rules/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 

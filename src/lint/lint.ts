@@ -2,7 +2,7 @@
  * Lints payloads: finds the endpoint each one is for (envelope or `--model/--endpoint`), runs
  * that endpoint's generated validator, and hands one `LintResult` per payload to a reporter.
  */
-import { diagnostic, type Diagnostic } from "../../templates/support.js";
+import { diagnostic, type Diagnostic } from "../diagnostics/index.js";
 import {
   isNdjsonPath,
   openFile,

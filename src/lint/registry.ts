@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { findModel, PACKAGE_ROOT, type ModelRef, type VskConfig } from "../config/index.js";
 import { readSnapshotFile, SnapshotError } from "../snapshot/index.js";
-import type { Diagnostic } from "../../templates/support.js";
+import type { Diagnostic } from "../diagnostics/index.js";
 import { CompiledValidators } from "./compiled.js";
 
 export interface EndpointEntry {

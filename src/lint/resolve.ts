@@ -5,7 +5,7 @@
  * one endpoint needs no endpoint name. A bare payload's top-level `$schema` (the key a request
  * file carries for its editor) is not part of the request.
  */
-import { describeValue } from "../../templates/support.js";
+import { describeValue } from "../diagnostics/index.js";
 
 /** The endpoints payloads may be for: lint's generated registry, drift's snapshot. */
 export interface EndpointCatalog {

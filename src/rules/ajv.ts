@@ -6,7 +6,7 @@
 import { _, Ajv2020, str, type KeywordCxt } from "ajv/dist/2020.js";
 import ajvEqualModule from "ajv/dist/runtime/equal.js";
 import addFormatsModule from "ajv-formats";
-import { formatUri, ucs2length } from "../../templates/support.js";
+import { formatUri, ucs2length } from "../diagnostics/index.js";
 import { forEachSchema, isSchemaObject, PROTOTYPE_MEMBERS, type JsonSchemaObject } from "../schema/index.js";
 
 const addFormats = addFormatsModule.default;

@@ -10,7 +10,7 @@ import {
   type Diagnostic,
   type InvalidPointers,
   invalidPointers,
-} from "../../templates/support.js";
+} from "../diagnostics/index.js";
 import { checkUniqueItemField, type UniqueItemFieldRule } from "./unique-item-field.js";
 import { checkItemFieldWithinDuration, type ItemFieldWithinDurationRule } from "./item-field-within-duration.js";
 import { checkRequiresFlag, type RequiresFlagRule } from "./requires-flag.js";

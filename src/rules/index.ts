@@ -7,7 +7,7 @@
  */
 export type { RuleSpec, CompiledSchema } from "./check.js";
 export { checkRules, runValidation, diagnose } from "./check.js";
-export type { Diagnostic } from "../../templates/support.js";
+export type { Diagnostic } from "../diagnostics/index.js";
 export type { RuleDefinition, SpecModel } from "./define.js";
 export type { Misfit } from "./shape.js";
 export {

@@ -8,7 +8,15 @@
  * 2, and a duration with no minimum or another one does not get this rule) and a numeric
  * `maximum`, which becomes the rule's upper bound. The 4 s floor is the spec's.
  */
-import { diagnostic, fieldLabel, valueAt, type Diagnostic, type InvalidPointers } from "../../templates/support.js";
+import {
+  diagnostic,
+  fieldLabel,
+  receivedOf,
+  RULE_MESSAGES,
+  valueAt,
+  type Diagnostic,
+  type InvalidPointers,
+} from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
 import { fieldOfType, isMisfit, misfit, type Misfit } from "./shape.js";
@@ -43,7 +51,9 @@ export function checkIntegerInSetOrRange(
       "error",
       rule.field,
       rule.id,
-      `${fieldLabel(rule.field)}: ${v} is not allowed; expected ${rule.values.join(" or ")} (${rule.valueMeaning}) or ${rule.min} to ${rule.max} (spec ${rule.spec})`,
+      `${fieldLabel(rule.field)}: ${RULE_MESSAGES.integerInSetOrRange(v, rule.values, rule.valueMeaning, rule.min, rule.max, rule.spec)}`,
+      { kind: rule.kind, values: rule.values.slice(), min: rule.min, max: rule.max },
+      receivedOf(v),
     ),
   ];
 }

@@ -13,10 +13,12 @@ import {
   diagnostic,
   fieldLabel,
   itemsAt,
+  receivedOf,
+  RULE_MESSAGES,
   valueAt,
   type Diagnostic,
   type InvalidPointers,
-} from "../../templates/support.js";
+} from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
 import { declaredField, describeTypes, integerItemField, misfit, typesOf, valueSchema, type Misfit } from "./shape.js";
@@ -55,13 +57,14 @@ export function checkItemFieldWithinDuration(
     const v = valueAt(item, "/" + rule.field);
     if (typeof v === "number" && v > last && !invalid.has(`${rule.array}/${i}/${rule.field}`)) {
       const pointer = `${rule.array}/${i}/${rule.field}`;
-      const whose = given === undefined ? `the default ${seconds} s` : `a ${seconds} s`;
       out.push(
         diagnostic(
           "error",
           pointer,
           rule.id,
-          `${fieldLabel(pointer)}: ${v} is past the last frame (${last}) of ${whose} video (duration × ${rule.framesPerSecond}, spec ${rule.spec})`,
+          `${fieldLabel(pointer)}: ${RULE_MESSAGES.itemFieldWithinDuration(v, last, seconds, given === undefined, rule.framesPerSecond, rule.spec)}`,
+          { kind: rule.kind, limit: last, duration: seconds, framesPerSecond: rule.framesPerSecond },
+          receivedOf(v),
         ),
       );
     }

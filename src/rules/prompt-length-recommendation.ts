@@ -9,7 +9,7 @@
  * words"); N and M are taken from there. Every model has a prompt: only the stated
  * recommendation makes the rule apply.
  */
-import { diagnostic, fieldLabel, valueAt, type Diagnostic } from "../../templates/support.js";
+import { diagnostic, fieldLabel, receivedOf, RULE_MESSAGES, valueAt, type Diagnostic } from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
 import { isMisfit, misfit, stringField, type Misfit } from "./shape.js";
@@ -61,7 +61,9 @@ export function checkPromptLengthRecommendation(
         "warning",
         rule.field,
         rule.id,
-        `${fieldLabel(rule.field)}: ${cjk} ${CJK_COUNTED}, more than the recommended ${rule.maxCjkCharacters} (spec ${rule.spec}); the service accepts it`,
+        `${fieldLabel(rule.field)}: ${RULE_MESSAGES.promptLengthRecommendation(cjk, CJK_COUNTED, rule.maxCjkCharacters, rule.spec)}`,
+        { kind: rule.kind, unit: "characters", limit: rule.maxCjkCharacters, counted: cjk },
+        receivedOf(text),
       ),
     );
   if (words > rule.maxWords)
@@ -70,7 +72,9 @@ export function checkPromptLengthRecommendation(
         "warning",
         rule.field,
         rule.id,
-        `${fieldLabel(rule.field)}: ${words} English words, more than the recommended ${rule.maxWords} (spec ${rule.spec}); the service accepts it`,
+        `${fieldLabel(rule.field)}: ${RULE_MESSAGES.promptLengthRecommendation(words, "English words", rule.maxWords, rule.spec)}`,
+        { kind: rule.kind, unit: "words", limit: rule.maxWords, counted: words },
+        receivedOf(text),
       ),
     );
   return out;

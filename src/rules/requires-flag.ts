@@ -7,7 +7,7 @@
  * `file_url` (resp. `web_url`) that holds a string (every form it admits is a string, or null)
  * and a top-level boolean `enable_thinking`. Each of the two rules matches on its own.
  */
-import { describeValue, diagnostic, fieldLabel, valueAt, type Diagnostic } from "../../templates/support.js";
+import { diagnostic, fieldLabel, receivedOf, RULE_MESSAGES, valueAt, type Diagnostic } from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
 import { fieldOfType, isMisfit, misfit, stringField, type Misfit } from "./shape.js";
@@ -33,16 +33,14 @@ export function checkRequiresFlag(rule: RequiresFlagRule, input: Record<string, 
   if (value === undefined || value === null || value === "") return [];
   const flag = valueAt(input, rule.flag);
   if (flag === true) return [];
-  const received =
-    flag === undefined
-      ? `${fieldLabel(rule.flag)} is not set (default false)`
-      : `${fieldLabel(rule.flag)} is ${describeValue(flag)}`;
   return [
     diagnostic(
       "error",
       rule.field,
       rule.id,
-      `${fieldLabel(rule.field)}: requires ${fieldLabel(rule.flag)}: true, but ${received} (spec ${rule.spec})`,
+      `${fieldLabel(rule.field)}: ${RULE_MESSAGES.requiresFlag(fieldLabel(rule.flag), flag, rule.spec)}`,
+      { kind: rule.kind, flag: rule.flag, value: true },
+      receivedOf(value),
     ),
   ];
 }

@@ -12,13 +12,16 @@ import {
   escapeToken,
   fieldLabel,
   itemsAt,
+  receivedOf,
   redacted,
+  RULE_MESSAGES,
   redactUrlsInText,
   safePiece,
   valueAt,
   type Diagnostic,
+  type Expected,
   type InvalidPointers,
-} from "../../templates/support.js";
+} from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
 import { integerItemField, type Misfit } from "./shape.js";
@@ -49,6 +52,8 @@ interface UniqueItemFieldText {
   itemSafe: boolean[];
   tail: string;
   tailSafe: boolean;
+  /** every diagnostic's `expected` (frozen: shared) */
+  expected: Expected;
 }
 const UNIQUE_TEXT = new WeakMap<UniqueItemFieldRule, UniqueItemFieldText>();
 /** Indexes past this are worked out each time (a bounded cache). */
@@ -57,7 +62,7 @@ const UNIQUE_TEXT_INDEXES = 256;
 function uniqueTextOf(rule: UniqueItemFieldRule): UniqueItemFieldText {
   let text = UNIQUE_TEXT.get(rule);
   if (text === undefined) {
-    const tail = `; each ${rule.field} must be unique (spec ${rule.spec})`;
+    const tail = RULE_MESSAGES.uniqueItemFieldTail(rule.field, rule.spec);
     text = {
       token: escapeToken(rule.field),
       pointers: [],
@@ -68,6 +73,7 @@ function uniqueTextOf(rule: UniqueItemFieldRule): UniqueItemFieldText {
       itemSafe: [],
       tail,
       tailSafe: safePiece(tail),
+      expected: Object.freeze({ kind: rule.kind, array: rule.array, field: rule.field }),
     };
     UNIQUE_TEXT.set(rule, text);
   }
@@ -139,12 +145,13 @@ export function checkUniqueItemField(
       const more = indexes.length - 1 - named;
       if (more > 0) others += `, ${more} more`;
       const at = itemText(rule, text, i);
-      const message = `${text.labels[at]!}: ${String(value)} is also used by ${others}${text.tail}`;
+      const message = `${text.labels[at]!}: ${RULE_MESSAGES.uniqueItemField(value, others, text.tail)}`;
+      const received = receivedOf(value);
       // the pieces were checked once each (a number holds nothing to redact): see safePiece
       out.push(
         safe && text.labelSafe[at]!
-          ? redacted("error", text.shownPointers[at]!, rule.id, message)
-          : diagnostic("error", text.pointers[at]!, rule.id, message),
+          ? redacted("error", text.shownPointers[at]!, rule.id, message, text.expected, received)
+          : diagnostic("error", text.pointers[at]!, rule.id, message, text.expected, received),
       );
     }
   });

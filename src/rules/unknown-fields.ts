@@ -10,7 +10,15 @@
  * left to the schema (Ajv reports what it forbids) and not entered. It is derived from the schema
  * alone, for every endpoint, and is not one of the spec's cross-field rules.
  */
-import { closest, diagnostic, escapeToken, fieldLabel, type Diagnostic } from "../../templates/support.js";
+import {
+  closest,
+  diagnostic,
+  escapeToken,
+  fieldLabel,
+  receivedOf,
+  RULE_MESSAGES,
+  type Diagnostic,
+} from "../diagnostics/index.js";
 import { isSchemaObject, type JsonSchemaObject } from "../schema/index.js";
 import type { QuickForm } from "./define.js";
 import { valueSchema } from "./shape.js";
@@ -89,7 +97,11 @@ function unknownIn(
           "warning",
           at,
           rule.id,
-          `${fieldLabel(at)}: is not a field of ${where}${hint !== undefined ? `; did you mean "${hint}"?` : ""} (known: ${object.known.join(", ")})`,
+          `${fieldLabel(at)}: ${RULE_MESSAGES.unknownFields(where, hint, object.known)}`,
+          hint === undefined
+            ? { kind: rule.kind, known: object.known.slice() }
+            : { kind: rule.kind, known: object.known.slice(), suggestion: hint },
+          receivedOf((value as Record<string, unknown>)[key]),
         ),
       );
       continue;

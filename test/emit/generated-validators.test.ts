@@ -757,7 +757,7 @@ table("a URL's query string never reaches a message (plain node)", "example/mode
 ]);
 
 // ---------------------------------------------------------------------------------------------
-// Redaction edge cases found by review (fixed in templates/support.ts describeValue).
+// Redaction edge cases found by review (fixed in src/diagnostics/wording.ts describeValue).
 
 table("a URL value's query string never leaks, whatever it holds", "example/model-b/reference-to-video.validate.mjs", [
   // `"` is not a URL character, so text redaction alone would stop there: `?sig="SECRET"`.

@@ -10,7 +10,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAjv, simplifySchema } from "../../src/emit/index.js";
-import { ajvFormats } from "../../templates/support.js";
+import { ajvFormats } from "../../src/diagnostics/index.js";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import {
   groupKey,

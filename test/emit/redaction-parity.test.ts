@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as runtime from "../../src/runtime/index.js";
-import * as support from "../../templates/support.js";
+import * as support from "../../src/diagnostics/index.js";
 
 // generated/support.js carries its own copy of the runtime's URL redaction; both must agree.
 describe("URL redaction in generated code equals the runtime's", () => {

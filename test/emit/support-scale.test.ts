@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diagnosticsFromAjv, fieldLabel, type AjvError } from "../../templates/support.js";
+import { diagnosticsFromAjv, fieldLabel, type AjvError } from "../../src/diagnostics/index.js";
 import { checkRules, type RuleSpec } from "../../src/rules/index.js";
 
 // Diagnostics must stay linear in the size of the payload: a hostile or broken request of a

@@ -181,7 +181,7 @@ process.stdout.write(JSON.stringify(out));
 
 /**
  * The generator's pipeline: normalize → simplify → emitValidator (one module per group, written
- * with a copy of dist/templates/support.js to a temp dir), then one plain `node` process
+ * with the support files as generate writes them, in a temp dir), then one plain `node` process
  * imports them all and validates every case.
  */
 export function runPipeline(groups: readonly SuiteGroup[]): {

@@ -1,0 +1,281 @@
+/**
+ * Schema violations: Ajv's error objects in, diagnostics out. `anyOf`/`oneOf` branches are
+ * collapsed into one answer, duplicates dropped, and a message seen before is remembered.
+ */
+import {
+  diagnostic,
+  redacted,
+  redactOnce,
+  type Diagnostic,
+  type Expected,
+  type JsonValue,
+  type Received,
+} from "./diagnostic.js";
+import { escapeToken, fieldLabel, valueAt } from "./pointers.js";
+import { otherForms, receivedOf, SCHEMA_MESSAGES } from "./wording.js";
+
+// #region runtime (copied into the generated support module: no imports in here)
+/** The shape of an error object in Ajv's standalone output. */
+export interface AjvError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * Keywords whose message depends only on the schema location, the pointer and the (primitive)
+ * value: their diagnostics are remembered, so a payload seen before costs a lookup.
+ */
+const MEMO_KEYWORDS = new Set([
+  "required",
+  "type",
+  "enum",
+  "const",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+]);
+/** A schema error's message as last worked out: valid while the params are the same. */
+interface SeenMessage {
+  params: Record<string, unknown>;
+  pointer: string;
+  message: string;
+  expected: Expected;
+  received: Received | undefined;
+}
+/**
+ * schema path → pointer → value → the message (redacted). Ajv's standalone code names schema
+ * paths with constant strings, and the value is the payload's own, so a lookup hashes little.
+ * The schema path is the same in every endpoint's validator: the params tell them apart.
+ */
+const SEEN = new Map<string, Map<string, Map<unknown, SeenMessage>>>();
+let seenCount = 0;
+
+/** Whether a value is a memo key: a short primitive. */
+function memoValue(value: unknown): boolean {
+  return (
+    value === undefined ||
+    value === null ||
+    typeof value === "number" ||
+    typeof value === "boolean" ||
+    (typeof value === "string" && value.length <= 256)
+  );
+}
+
+/** Same params: primitives equal, an enum's array the same array, other forms the same list. */
+function sameParams(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  let n = 0;
+  for (const name in a) {
+    n++;
+    const x = a[name];
+    const y = b[name];
+    if (x === y) continue;
+    if (name === "otherForms" && Array.isArray(x) && Array.isArray(y) && x.join(",") === y.join(",")) continue;
+    return false;
+  }
+  for (const _ in b) n--;
+  return n === 0;
+}
+
+/** Params a remembered message may depend on: primitives and arrays only. */
+function memoParams(params: Record<string, unknown>): boolean {
+  for (const name in params) {
+    const v = params[name];
+    if (v !== null && typeof v === "object" && !Array.isArray(v)) return false;
+    if (typeof v === "string" && v.length > 256) return false;
+  }
+  return true;
+}
+
+/** keyword → `schema/<keyword>`, the rule id of a schema violation (Ajv's keywords: a bounded set). */
+const SCHEMA_RULES = new Map<string, string>();
+
+/**
+ * A schema violation's `expected`: the keyword and Ajv's params (spec 7.2: expected versus
+ * received, as data). A field's own name is left out (the pointer ends in it); a field name
+ * from the payload is shown like a received string; `type` is a list; strings are redacted.
+ * Frozen: a remembered diagnostic hands the same object out again.
+ */
+function expectedOf(keyword: string, params: Record<string, unknown>): Expected {
+  const out: { [param: string]: JsonValue } = { kind: keyword };
+  for (const name in params) {
+    const v = params[name];
+    if (v === undefined || name === "additionalProperty" || name === "unevaluatedProperty") continue;
+    if (name === "propertyName") out[name] = receivedOf(v) ?? null;
+    else if (name === "type" && keyword === "type")
+      out[name] = Object.freeze(Array.isArray(v) ? v.map(String) : String(v).split(","));
+    else if (typeof v === "string") out[name] = redactOnce(v);
+    else if (Array.isArray(v)) out[name] = Object.freeze(v.map((x) => (typeof x === "string" ? redactOnce(x) : x)));
+    else if (typeof v !== "object" || v === null) out[name] = v as JsonValue;
+  }
+  return Object.freeze(out) as Expected;
+}
+
+function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
+  let pointer = error.instancePath;
+  const p = error.params;
+  if (error.keyword === "required" || error.keyword === "dependentRequired")
+    pointer += "/" + escapeToken(String(p.missingProperty));
+  else if (
+    (error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties") &&
+    typeof p.additionalProperty === "string"
+  )
+    pointer += "/" + escapeToken(p.additionalProperty);
+  else if (error.keyword === "unevaluatedProperties" && typeof p.unevaluatedProperty === "string")
+    pointer += "/" + escapeToken(p.unevaluatedProperty);
+  const value = valueAt(input, pointer);
+  let rule = SCHEMA_RULES.get(error.keyword);
+  if (rule === undefined) SCHEMA_RULES.set(error.keyword, (rule = `schema/${error.keyword}`));
+  const memo = MEMO_KEYWORDS.has(error.keyword) && pointer.length <= 256 && memoValue(value) && memoParams(p);
+  const byValue = memo ? SEEN.get(error.schemaPath)?.get(pointer) : undefined;
+  const seen = byValue?.get(value);
+  if (seen !== undefined && sameParams(seen.params, p))
+    return redacted("error", seen.pointer, rule, seen.message, seen.expected, seen.received);
+  const wording = SCHEMA_MESSAGES[error.keyword];
+  let text = wording ? wording(p, value) : `fails the "${error.keyword}" constraint`;
+  if (Array.isArray(p.otherForms)) text += ` (or ${otherForms(p.otherForms as string[])})`;
+  const d = diagnostic(
+    "error",
+    pointer,
+    rule,
+    `${fieldLabel(pointer)}: ${text}`,
+    expectedOf(error.keyword, p),
+    receivedOf(value),
+  );
+  if (memo) {
+    if (seenCount >= 4096) {
+      SEEN.clear();
+      seenCount = 0;
+    }
+    let byPointer = SEEN.get(error.schemaPath);
+    if (byPointer === undefined) SEEN.set(error.schemaPath, (byPointer = new Map()));
+    let values = byPointer.get(pointer);
+    if (values === undefined) byPointer.set(pointer, (values = new Map()));
+    if (!values.has(value)) seenCount++;
+    values.set(value, {
+      params: p,
+      pointer: d.pointer,
+      message: d.message,
+      expected: d.expected!,
+      received: d.received,
+    });
+  }
+  return d;
+}
+
+/**
+ * Ajv reports every branch of a failed `anyOf`. A person wants one answer: the branch whose type
+ * matched (e.g. `duration: 40 is above the maximum 30` rather than "must be null"), or, when no
+ * branch's type matched, a single "expected integer or null" message.
+ */
+function collapseAnyOf(errors: readonly AjvError[]): readonly AjvError[] {
+  let any = false;
+  for (let k = 0; k < errors.length && !any; k++)
+    any = errors[k]!.keyword === "anyOf" || errors[k]!.keyword === "oneOf";
+  if (!any) return errors;
+  const drop = new Set<AjvError>();
+  const added: AjvError[] = [];
+  const replaced = new Map<AjvError, AjvError>();
+  for (let k = 0; k < errors.length; k++) {
+    const e = errors[k]!;
+    if (e.keyword !== "anyOf" && e.keyword !== "oneOf") continue;
+    const prefix = e.schemaPath + "/";
+    // Ajv (allErrors) reports a failed anyOf's branch errors as the run just before it: walking
+    // back over that run keeps this linear in the number of errors
+    let first = k;
+    while (
+      first > 0 &&
+      errors[first - 1]!.schemaPath.startsWith(prefix) &&
+      errors[first - 1]!.instancePath.startsWith(e.instancePath)
+    )
+      first--;
+    if (first === k) continue;
+    // the run by branch (`…/anyOf/<index>/…`), in order; a branch "failed on its type" when one
+    // of its errors is that branch's own `type` keyword at the anyOf's own field
+    const branches = new Map<string, { errors: AjvError[]; type: AjvError | undefined }>();
+    for (let j = first; j < k; j++) {
+      const sub = errors[j]!;
+      const path = sub.schemaPath;
+      const slash = path.indexOf("/", prefix.length);
+      const index = slash === -1 ? path.slice(prefix.length) : path.slice(prefix.length, slash);
+      let branch = branches.get(index);
+      if (branch === undefined) branches.set(index, (branch = { errors: [], type: undefined }));
+      branch.errors.push(sub);
+      if (
+        branch.type === undefined &&
+        sub.keyword === "type" &&
+        sub.instancePath === e.instancePath &&
+        slash !== -1 &&
+        path.length === slash + 5 &&
+        path.endsWith("/type")
+      )
+        branch.type = sub;
+    }
+    let best: AjvError[] | undefined;
+    const others: string[] = []; // the types of the forms whose type did not match, in order
+    for (const branch of branches.values()) {
+      for (const s of branch.errors) drop.add(s);
+      if (branch.type === undefined) {
+        if (best === undefined || branch.errors.length < best.length) best = branch.errors;
+      } else for (const s of branch.errors) if (s.keyword === "type") others.push(String(s.params.type));
+    }
+    drop.add(e);
+    if (best !== undefined) {
+      // the forms whose type did not match are still allowed: say so on the field's own errors
+      const distinct = [...new Set(others)];
+      for (const s of best) {
+        drop.delete(s);
+        if (s.instancePath !== e.instancePath) continue;
+        // (a branch that failed on its type may still restrict values, e.g. only "auto": name
+        // such a form only after an enum/const miss, where "or an integer" is the useful hint)
+        const named = s.keyword === "enum" || s.keyword === "const" ? distinct : distinct.filter((t) => t === "null");
+        if (named.length > 0) replaced.set(s, { ...s, params: { ...s.params, otherForms: named } });
+      }
+    } else {
+      added.push({
+        instancePath: e.instancePath,
+        schemaPath: e.schemaPath,
+        keyword: "type",
+        params: { type: [...new Set(others)].join(",") },
+      });
+    }
+  }
+  const out: AjvError[] = [];
+  for (const e of errors) if (!drop.has(e)) out.push(replaced.get(e) ?? e);
+  for (const e of added) out.push(e);
+  return out;
+}
+
+/** Turns Ajv's errors into diagnostics, one per field and problem, in document order. */
+export function diagnosticsFromAjv(errors: readonly AjvError[] | null | undefined, input: unknown): Diagnostic[] {
+  if (!errors || errors.length === 0) return [];
+  const out: Diagnostic[] = [];
+  // duplicates (the same pointer and message) are dropped: by a scan while the list is short,
+  // by a set of keys beyond (a payload with thousands of errors stays linear)
+  let seen: Set<string> | undefined;
+  for (const error of collapseAnyOf(errors)) {
+    const d = schemaDiagnostic(error, input);
+    if (seen === undefined && out.length < 32) {
+      let again = false;
+      for (let i = 0; i < out.length && !again; i++)
+        again = out[i]!.pointer === d.pointer && out[i]!.message === d.message;
+      if (!again) out.push(d);
+      continue;
+    }
+    if (seen === undefined) seen = new Set(out.map((o) => `${o.pointer}\u0000${o.message}`));
+    const key = `${d.pointer}\u0000${d.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(d);
+    }
+  }
+  return out;
+}
+// #endregion runtime

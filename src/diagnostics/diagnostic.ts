@@ -1,0 +1,166 @@
+/**
+ * A diagnostic: one finding about one field of a request payload, in the service's own
+ * vocabulary for its validation failure (spec 7.1, 7.2), and the error a builder throws. Every
+ * pointer and message goes through URL redaction (spec 7.2, input_fetch_failed rule 3).
+ */
+import { mayHoldSecret, redactUrlsInText } from "../runtime/redact.js";
+
+// #region runtime (copied into the generated support module: no imports in here)
+export type Severity = "error" | "warning";
+
+/** One finding about one field of a request payload. */
+export interface Diagnostic {
+  severity: Severity;
+  /** JSON Pointer to the offending field; a missing required field points at the field itself */
+  pointer: string;
+  /** `schema/<keyword>` for a schema violation, the rule id for a cross-field rule */
+  rule: string;
+  /** spec 7.1: the code the service would fail the prediction with */
+  code: "invalid_input";
+  /** spec 7.2: the reason the service would give */
+  reason: "input_validation_failed";
+  /** spec 7.2: submitting the identical request again cannot succeed */
+  retryable: false;
+  /** names the field and says expected versus received; never a URL's query string */
+  message: string;
+  /** what the schema keyword or the rule asks for, as data (undefined for a reading problem) */
+  expected?: Expected | undefined;
+  /** the value at `pointer`, as data; undefined when there is none (a missing field) */
+  received?: Received | undefined;
+}
+
+/** A JSON value, as a diagnostic's data holds it. */
+export type JsonValue = string | number | boolean | null | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+
+/**
+ * What a diagnostic asks for: `kind` is the schema keyword (`maximum`, with Ajv's params:
+ * `{ kind: "maximum", limit: 20 }`) or the rule's kind (`requiresFlag`, with the rule's
+ * parameters: `{ kind: "requiresFlag", flag: "/enable_thinking", value: true }`). Strings are
+ * redacted like messages.
+ */
+export interface Expected {
+  readonly kind: string;
+  readonly [param: string]: JsonValue;
+}
+
+/**
+ * The received value, small and JSON-safe: a number, boolean or null as it is; a string
+ * redacted and shortened as a message shows it (over 60 characters: its first 57 and `…`); an
+ * array or object by its size; a number JSON cannot hold exactly (an integer beyond 2^53 read
+ * by `vsk lint`, NaN, Infinity) by its decimal text.
+ */
+export type Received =
+  | string
+  | number
+  | boolean
+  | null
+  | { readonly type: "array"; readonly items: number }
+  | { readonly type: "object"; readonly fields: number }
+  | { readonly type: "integer" | "number"; readonly text: string };
+
+/** Thrown by `build…()` when the payload would be rejected; carries every diagnostic. */
+export class RequestValidationError extends Error {
+  readonly code = "invalid_input";
+  readonly reason = "input_validation_failed";
+  readonly retryable = false;
+  constructor(
+    readonly endpoint: string,
+    readonly diagnostics: readonly Diagnostic[],
+  ) {
+    const errors = diagnostics.filter((d) => d.severity === "error");
+    super(
+      `${endpoint}: ${errors.length} invalid field${errors.length === 1 ? "" : "s"}: ${errors.map((d) => d.message).join("; ")}`,
+    );
+    this.name = "RequestValidationError";
+  }
+}
+
+export type BuildResult<TBody> =
+  | { ok: true; request: { method: "POST"; path: string; body: TBody }; warnings: Diagnostic[] }
+  | { ok: false; error: RequestValidationError };
+
+/** A diagnostic in the service's vocabulary (spec 7.2); pointer and message lose any URL query string. */
+export function diagnostic(
+  severity: Severity,
+  pointer: string,
+  rule: string,
+  message: string,
+  expected?: Expected,
+  received?: Received,
+): Diagnostic {
+  // a field named like a signed URL must not carry its query string into any output either
+  return redacted(severity, redactOnce(pointer), rule, redactOnce(message), expected, received);
+}
+
+/**
+ * A diagnostic whose pointer and message are already redacted (or hold nothing to redact: see
+ * `safePiece`); `expected` and `received` are built redacted (`receivedOf`, `expectedOf`).
+ */
+export function redacted(
+  severity: Severity,
+  pointer: string,
+  rule: string,
+  message: string,
+  expected?: Expected,
+  received?: Received,
+): Diagnostic {
+  return {
+    severity,
+    pointer,
+    rule,
+    code: "invalid_input",
+    reason: "input_validation_failed",
+    retryable: false,
+    message,
+    expected,
+    received,
+  };
+}
+
+/**
+ * Whether a piece of a message leaves the whole message with nothing to redact, when the pieces
+ * are joined only by text that holds no `? # @ / \\` and no `;` before a space (`": "`, `", "`,
+ * `"; each …"`): it holds nothing to redact itself, and does not end in `?` or `#`, which the
+ * next character would make the start of a query or fragment. A rule that builds its messages
+ * from the same pieces over and over checks each piece once instead of each message.
+ */
+export function safePiece(text: string): boolean {
+  const last = text.charCodeAt(text.length - 1);
+  return !mayHoldSecret(text) && last !== 63 /* ? */ && last !== 35; /* # */
+}
+
+/** Texts already redacted: the same messages come back payload after payload (bounded). */
+const REDACTED = new Map<string, string>();
+
+/** `redactUrlsInText`, remembered for texts up to 1024 characters. */
+export function redactOnce(text: string): string {
+  if (!mayHoldSecret(text)) return text; // the fast path of most messages, without a lookup
+  let out = REDACTED.get(text);
+  if (out === undefined) {
+    out = redactUrlsInText(text);
+    if (text.length <= 1024) {
+      if (REDACTED.size >= 4096) REDACTED.clear();
+      REDACTED.set(text, out);
+    }
+  }
+  return out;
+}
+
+/** The pointers of the fields that failed their schema: a rule about such a field adds nothing. */
+export interface InvalidPointers {
+  readonly size: number;
+  has(pointer: string): boolean;
+}
+
+/** A payload's few failures are scanned (cheaper than building a Set); many go into a Set. */
+export function invalidPointers(diagnostics: readonly Diagnostic[]): InvalidPointers {
+  if (diagnostics.length > 16) return new Set(diagnostics.map((d) => d.pointer));
+  return {
+    size: diagnostics.length,
+    has(pointer) {
+      for (let i = 0; i < diagnostics.length; i++) if (diagnostics[i]!.pointer === pointer) return true;
+      return false;
+    },
+  };
+}
+// #endregion runtime

@@ -1,0 +1,27 @@
+/**
+ * Stage 3, diagnostics: the validation core that generated code runs and vsk's own stages
+ * share. A diagnostic in the service's vocabulary (spec 7.1, 7.2), the wording of its message,
+ * the translation of Ajv's errors, JSON Pointer helpers and the function-valued formats. Each
+ * file's runtime region is copied into the generated support module (scripts/embed.mjs, in the
+ * order below, before the rule kinds'); that module exports what this index exports.
+ */
+export {
+  type Severity,
+  type Diagnostic,
+  type Expected,
+  type Received,
+  type JsonValue,
+  RequestValidationError,
+  type BuildResult,
+  diagnostic,
+  redacted,
+  safePiece,
+  type InvalidPointers,
+  invalidPointers,
+} from "./diagnostic.js";
+export { escapeToken, fieldLabel, valueAt, itemsAt } from "./pointers.js";
+export { describeValue, receivedOf, closest, RULE_MESSAGES } from "./wording.js";
+export { type AjvError, diagnosticsFromAjv } from "./ajv-errors.js";
+export { ucs2length, equal, type AjvFormat, formatUri, ajvFormats } from "./formats.js";
+// the generated support module re-exports the runtime's URL redaction (templates/support-head.txt)
+export { redactUrl, redactUrlsInText } from "../runtime/redact.js";

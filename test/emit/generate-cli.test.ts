@@ -114,8 +114,11 @@ describe("vsk generate (default models, child process)", () => {
       for (const suffix of [".mts", ".types.mts", ".validate.mts", ".schema.json"])
         expect(files).toContain(stem + suffix);
     }
-    for (const f of ["index.mts", "support.mts", "redact.mts", "endpoints.json"]) expect(files).toContain(f);
-    expect(files).toHaveLength(20);
+    for (const f of ["index.mts", "support.mts", "redact.mts", "endpoints.json", "client.mts"])
+      expect(files).toContain(f);
+    // the queue client's copies of the package's client and runtime (src/client, src/runtime but redact.ts)
+    expect(files.filter((f) => f.startsWith("_vsk/"))).toHaveLength(17);
+    expect(files).toHaveLength(38);
   });
 
   it("is deterministic: a second run gives byte-identical files", async () => {

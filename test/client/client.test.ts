@@ -118,6 +118,27 @@ describe("validation before any network call", () => {
     expect(sent).toEqual([]);
   });
 
+  it("RequestValidationError is one class: instanceof holds with video-schema-kit/models' and the builders'", async () => {
+    // what `video-schema-kit/models` resolves to: the package build's copy of the generated code
+    const models = await import("../../dist/generated/index.mjs");
+    const c = createQueueClient<EndpointTypeMap>({ baseUrl, credentials: KEY, endpoints: models.endpoints });
+    const error = await c
+      .submit("example/model-c/text-to-video", { input: { prompt: "x", duration: 2 } })
+      .catch((e: unknown) => e);
+    expect(models.RequestValidationError).not.toBe(RequestValidationError);
+    expect(error).toBeInstanceOf(models.RequestValidationError);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    let built: unknown;
+    try {
+      models.buildModelCTextToVideo({ prompt: "x", duration: 2 });
+    } catch (e) {
+      built = e;
+    }
+    expect(built).toBeInstanceOf(RequestValidationError);
+    expect(new Error("x")).not.toBeInstanceOf(RequestValidationError);
+    expect({ ...(error as object) }).not.toBeInstanceOf(models.RequestValidationError);
+  });
+
   it("validate: false sends it, and the service's own validation failure comes back as a PredictionFailedError", async () => {
     const c = createQueueClient<EndpointTypeMap>({
       baseUrl,

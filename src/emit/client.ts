@@ -1,8 +1,9 @@
 /**
  * The generated queue client: `client.ts` binds the package's client (`video-schema-kit/client`)
  * to the generated endpoints, and `_vsk/client/` and `_vsk/runtime/` are that client and the
- * runtime it reads every answer with, copied from the package build (scripts/embed.mjs) with only
- * the import extensions set, so that generated code needs nothing else (spec 6.3, 7.3; QUEUE.md).
+ * runtime it reads every answer with, copied from the package build (scripts/embed.mjs, which
+ * stores them as `.mts` in generate's layout) with only the import extensions set per language, so
+ * that generated code needs nothing else (spec 6.3, 7.3; QUEUE.md).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -12,12 +13,13 @@ import type { GeneratedFile } from "./index.js";
 /** The folder of the copies; an owner's folder starts with a letter or digit, so none is `_vsk`. */
 export const CLIENT_SUPPORT_DIR = "_vsk";
 
-/** `from "./x.js"` (and `"../x.js"`) in the embedded sources: the only thing that changes per language. */
-const RELATIVE_JS = /(\bfrom\s+)"(\.{1,2}\/[^"]*)\.js"/g;
+/** `from "./x.mjs"` (and `"../x.mjs"`) in the embedded copies: the only thing that changes per language. */
+const RELATIVE_MJS = /(\bfrom\s+)"(\.{1,2}\/[^"]*)\.mjs"/g;
 
 /**
- * `client.<ext>` and the copies it imports, each after the generated header. `ext` is the source
- * extension (`.mts` or `.ts`), `importExt` the extension of relative imports (`.mjs` or `.js`).
+ * `client.<ext>` and the copies it imports, each after the generated header. `ext.source` is the
+ * source extension (`.mts` or `.ts`), `ext.import` that of relative imports (`.mjs` or `.js`). The
+ * copies come `formatted`: generate does not run prettier over them again.
  */
 export function clientFiles(head: string, ext: { source: string; import: string }): GeneratedFile[] {
   const root = join(PACKAGE_ROOT, "dist", "embed", CLIENT_SUPPORT_DIR);
@@ -25,11 +27,12 @@ export function clientFiles(head: string, ext: { source: string; import: string 
   const files: GeneratedFile[] = [];
   for (const folder of ["client", "runtime"]) {
     for (const name of readdirSync(join(root, folder)).sort()) {
-      if (!name.endsWith(".ts")) continue;
-      const text = readFileSync(join(root, folder, name), "utf8").trimEnd() + "\n";
+      if (!name.endsWith(".mts")) continue;
+      const text = readFileSync(join(root, folder, name), "utf8");
       files.push({
-        path: `${CLIENT_SUPPORT_DIR}/${folder}/${name.replace(/\.ts$/, ext.source)}`,
-        content: `${head}\n${text.replace(RELATIVE_JS, (_m, from: string, path: string) => `${from}"${path}${ext.import}"`)}`,
+        path: `${CLIENT_SUPPORT_DIR}/${folder}/${name.replace(/\.mts$/, ext.source)}`,
+        content: `${head}\n${ext.import === ".mjs" ? text : text.replace(RELATIVE_MJS, (_m, from: string, path: string) => `${from}"${path}${ext.import}"`)}`,
+        formatted: true,
       });
     }
   }

@@ -36,6 +36,8 @@ export interface GeneratedFile {
   /** path relative to the output directory, `/`-separated */
   path: string;
   content: string;
+  /** already in generate's prettier layout (the embedded copies of the client): not formatted again */
+  formatted?: boolean;
 }
 
 export interface EmitInput {
@@ -173,7 +175,7 @@ async function format(files: GeneratedFile[]): Promise<GeneratedFile[]> {
   return Promise.all(
     files.map(async (f) => {
       const parser = parserFor(f.path);
-      if (parser === undefined) return f;
+      if (parser === undefined || f.formatted === true) return f;
       try {
         return { ...f, content: await prettier.format(f.content, { parser, ...PRETTIER_OPTIONS }) };
       } catch (error) {

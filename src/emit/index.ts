@@ -1,7 +1,7 @@
 /**
  * Stage 4, emit: from the loaded snapshot, every file of `generated/` (types, builders,
- * precompiled validators, support code, the registry, the queue client), prettier-formatted and deterministic:
- * the same snapshot gives byte-identical files.
+ * precompiled validators, support code, the registry, the queue client), prettier-formatted and
+ * deterministic: the same snapshot gives byte-identical files.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";

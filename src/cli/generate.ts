@@ -185,6 +185,9 @@ async function generateOnce(
   const ms = Math.round(performance.now() - started);
   const lines = [
     `Generated ${plural(files.length, "file")} for ${plural(endpoints, "endpoint")} of ${plural(inputs.length, "model")} into ${shown}/ in ${ms} ms.`,
+    args.lang === "js"
+      ? `Queue client: ${shown}/client.js (createClient, typed per endpoint), with vsk's client and runtime copied into ${shown}/_vsk/.`
+      : `Queue client: ${shown}/client.mts, imported as client.mjs (createClient, typed per endpoint), with vsk's client and runtime copied into ${shown}/_vsk/.`,
     "Cross-field rules per endpoint (decided from each endpoint's schema; also in endpoints.json):",
     ...rules.map((r) => `  ${r.key}: ${r.rules.length === 0 ? "no cross-field rules" : r.rules.join(", ")}`),
   ];

@@ -4,14 +4,14 @@
  * query string (spec 7.2 rule 3).
  */
 import { redactUrlsInText } from "../runtime/index.js";
+import { newAbortError, type AbortSignalLike } from "./platform.js";
 
-/** One finding of a generated validator (the shape of `Diagnostic` in the generated support). */
-export interface ClientDiagnostic {
-  severity: "error" | "warning";
-  pointer: string;
-  rule: string;
-  message: string;
-}
+/**
+ * Invalid input (spec 7.2 input_validation_failed), thrown by `submit` before any network call:
+ * the one class of the generated support module, so the client and the generated builders throw
+ * the same error and `instanceof` holds whichever copy a caller imported.
+ */
+export { RequestValidationError, type Diagnostic } from "../diagnostics/index.js";
 
 /** Base class: `requestId` when the service gave one. */
 export class QueueClientError extends Error {
@@ -21,23 +21,6 @@ export class QueueClientError extends Error {
   ) {
     super(redactUrlsInText(message));
     this.name = "QueueClientError";
-  }
-}
-
-/** The input would be rejected (spec 7.2 input_validation_failed): thrown before any network call. */
-export class RequestValidationError extends QueueClientError {
-  readonly code = "invalid_input";
-  readonly reason = "input_validation_failed";
-  readonly retryable = false;
-  constructor(
-    readonly endpoint: string,
-    readonly diagnostics: readonly ClientDiagnostic[],
-  ) {
-    const errors = diagnostics.filter((d) => d.severity === "error");
-    super(
-      `${endpoint}: ${errors.length} invalid field${errors.length === 1 ? "" : "s"}: ${errors.map((d) => d.message).join("; ")}`,
-    );
-    this.name = "RequestValidationError";
   }
 }
 
@@ -100,9 +83,9 @@ export class PredictionCancelledError extends QueueClientError {
   }
 }
 
-/** The DOMException an aborted signal rejects with, as `fetch` does. */
-export function abortError(signal: AbortSignal | undefined): Error {
+/** The error an aborted signal rejects with, as `fetch` does: a DOMException named AbortError. */
+export function abortError(signal: AbortSignalLike | undefined): Error {
   const reason = signal?.reason;
   if (reason instanceof Error && reason.name === "AbortError") return reason;
-  return new DOMException("The operation was aborted", "AbortError");
+  return newAbortError("The operation was aborted");
 }

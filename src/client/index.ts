@@ -28,13 +28,23 @@ import {
   RequestValidationError,
   ResultNotReadyError,
   SubscribeTimeoutError,
-  type ClientDiagnostic,
+  type Diagnostic,
 } from "./errors.js";
+import {
+  anySignal,
+  clearTimer,
+  globalFetch,
+  newAbortController,
+  setTimer,
+  type AbortSignalLike,
+  type FetchLike,
+} from "./platform.js";
 import { exchange, sleep, type Exchange, type RetryOptions } from "./transport.js";
 
 export * from "./errors.js";
 export { verifyWebhook, readWebhook, type WebhookRequest, type WebhookReading } from "./webhook.js";
 export type { RetryOptions } from "./transport.js";
+export type { AbortSignalLike, FetchInit, FetchLike, HeadersLike, ResponseLike } from "./platform.js";
 export { PredictionFailedError } from "../runtime/index.js";
 
 /** What the client needs of a generated registry entry (`endpoints` of the generated index). */
@@ -42,7 +52,7 @@ export interface ClientEndpoint {
   /** `/v1/queue/<owner>/<name>/<endpoint>` (spec 4.1) */
   path: string;
   /** the generated validator: schema and cross-field rules */
-  validate(input: unknown): readonly ClientDiagnostic[];
+  validate(input: unknown): readonly Diagnostic[];
 }
 
 /** Input and output type per endpoint key (the generated `EndpointTypeMap`). */
@@ -59,7 +69,8 @@ export interface QueueClientOptions<M extends TypeMap<M>> {
   credentials: string | (() => string | Promise<string>);
   /** the generated registry, keyed by `<owner>/<name>/<endpoint>` */
   endpoints: { readonly [K in keyof M]: ClientEndpoint };
-  fetch?: typeof fetch;
+  /** the platform's global `fetch` by default; any `fetch` fits (DOM, Node, edge runtimes) */
+  fetch?: FetchLike;
   retry?: RetryOptions;
   /** default interval between status polls in `subscribe` (ms, default 1000) */
   pollIntervalMs?: number;
@@ -88,7 +99,7 @@ export interface QueueStatus {
 
 export interface SubscribeOptions<I> {
   input: I;
-  signal?: AbortSignal;
+  signal?: AbortSignalLike;
   /** give up (SubscribeTimeoutError) after this many ms; the prediction may still finish */
   timeoutMs?: number;
   pollIntervalMs?: number;
@@ -108,28 +119,28 @@ function snippet(text: string): string {
 export interface QueueClient<M extends TypeMap<M>> {
   submit<K extends keyof M & string>(
     key: K,
-    options: { input: M[K]["input"]; webhookUrl?: string; signal?: AbortSignal },
+    options: { input: M[K]["input"]; webhookUrl?: string; signal?: AbortSignalLike },
   ): Promise<Submitted>;
   status<K extends keyof M & string>(
     key: K,
     requestId: string,
-    options?: { logs?: boolean; signal?: AbortSignal },
+    options?: { logs?: boolean; signal?: AbortSignalLike },
   ): Promise<QueueStatus>;
   result<K extends keyof M & string>(
     key: K,
     requestId: string,
-    options?: { signal?: AbortSignal },
+    options?: { signal?: AbortSignalLike },
   ): Promise<M[K]["output"]>;
   subscribe<K extends keyof M & string>(key: K, options: SubscribeOptions<M[K]["input"]>): Promise<M[K]["output"]>;
-  cancel<K extends keyof M & string>(key: K, requestId: string, options?: { signal?: AbortSignal }): Promise<void>;
+  cancel<K extends keyof M & string>(key: K, requestId: string, options?: { signal?: AbortSignalLike }): Promise<void>;
   getPrediction(
     id: string,
-    options?: { signal?: AbortSignal },
+    options?: { signal?: AbortSignalLike },
   ): Promise<{ id: string; status: string; error: PredictionError | null }>;
 }
 
 export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOptions<M>): QueueClient<M> {
-  const fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const fetchImpl = options.fetch ?? globalFetch();
   const base = options.baseUrl.replace(/\/+$/, "");
   const paths = { ...DEFAULT_CLIENT_PATHS, ...options.paths };
   const retry = options.retry ?? {};
@@ -156,7 +167,12 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
     return { entry, owner, name };
   }
 
-  async function call(method: string, url: string, signal: AbortSignal | undefined, body?: string): Promise<Exchange> {
+  async function call(
+    method: string,
+    url: string,
+    signal: AbortSignalLike | undefined,
+    body?: string,
+  ): Promise<Exchange> {
     return exchange(
       fetchImpl,
       url,
@@ -304,9 +320,9 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
       const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
       const interval = pollIntervalMs ?? options.pollIntervalMs ?? 1000;
       // one signal for abort and timeout, so a pending poll or wait stops at once
-      const timeout = new AbortController();
-      const timer = timeoutMs === undefined ? undefined : setTimeout(() => timeout.abort(), timeoutMs);
-      const combined = signal === undefined ? timeout.signal : AbortSignal.any([signal, timeout.signal]);
+      const timeout = newAbortController();
+      const timer = timeoutMs === undefined ? undefined : setTimer(() => timeout.abort(), timeoutMs);
+      const combined = signal === undefined ? timeout.signal : anySignal([signal, timeout.signal]);
       const rethrow = (error: unknown): never => {
         if (signal?.aborted) throw abortError(signal);
         if (timeout.signal.aborted) throw new SubscribeTimeoutError(requestId, timeoutMs ?? 0);
@@ -334,7 +350,7 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
           await sleep(interval, combined).catch(rethrow);
         }
       } finally {
-        if (timer !== undefined) clearTimeout(timer);
+        if (timer !== undefined) clearTimer(timer);
       }
     },
 

@@ -6,6 +6,14 @@
  * after a 5xx or a dropped connection, unless the caller opts in (QUEUE.md).
  */
 import { abortError, EdgeError } from "./errors.js";
+import {
+  clearTimer,
+  setTimer,
+  type AbortSignalLike,
+  type FetchLike,
+  type HeadersLike,
+  type ResponseLike,
+} from "./platform.js";
 
 export interface RetryOptions {
   /** retries after the first attempt (default 3) */
@@ -20,7 +28,7 @@ export interface RetryOptions {
 
 export interface Exchange {
   status: number;
-  headers: Headers;
+  headers: HeadersLike;
   text: string;
 }
 
@@ -53,15 +61,15 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | u
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
-export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function sleep(ms: number, signal: AbortSignalLike | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError(signal));
-    const timer = setTimeout(() => {
+    const timer = setTimer(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
-      clearTimeout(timer);
+      clearTimer(timer);
       reject(abortError(signal));
     };
     signal?.addEventListener("abort", onAbort, { once: true });
@@ -70,9 +78,9 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
 
 /** Sends one request with the retry policy; the URL in any error has lost its query string. */
 export async function exchange(
-  fetchImpl: typeof fetch,
+  fetchImpl: FetchLike,
   url: string,
-  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal | undefined },
+  init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignalLike | undefined },
   retry: RetryOptions,
 ): Promise<Exchange> {
   const isSubmit = init.method === "POST";
@@ -82,7 +90,7 @@ export async function exchange(
   const always = !isSubmit || retry.submit === "always";
   for (let attempt = 0; ; attempt++) {
     if (init.signal?.aborted) throw abortError(init.signal);
-    let response: Response;
+    let response: ResponseLike;
     try {
       response = await fetchImpl(url, {
         method: init.method,

@@ -58,8 +58,19 @@ export type Received =
   | { readonly type: "object"; readonly fields: number }
   | { readonly type: "integer" | "number"; readonly text: string };
 
-/** Thrown by `build…()` when the payload would be rejected; carries every diagnostic. */
+/** Marks every RequestValidationError, whichever copy of this module made it. */
+const VALIDATION_ERROR = Symbol.for("video-schema-kit.RequestValidationError");
+
+/**
+ * Thrown by `build…()` and by the queue client's `submit` when the payload would be rejected;
+ * carries every diagnostic. `instanceof` holds across the copies of this class (the generated
+ * support module, `video-schema-kit/models`, `video-schema-kit/client`): one error, whichever a
+ * caller imported.
+ */
 export class RequestValidationError extends Error {
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && VALIDATION_ERROR in value;
+  }
   readonly code = "invalid_input";
   readonly reason = "input_validation_failed";
   readonly retryable = false;
@@ -72,6 +83,7 @@ export class RequestValidationError extends Error {
       `${endpoint}: ${errors.length} invalid field${errors.length === 1 ? "" : "s"}: ${errors.map((d) => d.message).join("; ")}`,
     );
     this.name = "RequestValidationError";
+    Object.defineProperty(this, VALIDATION_ERROR, { value: true });
   }
 }
 

@@ -1,13 +1,14 @@
 /**
  * Stage 4, emit: from the loaded snapshot, every file of `generated/` (types, builders,
- * precompiled validators, support code, the registry), prettier-formatted and deterministic:
- * the same snapshot gives byte-identical files.
+ * precompiled validators, support code, the registry, the queue client), prettier-formatted and
+ * deterministic: the same snapshot gives byte-identical files.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT, type ModelRef } from "../config/index.js";
 import { crossFieldRuleIds, overrideProblem, rulesFor, type RuleSpec } from "../rules/index.js";
 import type { EndpointModel, JsonSchemaObject } from "../schema/index.js";
+import { clientFiles } from "./client.js";
 import { emitEditorSchema } from "./editor-schema.js";
 import { endpointNames, relativeImport } from "./names.js";
 import { emitEndpointManifest, emitRegistry, type RegistryEntry } from "./registry.js";
@@ -21,6 +22,7 @@ export { EmitConfigError, EmitError, emitValidator } from "./validator.js";
 /** Re-exported for callers of this stage; the configuration lives in src/rules. */
 export { createAjv, needsOwnProperties } from "../rules/index.js";
 export { simplifySchema } from "./simplify.js";
+export { CLIENT_SUPPORT_DIR, clientFiles } from "./client.js";
 export { compareWithDisk, writeGenerated, type Staleness } from "./write.js";
 /**
  * ts-morph and json-schema-to-typescript take about a second to import; they are loaded only
@@ -34,6 +36,8 @@ export interface GeneratedFile {
   /** path relative to the output directory, `/`-separated */
   path: string;
   content: string;
+  /** already in generate's prettier layout (the embedded copies of the client): not formatted again */
+  formatted?: boolean;
 }
 
 export interface EmitInput {
@@ -171,7 +175,7 @@ async function format(files: GeneratedFile[]): Promise<GeneratedFile[]> {
   return Promise.all(
     files.map(async (f) => {
       const parser = parserFor(f.path);
-      if (parser === undefined) return f;
+      if (parser === undefined || f.formatted === true) return f;
       try {
         return { ...f, content: await prettier.format(f.content, { parser, ...PRETTIER_OPTIONS }) };
       } catch (error) {
@@ -223,7 +227,7 @@ export async function generateFiles(
   const taken = new Map<string, string>();
   const paths = new Map<string, { key: string; path: string }>();
   const indexHead = header(models.map((m) => m.sourceLabel).join(", "));
-  files.push(...supportFiles(indexHead, lang));
+  files.push(...supportFiles(indexHead, lang), ...clientFiles(indexHead, ext));
   for (const model of models) {
     const head = header(model.sourceLabel);
     for (const endpoint of model.endpoints) {

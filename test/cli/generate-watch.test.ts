@@ -70,7 +70,7 @@ function watchIn(dir: string): Watching {
   };
 }
 
-const REGENERATED = /^regenerated out\/ \(20 files, 4 endpoints\) in \d+ ms$/;
+const REGENERATED = /^regenerated out\/ \(38 files, 4 endpoints\) in \d+ ms$/;
 
 describe("vsk generate --watch", () => {
   it(
@@ -117,7 +117,7 @@ describe("vsk generate --watch", () => {
     const dir = project();
     const w = watchIn(dir);
     await w.next(REGENERATED);
-    const line = w.next(/^regenerated gen\/ \(20 files, 4 endpoints\) in \d+ ms$/);
+    const line = w.next(/^regenerated gen\/ \(38 files, 4 endpoints\) in \d+ ms$/);
     writeFileSync(join(dir, "vsk.config.json"), JSON.stringify({ snapshotDir: "snapshot", outDir: "gen" }));
     await line;
     expect(existsSync(join(dir, "gen/index.mts"))).toBe(true);

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from "vitest";
 import { endpoints, type EndpointTypeMap, type ModelCTextToVideoOutput } from "../../generated/index.mjs";
 import {
   ApiRequestError,
@@ -116,6 +116,27 @@ describe("validation before any network call", () => {
       rule: "duration-auto-or-range",
     });
     expect(sent).toEqual([]);
+  });
+
+  it("RequestValidationError is one class: instanceof holds with video-schema-kit/models' and the builders'", async () => {
+    // what `video-schema-kit/models` resolves to: the package build's copy of the generated code
+    const models = await import("../../dist/generated/index.mjs");
+    const c = createQueueClient<EndpointTypeMap>({ baseUrl, credentials: KEY, endpoints: models.endpoints });
+    const error = await c
+      .submit("example/model-c/text-to-video", { input: { prompt: "x", duration: 2 } })
+      .catch((e: unknown) => e);
+    expect(models.RequestValidationError).not.toBe(RequestValidationError);
+    expect(error).toBeInstanceOf(models.RequestValidationError);
+    expect(error).toBeInstanceOf(RequestValidationError);
+    let built: unknown;
+    try {
+      models.buildModelCTextToVideo({ prompt: "x", duration: 2 });
+    } catch (e) {
+      built = e;
+    }
+    expect(built).toBeInstanceOf(RequestValidationError);
+    expect(new Error("x")).not.toBeInstanceOf(RequestValidationError);
+    expect({ ...(error as object) }).not.toBeInstanceOf(models.RequestValidationError);
   });
 
   it("validate: false sends it, and the service's own validation failure comes back as a PredictionFailedError", async () => {
@@ -395,5 +416,36 @@ describe("types follow the key", () => {
     void c.submit("example/model-a/keyframes-to-video", { input: { prompt: "x" } }).catch(() => undefined);
     // @ts-expect-error: not an endpoint key
     void c.submit("example/model-z/nothing", { input: {} }).catch(() => undefined);
+  });
+});
+
+describe("platforms without the newer globals", () => {
+  it("combines signals without AbortSignal.any, and aborts with an AbortError without DOMException", async () => {
+    const { anySignal } = await import("../../src/client/platform.js");
+    const { abortError } = await import("../../src/client/errors.js");
+    const [a, b] = [new AbortController(), new AbortController()];
+    vi.stubGlobal("AbortSignal", {});
+    vi.stubGlobal("DOMException", undefined);
+    try {
+      const combined = anySignal([a.signal, b.signal]);
+      expect(combined.aborted).toBe(false);
+      b.abort(new Error("b"));
+      expect([combined.aborted, (combined.reason as Error).message]).toEqual([true, "b"]);
+      const error = abortError(combined);
+      expect([error.name, error instanceof Error]).toEqual(["AbortError", true]);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("createQueueClient without a global fetch or a fetch option says so", () => {
+    vi.stubGlobal("fetch", undefined);
+    try {
+      expect(() => createQueueClient<EndpointTypeMap>({ baseUrl, credentials: KEY, endpoints })).toThrow(
+        "this platform has no global fetch: pass one as the client's `fetch` option",
+      );
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

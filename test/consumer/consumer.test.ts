@@ -4,7 +4,8 @@
  * node_modules, so no registry is needed), then what a user runs: `vsk pull` from a mirror
  * directory under their own model ids and aliases (no `rules`), `vsk generate`, their own
  * `tsc` with strict flags in three module setups, `vsk lint`, and the compiled app under plain
- * `node` with the package removed: the spec's cross-field rules fire (spec 2.2, 4.4, 4.5).
+ * `node` with the package removed: the spec's cross-field rules fire (spec 2.2, 4.4, 4.5), and
+ * the generated queue client validates, submits and polls against the mock over HTTP.
  * Needs the build (`npm run build`), as `npm test` does first.
  */
 import { execFile } from "node:child_process";
@@ -22,7 +23,9 @@ import {
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMockService } from "../../src/mock/index.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const MIRROR = join(ROOT, "test/fixtures/pull/mirror/main/example");
@@ -92,13 +95,28 @@ try {
   if (error instanceof gen.RequestValidationError) thrown = error.diagnostics.map((d) => d.rule).join(",");
 }
 const ok = gen.buildAlphaKeyframesToVideo({ prompt: "p", keyframes: [{ image_url: "a", frame_index: 120 }] });
-console.log(JSON.stringify({
-  dupes: dupes.map((d) => d.rule),
-  thinking: thinking.map((d) => d.message),
-  duration: duration.map((d) => d.message),
-  thrown,
-  path: ok.path,
-}));
+
+// the generated queue client, against the mock the test started (its URL in argv)
+declare const process: { argv: string[] };
+const client = queue.createClient({ baseUrl: process.argv[2] ?? "", credentials: "sk_consumer_0123456789", pollIntervalMs: 5 });
+async function main(): Promise<void> {
+  let invalid = "";
+  try {
+    await client.submit("studio/cee-1/text-to-video", { input: { prompt: "a fox", duration: 2 } });
+  } catch (error) {
+    if (error instanceof gen.RequestValidationError && error instanceof queue.RequestValidationError) invalid = error.diagnostics.map((d) => d.rule).join(",");
+  }
+  const output = await client.subscribe("studio/cee-1/text-to-video", { input: { prompt: "a fox" } });
+  console.log(JSON.stringify({
+    dupes: dupes.map((d) => d.rule),
+    thinking: thinking.map((d) => d.message),
+    duration: duration.map((d) => d.message),
+    thrown,
+    path: ok.path,
+    client: { invalid, url: output.video.url },
+  }));
+}
+void main();
 `;
 
 interface Fixture {
@@ -117,7 +135,7 @@ const FIXTURES: Fixture[] = [
     type: "module",
     module: { module: "nodenext" },
     appFile: "app.ts",
-    app: `import * as gen from "./generated/index.mjs";\n${APP_BODY}`,
+    app: `import * as gen from "./generated/index.mjs";\nimport * as queue from "./generated/client.mjs";\n${APP_BODY}`,
     styled: true,
   },
   {
@@ -126,7 +144,7 @@ const FIXTURES: Fixture[] = [
     module: { module: "nodenext" },
     appFile: "app.ts",
     // a CommonJS module requires the generated ES modules (Node >= 20.19 loads them with require)
-    app: `import gen = require("./generated/index.mjs");\n${APP_BODY}`,
+    app: `import gen = require("./generated/index.mjs");\nimport queue = require("./generated/client.mjs");\n${APP_BODY}`,
     styled: false,
   },
   {
@@ -134,7 +152,7 @@ const FIXTURES: Fixture[] = [
     type: "module",
     module: { module: "preserve", moduleResolution: "bundler" },
     appFile: "app.ts",
-    app: `import * as gen from "./generated/index.mjs";\n${APP_BODY}`,
+    app: `import * as gen from "./generated/index.mjs";\nimport * as queue from "./generated/client.mjs";\n${APP_BODY}`,
     styled: true,
   },
 ];
@@ -273,11 +291,13 @@ describe.each(FIXTURES)("a consumer project: $name", (fixture) => {
       expect(generated.stdout).toContain(`${line}\n`);
   });
 
-  it("the generated code imports nothing from the package", () => {
+  it("the generated code, its queue client included, imports nothing from the package", () => {
     const files = readdirSync(join(dir, "src/generated"), { recursive: true }).map(String);
+    expect(files).toContain("client.mts");
     for (const file of files.filter((f) => f.endsWith(".mts"))) {
       const text = readFileSync(join(dir, "src/generated", file), "utf8");
-      for (const m of text.matchAll(/\bfrom\s+"([^"]+)"/g)) expect(m[1], file).toMatch(/^\.\.?\/.*\.mjs$/);
+      for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles)
+        expect(fileName, file).toMatch(/^\.\.?\/[^:]*\.mjs$/);
     }
   });
 
@@ -333,10 +353,14 @@ describe.each(FIXTURES)("a consumer project: $name", (fixture) => {
     expect(second.stderr).toBe("");
   });
 
-  it("the compiled app runs under plain node after the package is removed", SLOW, async () => {
+  it("the compiled app, queue client included, runs under plain node after the package is removed", SLOW, async () => {
     expect(existsSync(join(dir, "out/app.js")), "compiled by the tsc test").toBe(true);
+    // the mock serves the consumer's own models (their ids), read from their config and snapshot
+    const mock = createMockService({ cwd: dir, key: "sk_consumer_0123456789", queueMs: 5, runMs: 5 });
+    const { url } = await mock.listen();
     rmSync(join(dir, "node_modules"), { recursive: true, force: true });
-    const ran = await node(["out/app.js"], dir);
+    const ran = await node(["out/app.js", url], dir);
+    await mock.close();
     expect(ran.stderr).not.toMatch(/Error/);
     expect(ran.status).toBe(0);
     expect(JSON.parse(ran.stdout)).toEqual({
@@ -345,7 +369,10 @@ describe.each(FIXTURES)("a consumer project: $name", (fixture) => {
       duration: ["duration: 2 is not allowed; expected -1 (automatic) or 4 to 15 (spec 4.5)"],
       thrown: "duration-auto-or-range",
       path: "/v1/queue/acme/video-a/keyframes-to-video",
+      client: { invalid: "duration-auto-or-range", url: expect.stringContaining(url) },
     });
+    // one submit: the invalid input never left the app
+    expect(mock.requests.filter((r) => r.method === "POST")).toHaveLength(1);
   });
 });
 

@@ -229,9 +229,13 @@ function labelOf(pointer: string): string {
 
 /** The value at a JSON Pointer, or undefined; own properties only. */
 export function valueAt(root: unknown, pointer: string): unknown {
-  if (pointer === "") return root;
+  return pointer === "" ? root : valueAtTokens(root, pointerTokens(pointer));
+}
+
+/** The value at a pointer already split by {@link pointerTokens}. */
+function valueAtTokens(root: unknown, tokens: ReadonlyArray<string | number>): unknown {
   let current: unknown = root;
-  for (const token of tokensOf(pointer)) {
+  for (const token of tokens) {
     if (typeof current !== "object" || current === null) return undefined;
     if (typeof token === "number" && Array.isArray(current)) {
       if (token >= current.length) return undefined;
@@ -247,8 +251,8 @@ export function valueAt(root: unknown, pointer: string): unknown {
 /** A pointer's tokens already split: the same pointers come back payload after payload. */
 const TOKENS = new Map<string, ReadonlyArray<string | number>>();
 
-/** `/keyframes/1/frame_index` → `["keyframes", 1, "frame_index"]` (canonical array indexes as numbers). */
-function tokensOf(pointer: string): ReadonlyArray<string | number> {
+/** `/keyframes/1/frame_index` → `["keyframes", 1, "frame_index"]` (not for the root, `""`) (canonical array indexes as numbers). */
+function pointerTokens(pointer: string): ReadonlyArray<string | number> {
   let tokens = TOKENS.get(pointer);
   if (tokens === undefined) {
     tokens = pointer
@@ -594,9 +598,32 @@ function expectedOf(keyword: string, params: Record<string, unknown>): Expected 
   return Object.freeze(out) as Expected;
 }
 
+/**
+ * Per schema path, the last remembered error there and the tokens of its pointer: a log repeats
+ * the same mistake at the same place, and then the pointer Ajv built afresh is compared, not
+ * hashed, and the value is read without splitting it again. One entry per schema path (bounded
+ * by the generated code).
+ */
+interface LastAt {
+  keyword: string;
+  instancePath: string;
+  tokens: ReadonlyArray<string | number>;
+  value: unknown;
+  seen: SeenMessage;
+}
+const LAST = new Map<string, LastAt>();
+
 function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
-  let pointer = error.instancePath;
   const p = error.params;
+  const last = LAST.get(error.schemaPath);
+  if (last !== undefined && last.keyword === error.keyword && last.instancePath === error.instancePath) {
+    const seen = last.seen;
+    if (valueAtTokens(input, last.tokens) === last.value && sameParams(seen.params, p)) {
+      const rule = SCHEMA_RULES.get(error.keyword)!;
+      return redacted("error", seen.pointer, rule, seen.message, seen.expected, seen.received);
+    }
+  }
+  let pointer = error.instancePath;
   if (error.keyword === "required" || error.keyword === "dependentRequired")
     pointer += "/" + escapeToken(String(p.missingProperty));
   else if (
@@ -612,8 +639,10 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   const memo = MEMO_KEYWORDS.has(error.keyword) && pointer.length <= 256 && memoValue(value) && memoParams(p);
   const byValue = memo ? SEEN.get(error.schemaPath)?.get(pointer) : undefined;
   const seen = byValue?.get(value);
-  if (seen !== undefined && sameParams(seen.params, p))
+  if (seen !== undefined && sameParams(seen.params, p)) {
+    rememberLast(error, pointer, value, seen);
     return redacted("error", seen.pointer, rule, seen.message, seen.expected, seen.received);
+  }
   const wording = SCHEMA_MESSAGES[error.keyword];
   let text = wording ? wording(p, value) : `fails the "${error.keyword}" constraint`;
   if (Array.isArray(p.otherForms)) text += ` (or ${otherForms(p.otherForms as string[])})`;
@@ -635,15 +664,28 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
     let values = byPointer.get(pointer);
     if (values === undefined) byPointer.set(pointer, (values = new Map()));
     if (!values.has(value)) seenCount++;
-    values.set(value, {
+    const remembered: SeenMessage = {
       params: p,
       pointer: d.pointer,
       message: d.message,
       expected: d.expected!,
       received: d.received,
-    });
+    };
+    values.set(value, remembered);
+    rememberLast(error, pointer, value, remembered);
   }
   return d;
+}
+
+function rememberLast(error: AjvError, pointer: string, value: unknown, seen: SeenMessage): void {
+  const tokens = pointer === "" ? [] : pointerTokens(pointer);
+  LAST.set(error.schemaPath, {
+    keyword: error.keyword,
+    instancePath: error.instancePath,
+    tokens,
+    value,
+    seen,
+  });
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   type JsonValue,
   type Received,
 } from "./diagnostic.js";
-import { escapeToken, fieldLabel, valueAt } from "./pointers.js";
+import { escapeToken, fieldLabel, pointerTokens, valueAt, valueAtTokens } from "./pointers.js";
 import { otherForms, receivedOf, SCHEMA_MESSAGES } from "./wording.js";
 
 // #region runtime (copied into the generated support module: no imports in here)
@@ -118,9 +118,32 @@ function expectedOf(keyword: string, params: Record<string, unknown>): Expected 
   return Object.freeze(out) as Expected;
 }
 
+/**
+ * Per schema path, the last remembered error there and the tokens of its pointer: a log repeats
+ * the same mistake at the same place, and then the pointer Ajv built afresh is compared, not
+ * hashed, and the value is read without splitting it again. One entry per schema path (bounded
+ * by the generated code).
+ */
+interface LastAt {
+  keyword: string;
+  instancePath: string;
+  tokens: ReadonlyArray<string | number>;
+  value: unknown;
+  seen: SeenMessage;
+}
+const LAST = new Map<string, LastAt>();
+
 function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
-  let pointer = error.instancePath;
   const p = error.params;
+  const last = LAST.get(error.schemaPath);
+  if (last !== undefined && last.keyword === error.keyword && last.instancePath === error.instancePath) {
+    const seen = last.seen;
+    if (valueAtTokens(input, last.tokens) === last.value && sameParams(seen.params, p)) {
+      const rule = SCHEMA_RULES.get(error.keyword)!;
+      return redacted("error", seen.pointer, rule, seen.message, seen.expected, seen.received);
+    }
+  }
+  let pointer = error.instancePath;
   if (error.keyword === "required" || error.keyword === "dependentRequired")
     pointer += "/" + escapeToken(String(p.missingProperty));
   else if (
@@ -136,8 +159,10 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   const memo = MEMO_KEYWORDS.has(error.keyword) && pointer.length <= 256 && memoValue(value) && memoParams(p);
   const byValue = memo ? SEEN.get(error.schemaPath)?.get(pointer) : undefined;
   const seen = byValue?.get(value);
-  if (seen !== undefined && sameParams(seen.params, p))
+  if (seen !== undefined && sameParams(seen.params, p)) {
+    rememberLast(error, pointer, value, seen);
     return redacted("error", seen.pointer, rule, seen.message, seen.expected, seen.received);
+  }
   const wording = SCHEMA_MESSAGES[error.keyword];
   let text = wording ? wording(p, value) : `fails the "${error.keyword}" constraint`;
   if (Array.isArray(p.otherForms)) text += ` (or ${otherForms(p.otherForms as string[])})`;
@@ -159,15 +184,22 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
     let values = byPointer.get(pointer);
     if (values === undefined) byPointer.set(pointer, (values = new Map()));
     if (!values.has(value)) seenCount++;
-    values.set(value, {
+    const remembered: SeenMessage = {
       params: p,
       pointer: d.pointer,
       message: d.message,
       expected: d.expected!,
       received: d.received,
-    });
+    };
+    values.set(value, remembered);
+    rememberLast(error, pointer, value, remembered);
   }
   return d;
+}
+
+function rememberLast(error: AjvError, pointer: string, value: unknown, seen: SeenMessage): void {
+  const tokens = pointer === "" ? [] : pointerTokens(pointer);
+  LAST.set(error.schemaPath, { keyword: error.keyword, instancePath: error.instancePath, tokens, value, seen });
 }
 
 /**

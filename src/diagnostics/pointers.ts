@@ -45,9 +45,13 @@ function labelOf(pointer: string): string {
 
 /** The value at a JSON Pointer, or undefined; own properties only. */
 export function valueAt(root: unknown, pointer: string): unknown {
-  if (pointer === "") return root;
+  return pointer === "" ? root : valueAtTokens(root, pointerTokens(pointer));
+}
+
+/** The value at a pointer already split by {@link pointerTokens}. */
+export function valueAtTokens(root: unknown, tokens: ReadonlyArray<string | number>): unknown {
   let current: unknown = root;
-  for (const token of tokensOf(pointer)) {
+  for (const token of tokens) {
     if (typeof current !== "object" || current === null) return undefined;
     if (typeof token === "number" && Array.isArray(current)) {
       if (token >= current.length) return undefined;
@@ -63,8 +67,8 @@ export function valueAt(root: unknown, pointer: string): unknown {
 /** A pointer's tokens already split: the same pointers come back payload after payload. */
 const TOKENS = new Map<string, ReadonlyArray<string | number>>();
 
-/** `/keyframes/1/frame_index` → `["keyframes", 1, "frame_index"]` (canonical array indexes as numbers). */
-function tokensOf(pointer: string): ReadonlyArray<string | number> {
+/** `/keyframes/1/frame_index` → `["keyframes", 1, "frame_index"]` (not for the root, `""`) (canonical array indexes as numbers). */
+export function pointerTokens(pointer: string): ReadonlyArray<string | number> {
   let tokens = TOKENS.get(pointer);
   if (tokens === undefined) {
     tokens = pointer

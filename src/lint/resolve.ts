@@ -139,7 +139,9 @@ export function resolvePayload(
       pointer: "",
       message: NO_ENDPOINT,
     };
-  if (!catalog.endpointsOf(model).includes(endpoint))
+  const known = catalog.endpointsOf(model);
+  const index = known.indexOf(endpoint);
+  if (index === -1)
     // the name as given can be anything (a signed URL, 50 MB): the message shows it redacted and cut
     return {
       model,
@@ -148,6 +150,7 @@ export function resolvePayload(
       pointer: envelope === undefined ? "" : "/endpoint",
       message: `endpoint: ${describeValue(endpoint)} is not an endpoint of ${model}; known: ${catalog.describe()}`,
     };
+  endpoint = known[index]!; // the catalog's own string: a lookup keyed by it hashes it once, not per payload
   return envelope === undefined
     ? { model, endpoint, input: withoutSchemaKey(value), prefix: "" }
     : { model, endpoint, input: envelope.input, prefix: "/input" };

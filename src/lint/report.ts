@@ -4,6 +4,7 @@
  */
 import { appendFileSync } from "node:fs";
 import { githubData, githubProperty, jsonText, markdownCode, markdownText, terminalText } from "../output/index.js";
+import type { Diagnostic } from "../diagnostics/index.js";
 import type { LintResult, LintSummary, Reporter } from "./lint.js";
 
 /** Buffered writes to a stream, waiting for it to drain: fast for a million small writes. */
@@ -44,16 +45,44 @@ function quoter(): (text: string | null) => string {
   };
 }
 
+/**
+ * A diagnostic's JSON, remembered by its message: the messages a validator remembers come back
+ * payload after payload with the same `expected` and `received` (the same objects), so their
+ * text is written once. Any field that differs, and the diagnostic is stringified afresh.
+ */
+function diagnosticWriter(): (d: Diagnostic) => string {
+  const known = new Map<string, { d: Diagnostic; json: string }>();
+  return (d) => {
+    const seen = known.get(d.message);
+    if (
+      seen !== undefined &&
+      seen.d.pointer === d.pointer &&
+      seen.d.rule === d.rule &&
+      seen.d.severity === d.severity &&
+      seen.d.expected === d.expected &&
+      seen.d.received === d.received &&
+      Object.keys(d).length === Object.keys(seen.d).length
+    )
+      return seen.json;
+    const json = jsonText(JSON.stringify(d));
+    if (known.size >= 4096) known.clear();
+    known.set(d.message, { d, json });
+    return json;
+  };
+}
+
 export function jsonReporter(out: Sink): Reporter {
   let first = true;
   const quote = quoter();
+  const diagnosticJson = diagnosticWriter();
   return {
     result(r) {
-      // most results of a log are valid: written by hand, in JSON.stringify's key order
-      const json =
-        r.diagnostics.length === 0
-          ? `{"source":${quote(r.source)},"line":${r.line},"model":${quote(r.model)},"endpoint":${quote(r.endpoint)},"valid":${r.valid},"diagnostics":[]}`
-          : jsonText(JSON.stringify(r));
+      // written by hand, in JSON.stringify's key order (source, line, model, endpoint, valid,
+      // diagnostics): the same text as JSON.stringify(r), with the repeated parts remembered
+      let diagnostics = "";
+      for (let i = 0; i < r.diagnostics.length; i++)
+        diagnostics += (i === 0 ? "" : ",") + diagnosticJson(r.diagnostics[i]!);
+      const json = `{"source":${quote(r.source)},"line":${r.line},"model":${quote(r.model)},"endpoint":${quote(r.endpoint)},"valid":${r.valid},"diagnostics":[${diagnostics}]}`;
       const text = (first ? '{"results":[\n' : ",\n") + json;
       first = false;
       return out.write(text);

@@ -223,3 +223,11 @@ describe("no reader throws", () => {
     }
   });
 });
+
+describe("a message that is nothing but what redaction removes", () => {
+  it.each(["?=", "?token=secret", "#access_token=x"])("%j: the generic message, never an empty one", (message) => {
+    const reading = readPrediction({ status: "FAILED", error: { code: "internal_error", message } });
+    expect(reading.error?.message).toMatch(/\S/);
+    expect(reading.error?.message).not.toContain("secret");
+  });
+});

@@ -161,12 +161,18 @@ export function buildPredictionError(raw: RawErrorFields, options: ReadOptions =
     ...(raw.rawReason !== undefined ? { rawReason: raw.rawReason } : {}),
     retryable: explicit ? (raw.retryable as boolean) : defaultRetryable(code, options.retryableDefaults),
     retryableSource: explicit ? "explicit" : "code-default",
-    message:
-      typeof raw.message === "string" && raw.message.trim() !== ""
-        ? redactUrlsInText(raw.message)
-        : GENERIC_FAILURE_MESSAGE,
+    message: shownMessage(raw.message),
     ...(timestamp !== undefined ? { timestamp } : {}),
   };
+}
+
+/**
+ * The message a reading carries: the service's, redacted; the generic one when there is none or
+ * when nothing is left once redacted (a message that was only a query string, `?token=…`).
+ */
+function shownMessage(message: unknown): string {
+  const shown = typeof message === "string" ? redactUrlsInText(message) : "";
+  return shown.trim() !== "" ? shown : GENERIC_FAILURE_MESSAGE;
 }
 
 /** A raw value quoted for a note: JSON-quoted, clipped, URLs redacted. */

@@ -84,8 +84,7 @@ function usage(message: string): never {
 
 /** Resolves --model/--endpoint against the generated registry; unknown ones list the known. */
 function targetOf(registry: ValidatorRegistry, model: string | undefined, endpoint: string | undefined): LintTarget {
-  const models = [...new Set([...registry.entries.values()].map((e) => e.model))];
-  const target = resolveTarget(registry, model, endpoint, models);
+  const target = resolveTarget(registry, model, endpoint);
   if ("problem" in target) usage(target.problem);
   return target;
 }

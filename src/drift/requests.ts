@@ -16,6 +16,7 @@ import {
   openFile,
   readNdjson,
   readSingleJson,
+  describeEndpoints,
   resolvePayload,
   resolveTarget,
   type EndpointCatalog,
@@ -83,26 +84,20 @@ export async function checkRequests(
   targetProblem?: string;
 }> {
   // the endpoints payloads may be for: the snapshot's, resolved as `vsk lint` resolves them
-  const snapshotEndpoints = (id: string): string[] =>
-    comparisons.find((c) => c.ref.id === id)?.before?.endpoints.map((e) => e.endpoint) ?? [];
+  const byId = new Map(comparisons.map((c) => [c.ref.id, c]));
+  const modelIds = [...byId.keys()];
+  const endpointsOf = (id: string): readonly string[] => byId.get(id)?.before?.endpoints.map((e) => e.endpoint) ?? [];
   const catalog: EndpointCatalog = {
+    modelIds,
     resolveModel: (idOrAlias) => {
-      const ref = findModel(config, idOrAlias);
-      return ref !== undefined && comparisons.some((c) => c.ref.id === ref.id) ? ref.id : undefined;
+      const id = findModel(config, idOrAlias)?.id;
+      return id !== undefined && byId.has(id) ? id : undefined;
     },
-    endpointsOf: snapshotEndpoints,
+    endpointsOf,
     noEndpoints: "no endpoints in the snapshot; run `vsk pull` first",
-    describe: () =>
-      comparisons
-        .map((c) => `${c.ref.id}${c.ref.alias ? ` (${c.ref.alias})` : ""}: ${snapshotEndpoints(c.ref.id).join(", ")}`)
-        .join("; "),
+    describe: () => describeEndpoints(modelIds, endpointsOf, (id) => byId.get(id)?.ref.alias),
   };
-  const resolvedTarget = resolveTarget(
-    catalog,
-    target.model,
-    target.endpoint,
-    comparisons.map((c) => c.ref.id),
-  );
+  const resolvedTarget = resolveTarget(catalog, target.model, target.endpoint);
   const impact: RequestImpact = { checked: 0, rejectedNow: 0, invalidBefore: 0, skipped: [], groups: [] };
   const groups = new Map<Change | null, RequestImpact["groups"][number]>();
   const modelProblems: ModelProblem[] = [];
@@ -165,11 +160,13 @@ export async function checkRequests(
     const skip = (message: string): void => void impact.skipped.push({ source: at.source, line: at.line, message });
     if (problem !== undefined) return skip(problem.message);
     const resolved = resolvePayload(value, "problem" in resolvedTarget ? {} : resolvedTarget, catalog);
-    const comparison = resolved.model === null ? undefined : comparisons.find((c) => c.ref.id === resolved.model);
+    // a known model (resolvePayload only names the catalog's) whose two sides are not both there
+    const comparison = resolved.model === null ? undefined : byId.get(resolved.model);
     if (comparison !== undefined && (comparison.before === undefined || comparison.after === undefined))
       return skip(`${comparison.ref.id} could not be compared (${comparison.report.status})`);
-    if ("rule" in resolved || comparison?.before === undefined || comparison.after === undefined)
-      return skip("rule" in resolved ? resolved.message : `${String(resolved.model)} could not be compared`);
+    if ("rule" in resolved) return skip(resolved.message);
+    if (comparison?.before === undefined || comparison.after === undefined)
+      return skip(`${resolved.model} could not be compared`); // (resolvePayload names only the catalog's models)
     const { endpoint: endpointName, input, prefix } = resolved;
     const ref = comparison.ref;
     const before = comparison.before.endpoints.find((e) => e.endpoint === endpointName)!;

@@ -124,18 +124,18 @@ export function emitValidator(
   const fn = exported[1]!;
   code = code.replace(exported[0], "").replace(/^"use strict";/, "");
   // Ajv's code calls the support module's functions by name (src/rules/ajv.ts): import those it uses
-  const code_ = codeOnly(code);
+  const outsideLiterals = codeOnly(code);
   const fromSupport = new Set([
     "diagnose",
-    ...SUPPORT_FUNCTIONS.filter((name) => new RegExp(`\\b${name}\\b`).test(code_)),
+    ...SUPPORT_FUNCTIONS.filter((name) => new RegExp(`\\b${name}\\b`).test(outsideLiterals)),
   ]);
-  const missingFormat = formatsUsed(code_).find((f) => !Object.prototype.hasOwnProperty.call(ajvFormats, f));
+  const missingFormat = formatsUsed(outsideLiterals).find((f) => !Object.prototype.hasOwnProperty.call(ajvFormats, f));
   if (missingFormat !== undefined)
     throw new EmitError(
       `${what}: format "${missingFormat}" needs an ajv-formats function that the support module does not provide yet`,
     );
   // a run-time module Ajv's code would still load (a newer Ajv, a keyword we do not provide)
-  if (/\brequire\s*\(/.test(code_)) {
+  if (/\brequire\s*\(/.test(outsideLiterals)) {
     const module = /\brequire\s*\(\s*["'`]([^"'`]*)/.exec(code)?.[1] ?? "?";
     throw new EmitError(`${what}: Ajv's output needs run-time module "${module}", which vsk cannot inline yet`);
   }

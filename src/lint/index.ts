@@ -4,6 +4,7 @@
  */
 export { Linter, type LintResult, type LintSummary, type Reporter } from "./lint.js";
 export {
+  describeEndpoints,
   resolvePayload,
   resolveTarget,
   type EndpointCatalog,

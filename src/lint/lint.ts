@@ -67,28 +67,6 @@ export class Linter {
     private readonly readOptions: ReadOptions = {},
   ) {}
 
-  /**
-   * The validator of an endpoint, by model and endpoint: both are the registry's own strings
-   * (resolvePayload), so these lookups hash nothing new; a `model/endpoint` key built per payload did.
-   */
-  private readonly validators = new Map<string, Map<string, ReturnType<ValidatorRegistry["validator"]>>>();
-  private validatorOf(model: string, endpoint: string): ReturnType<ValidatorRegistry["validator"]> {
-    let byEndpoint = this.validators.get(model);
-    if (byEndpoint === undefined) this.validators.set(model, (byEndpoint = new Map()));
-    let validate = byEndpoint.get(endpoint);
-    if (validate === undefined) {
-      validate = this.registry.validator(`${model}/${endpoint}`);
-      byEndpoint.set(endpoint, validate);
-      // once loaded, the function itself (a promise answers only a tick later)
-      if (typeof validate !== "function")
-        void validate.then(
-          (fn) => byEndpoint.set(endpoint, fn),
-          () => undefined,
-        );
-    }
-    return validate;
-  }
-
   private finish(
     at: PayloadSource,
     model: string | null,
@@ -123,7 +101,7 @@ export class Linter {
         lintDiagnostic(resolved.rule, resolved.message, resolved.pointer),
       ]);
     const { model, endpoint, input, prefix } = resolved;
-    const validate = this.validatorOf(model, endpoint);
+    const validate = this.registry.validatorOf(model, endpoint);
     const run = (fn: (input: unknown) => Diagnostic[]): void | Promise<void> => {
       const diagnostics = fn(input);
       // integers beyond 2^53 are compared as written, not as JSON.parse rounded them (spec 2.2);

@@ -4,7 +4,7 @@
  * package's own models from its build (dist/generated), TypeScript output through its
  * JavaScript build in the lint cache (compiled.ts). No schema is compiled at run time.
  */
-import type { EndpointCatalog } from "./resolve.js";
+import { describeEndpoints, type EndpointCatalog } from "./resolve.js";
 import { existsSync } from "node:fs";
 import { readHead, readRegularFile, SpecialFileError } from "../durable/index.js";
 import { join } from "node:path";
@@ -40,8 +40,8 @@ export interface ValidatorRegistry extends EndpointCatalog {
   models: readonly ModelRef[];
   /** the loaded validator for a key, or a promise of it the first time */
   validator(key: string): Validate | Promise<Validate>;
-  /** "example/model-a (modelA): keyframes-to-video, text-to-video; …" */
-  describe(): string;
+  /** the same by model id and endpoint name: with the registry's own strings (resolvePayload's), a lookup hashes nothing new */
+  validatorOf(model: string, endpoint: string): Validate | Promise<Validate>;
   /** a warning when the generated validators are older than the snapshot, else undefined */
   staleness(snapshotDir: string): string | undefined;
   /** what lint compiled into its cache in this run, to say so once, or undefined */
@@ -75,7 +75,8 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
   }
   const entries = new Map<string, EndpointEntry>();
   for (const e of parsed.endpoints ?? []) entries.set(e.key, e);
-  const loaded = new Map<string, Validate>();
+  /** model → endpoint → the validator, or the promise of it while it loads (keyed by the registry's own strings) */
+  const loaded = new Map<string, Map<string, Validate | Promise<Validate>>>();
   const models = config.models;
   // the package's own models are built with it (dist/generated); TypeScript elsewhere goes through the lint cache
   const ownBuild = dir === join(PACKAGE_ROOT, "generated") ? join(PACKAGE_ROOT, "dist", "generated") : undefined;
@@ -100,11 +101,38 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
   const endpointsByModel = new Map<string, string[]>();
   for (const e of entries.values())
     endpointsByModel.set(e.model, [...(endpointsByModel.get(e.model) ?? []), e.endpoint]);
+  const modelIds = [...endpointsByModel.keys()];
+  const endpointsOf = (model: string): readonly string[] => endpointsByModel.get(model) ?? [];
   const resolved = new Map<string, string | undefined>();
+  const validatorOf = (model: string, endpoint: string): Validate | Promise<Validate> => {
+    let byEndpoint = loaded.get(model);
+    if (byEndpoint === undefined) loaded.set(model, (byEndpoint = new Map()));
+    const known = byEndpoint.get(endpoint);
+    if (known !== undefined) return known;
+    const entry = entries.get(`${model}/${endpoint}`);
+    if (!entry) throw new RegistryError(`no generated validator for ${model}/${endpoint}`);
+    const loading = moduleFile(entry.validator)
+      .then((file) => {
+        try {
+          readHead(file, 0, MAX_REGISTRY_BYTES); // importing a FIFO would hang
+        } catch (error) {
+          if (error instanceof SpecialFileError)
+            throw new RegistryError(`${error.message}; run \`vsk generate\` again`);
+        }
+        return import(pathToFileURL(file).href);
+      })
+      .then((module: { validate: Validate }) => {
+        byEndpoint.set(endpoint, module.validate); // from now on the function itself, not a promise
+        return module.validate;
+      });
+    byEndpoint.set(endpoint, loading);
+    return loading;
+  };
   return {
     dir,
     entries,
     models,
+    modelIds,
     resolveModel(idOrAlias) {
       // remembered: a log names the same few models a million times
       if (resolved.has(idOrAlias)) return resolved.get(idOrAlias);
@@ -113,39 +141,14 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
       if (resolved.size < 256) resolved.set(idOrAlias, id);
       return id;
     },
-    endpointsOf(model) {
-      return endpointsByModel.get(model) ?? [];
-    },
+    endpointsOf,
+    validatorOf,
     validator(key) {
-      const ready = loaded.get(key);
-      if (ready) return ready;
       const entry = entries.get(key);
       if (!entry) throw new RegistryError(`no generated validator for ${key}`);
-      return moduleFile(entry.validator)
-        .then((file) => {
-          try {
-            readHead(file, 0, MAX_REGISTRY_BYTES); // importing a FIFO would hang
-          } catch (error) {
-            if (error instanceof SpecialFileError)
-              throw new RegistryError(`${error.message}; run \`vsk generate\` again`);
-          }
-          return import(pathToFileURL(file).href);
-        })
-        .then((module: { validate: Validate }) => {
-          loaded.set(key, module.validate);
-          return module.validate;
-        });
+      return validatorOf(entry.model, entry.endpoint);
     },
-    describe() {
-      const byModel = new Map<string, string[]>();
-      for (const e of entries.values()) byModel.set(e.model, [...(byModel.get(e.model) ?? []), e.endpoint]);
-      return [...byModel]
-        .map(([model, eps]) => {
-          const alias = models.find((m) => m.id === model)?.alias;
-          return `${model}${alias ? ` (${alias})` : ""}: ${eps.join(", ")}`;
-        })
-        .join("; ");
-    },
+    describe: () => describeEndpoints(modelIds, endpointsOf, (id) => models.find((m) => m.id === id)?.alias),
     compiledNote() {
       if (compiled === undefined || compiled.compiled === 0) return undefined;
       return `compiled ${compiled.compiled} TypeScript validator${compiled.compiled === 1 ? "" : "s"} of ${dir} for lint into ${compiled.cacheRoot} (once per change; \`vsk generate\` does it too)`;

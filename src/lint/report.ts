@@ -51,7 +51,7 @@ function quoter(): (text: string | null) => string {
  * text is written once. Any field that differs, and the diagnostic is stringified afresh.
  */
 function diagnosticWriter(): (d: Diagnostic) => string {
-  const known = new Map<string, { d: Diagnostic; json: string }>();
+  const known = new Map<string, { d: Diagnostic; keys: number; json: string }>();
   return (d) => {
     const seen = known.get(d.message);
     if (
@@ -61,12 +61,12 @@ function diagnosticWriter(): (d: Diagnostic) => string {
       seen.d.severity === d.severity &&
       seen.d.expected === d.expected &&
       seen.d.received === d.received &&
-      Object.keys(d).length === Object.keys(seen.d).length
+      Object.keys(d).length === seen.keys
     )
       return seen.json;
     const json = jsonText(JSON.stringify(d));
     if (known.size >= 4096) known.clear();
-    known.set(d.message, { d, json });
+    known.set(d.message, { d, keys: Object.keys(d).length, json });
     return json;
   };
 }

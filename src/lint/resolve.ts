@@ -9,6 +9,8 @@ import { describeValue } from "../diagnostics/index.js";
 
 /** The endpoints payloads may be for: lint's generated registry, drift's snapshot. */
 export interface EndpointCatalog {
+  /** the model ids, in the order messages list them */
+  modelIds: readonly string[];
   /** `<owner>/<name>` or an alias → the model id, or undefined */
   resolveModel(idOrAlias: string): string | undefined;
   /** the endpoint names of a model id (none for an unknown one) */
@@ -17,6 +19,20 @@ export interface EndpointCatalog {
   describe(): string;
   /** what a model without endpoints lacks and how to get them ("no generated validators; run `vsk generate` first") */
   noEndpoints?: string;
+}
+
+/** `example/model-a (modelA): keyframes-to-video, text-to-video; …`: a catalog's `describe()`. */
+export function describeEndpoints(
+  modelIds: readonly string[],
+  endpointsOf: (model: string) => readonly string[],
+  aliasOf: (model: string) => string | undefined,
+): string {
+  return modelIds
+    .map((id) => {
+      const alias = aliasOf(id);
+      return `${id}${alias ? ` (${alias})` : ""}: ${endpointsOf(id).join(", ")}`;
+    })
+    .join("; ");
 }
 
 /** `--model`/`--endpoint`, resolved: what a bare payload is for. */
@@ -31,11 +47,10 @@ export function resolveTarget(
   catalog: EndpointCatalog,
   model: string | undefined,
   endpoint: string | undefined,
-  models: readonly string[],
 ): LintTarget | { problem: string } {
   if (model === undefined) {
     if (endpoint === undefined) return {};
-    const matches = models.filter((m) => catalog.endpointsOf(m).includes(endpoint));
+    const matches = catalog.modelIds.filter((m) => catalog.endpointsOf(m).includes(endpoint));
     if (matches.length === 1) return { model: matches[0]!, endpoint };
     return {
       problem:

@@ -11,11 +11,11 @@ const ENDPOINTS: Record<string, string[]> = {
 };
 const ALIASES: Record<string, string> = { modelA: "example/model-a", modelB: "example/model-b" };
 const catalog: EndpointCatalog = {
+  modelIds: Object.keys(ENDPOINTS),
   resolveModel: (name) => ALIASES[name] ?? (Object.hasOwn(ENDPOINTS, name) ? name : undefined),
   endpointsOf: (model) => (Object.hasOwn(ENDPOINTS, model) ? ENDPOINTS[model]! : []),
   describe: () => "A: k, t; B: r",
 };
-const models = Object.keys(ENDPOINTS);
 
 describe("resolvePayload", () => {
   it("reads an envelope by id or alias, with its input under /input", () => {
@@ -73,7 +73,7 @@ describe("resolveTarget (--model/--endpoint)", () => {
     [undefined, "reference-to-video", { model: "example/model-b", endpoint: "reference-to-video" }],
     ["modelA", "text-to-video", { model: "example/model-a", endpoint: "text-to-video" }],
   ])("%s %s → %j", (model, endpoint, expected) => {
-    expect(resolveTarget(catalog, model, endpoint, models)).toEqual(expected);
+    expect(resolveTarget(catalog, model, endpoint)).toEqual(expected);
   });
   it.each([
     ["modelA", undefined, "example/model-a has 2 endpoints (keyframes-to-video, text-to-video); add --endpoint NAME"],
@@ -81,6 +81,6 @@ describe("resolveTarget (--model/--endpoint)", () => {
     ["modelA", "nope", 'unknown endpoint "nope" for example/model-a; known: keyframes-to-video, text-to-video'],
     [undefined, "nope", 'unknown endpoint "nope"; known: A: k, t; B: r'],
   ])("%s %s is a usage problem", (model, endpoint, problem) => {
-    expect(resolveTarget(catalog, model, endpoint, models)).toEqual({ problem: expect.stringContaining(problem) });
+    expect(resolveTarget(catalog, model, endpoint)).toEqual({ problem: expect.stringContaining(problem) });
   });
 });

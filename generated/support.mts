@@ -450,48 +450,6 @@ function enumOf(allowed: readonly unknown[]): { strings: string[]; list: string 
   return known;
 }
 
-/**
- * The sentence of each cross-field rule kind, after the field's label (`label: …`), from the
- * rule's data; the spec section is quoted. A rule builds its diagnostic's `expected` from the
- * same data.
- */
-export const RULE_MESSAGES = {
-  /** spec 2.2: the value and the other items that use it; `tail` is `uniqueItemFieldTail`'s */
-  uniqueItemField: (value: unknown, others: string, tail: string): string =>
-    `${String(value)} is also used by ${others}${tail}`,
-  uniqueItemFieldTail: (field: string, spec: string): string =>
-    `; each ${field} must be unique (spec ${spec})`,
-  /** spec 2.2, 8 */
-  itemFieldWithinDuration: (
-    value: number,
-    last: number,
-    seconds: number,
-    defaulted: boolean,
-    framesPerSecond: number,
-    spec: string,
-  ): string =>
-    `${value} is past the last frame (${last}) of ${defaulted ? `the default ${seconds} s` : `a ${seconds} s`} video (duration × ${framesPerSecond}, spec ${spec})`,
-  /** spec 4.4: `flagLabel` names the flag, `flag` is its value (undefined: not set) */
-  requiresFlag: (flagLabel: string, flag: unknown, spec: string): string =>
-    `requires ${flagLabel}: true, but ${flag === undefined ? `${flagLabel} is not set (default false)` : `${flagLabel} is ${describeValue(flag)}`} (spec ${spec})`,
-  /** spec 4.5 */
-  integerInSetOrRange: (
-    value: number,
-    values: readonly number[],
-    valueMeaning: string,
-    min: number,
-    max: number,
-    spec: string,
-  ): string =>
-    `${value} is not allowed; expected ${values.join(" or ")} (${valueMeaning}) or ${min} to ${max} (spec ${spec})`,
-  /** spec 4.5: a recommendation, never a limit; `counted` says what was counted */
-  promptLengthRecommendation: (count: number, counted: string, limit: number, spec: string): string =>
-    `${count} ${counted}, more than the recommended ${limit} (spec ${spec}); the service accepts it`,
-  /** spec 4.1: `where` is "this endpoint" or the enclosing field's label */
-  unknownFields: (where: string, hint: string | undefined, known: readonly string[]): string =>
-    `is not a field of ${where}${hint !== undefined ? `; did you mean "${hint}"?` : ""} (known: ${known.join(", ")})`,
-};
-
 // vsk's src/diagnostics/ajv-errors.ts
 /** The shape of an error object in Ajv's standalone output. */
 export interface AjvError {
@@ -1000,6 +958,12 @@ export interface UniqueItemFieldRule {
   spec: string;
 }
 
+/** spec 2.2: the value and the other items that use it; `tail` is `uniqueItemFieldTail`'s */
+export const uniqueItemFieldMessage = (value: unknown, others: string, tail: string): string =>
+  `${String(value)} is also used by ${others}${tail}`;
+export const uniqueItemFieldTail = (field: string, spec: string): string =>
+  `; each ${field} must be unique (spec ${spec})`;
+
 /** Per rule, what its messages repeat, worked out once per item index. */
 interface UniqueItemFieldText {
   token: string;
@@ -1023,7 +987,7 @@ const UNIQUE_TEXT_INDEXES = 256;
 function uniqueTextOf(rule: UniqueItemFieldRule): UniqueItemFieldText {
   let text = UNIQUE_TEXT.get(rule);
   if (text === undefined) {
-    const tail = RULE_MESSAGES.uniqueItemFieldTail(rule.field, rule.spec);
+    const tail = uniqueItemFieldTail(rule.field, rule.spec);
     text = {
       token: escapeToken(rule.field),
       pointers: [],
@@ -1106,7 +1070,7 @@ export function checkUniqueItemField(
       const more = indexes.length - 1 - named;
       if (more > 0) others += `, ${more} more`;
       const at = itemText(rule, text, i);
-      const message = `${text.labels[at]!}: ${RULE_MESSAGES.uniqueItemField(value, others, text.tail)}`;
+      const message = `${text.labels[at]!}: ${uniqueItemFieldMessage(value, others, text.tail)}`;
       const received = receivedOf(value);
       // the pieces were checked once each (a number holds nothing to redact): see safePiece
       out.push(
@@ -1137,6 +1101,17 @@ export interface ItemFieldWithinDurationRule {
   spec: string;
 }
 
+/** spec 2.2, 8 */
+export const itemFieldWithinDurationMessage = (
+  value: number,
+  last: number,
+  seconds: number,
+  defaulted: boolean,
+  framesPerSecond: number,
+  spec: string,
+): string =>
+  `${value} is past the last frame (${last}) of ${defaulted ? `the default ${seconds} s` : `a ${seconds} s`} video (duration × ${framesPerSecond}, spec ${spec})`;
+
 /** spec 2.2, 8: frame_index is at most duration * 24 (24 fps), duration defaulting to 5 */
 export function checkItemFieldWithinDuration(
   rule: ItemFieldWithinDurationRule,
@@ -1158,7 +1133,7 @@ export function checkItemFieldWithinDuration(
           "error",
           pointer,
           rule.id,
-          `${fieldLabel(pointer)}: ${RULE_MESSAGES.itemFieldWithinDuration(v, last, seconds, given === undefined, rule.framesPerSecond, rule.spec)}`,
+          `${fieldLabel(pointer)}: ${itemFieldWithinDurationMessage(v, last, seconds, given === undefined, rule.framesPerSecond, rule.spec)}`,
           { kind: rule.kind, limit: last, duration: seconds, framesPerSecond: rule.framesPerSecond },
           receivedOf(v),
         ),
@@ -1181,6 +1156,10 @@ export interface RequiresFlagRule {
   spec: string;
 }
 
+/** spec 4.4: `flagLabel` names the flag, `flag` is its value (undefined: not set) */
+export const requiresFlagMessage = (flagLabel: string, flag: unknown, spec: string): string =>
+  `requires ${flagLabel}: true, but ${flag === undefined ? `${flagLabel} is not set (default false)` : `${flagLabel} is ${describeValue(flag)}`} (spec ${spec})`;
+
 /** spec 4.4: file_url and web_url require enable_thinking=true */
 export function checkRequiresFlag(rule: RequiresFlagRule, input: Record<string, unknown>): Diagnostic[] {
   const value = valueAt(input, rule.field);
@@ -1194,7 +1173,7 @@ export function checkRequiresFlag(rule: RequiresFlagRule, input: Record<string, 
       "error",
       rule.field,
       rule.id,
-      `${fieldLabel(rule.field)}: ${RULE_MESSAGES.requiresFlag(fieldLabel(rule.flag), flag, rule.spec)}`,
+      `${fieldLabel(rule.field)}: ${requiresFlagMessage(fieldLabel(rule.flag), flag, rule.spec)}`,
       { kind: rule.kind, flag: rule.flag, value: true },
       receivedOf(value),
     ),
@@ -1217,6 +1196,17 @@ export interface IntegerInSetOrRangeRule {
   spec: string;
 }
 
+/** spec 4.5 */
+export const integerInSetOrRangeMessage = (
+  value: number,
+  values: readonly number[],
+  valueMeaning: string,
+  min: number,
+  max: number,
+  spec: string,
+): string =>
+  `${value} is not allowed; expected ${values.join(" or ")} (${valueMeaning}) or ${min} to ${max} (spec ${spec})`;
+
 /** spec 4.5: duration is -1 (automatic) or 4 to 15 */
 export function checkIntegerInSetOrRange(
   rule: IntegerInSetOrRangeRule,
@@ -1231,7 +1221,7 @@ export function checkIntegerInSetOrRange(
       "error",
       rule.field,
       rule.id,
-      `${fieldLabel(rule.field)}: ${RULE_MESSAGES.integerInSetOrRange(v, rule.values, rule.valueMeaning, rule.min, rule.max, rule.spec)}`,
+      `${fieldLabel(rule.field)}: ${integerInSetOrRangeMessage(v, rule.values, rule.valueMeaning, rule.min, rule.max, rule.spec)}`,
       { kind: rule.kind, values: rule.values.slice(), min: rule.min, max: rule.max },
       receivedOf(v),
     ),
@@ -1269,6 +1259,14 @@ function countMatches(pattern: RegExp, text: string): number {
   return n;
 }
 
+/** spec 4.5: a recommendation, never a limit; `counted` says what was counted */
+export const promptLengthRecommendationMessage = (
+  count: number,
+  counted: string,
+  limit: number,
+  spec: string,
+): string => `${count} ${counted}, more than the recommended ${limit} (spec ${spec}); the service accepts it`;
+
 /** spec 4.5, 8: recommended at most 500 Chinese characters or 1000 English words; not a hard limit */
 export function checkPromptLengthRecommendation(
   rule: PromptLengthRecommendationRule,
@@ -1285,7 +1283,7 @@ export function checkPromptLengthRecommendation(
         "warning",
         rule.field,
         rule.id,
-        `${fieldLabel(rule.field)}: ${RULE_MESSAGES.promptLengthRecommendation(cjk, CJK_COUNTED, rule.maxCjkCharacters, rule.spec)}`,
+        `${fieldLabel(rule.field)}: ${promptLengthRecommendationMessage(cjk, CJK_COUNTED, rule.maxCjkCharacters, rule.spec)}`,
         { kind: rule.kind, unit: "characters", limit: rule.maxCjkCharacters, counted: cjk },
         receivedOf(text),
       ),
@@ -1296,7 +1294,7 @@ export function checkPromptLengthRecommendation(
         "warning",
         rule.field,
         rule.id,
-        `${fieldLabel(rule.field)}: ${RULE_MESSAGES.promptLengthRecommendation(words, "English words", rule.maxWords, rule.spec)}`,
+        `${fieldLabel(rule.field)}: ${promptLengthRecommendationMessage(words, "English words", rule.maxWords, rule.spec)}`,
         { kind: rule.kind, unit: "words", limit: rule.maxWords, counted: words },
         receivedOf(text),
       ),
@@ -1327,6 +1325,14 @@ export interface UnknownFieldsRule extends KnownObject {
   /** the described objects below the top level, by index (a recursive schema stays finite) */
   objects?: KnownObject[];
 }
+
+/** spec 4.1: `where` is "this endpoint" or the enclosing field's label */
+export const unknownFieldsMessage = (
+  where: string,
+  hint: string | undefined,
+  known: readonly string[],
+): string =>
+  `is not a field of ${where}${hint !== undefined ? `; did you mean "${hint}"?` : ""} (known: ${known.join(", ")})`;
 
 /** spec 4.1: "Unlisted fields are not described": a warning, with the nearest known field */
 export function checkUnknownFields(rule: UnknownFieldsRule, input: Record<string, unknown>): Diagnostic[] {
@@ -1378,7 +1384,7 @@ function unknownIn(
           "warning",
           at,
           rule.id,
-          `${fieldLabel(at)}: ${RULE_MESSAGES.unknownFields(where, hint, object.known)}`,
+          `${fieldLabel(at)}: ${unknownFieldsMessage(where, hint, object.known)}`,
           hint === undefined
             ? { kind: rule.kind, known: object.known.slice() }
             : { kind: rule.kind, known: object.known.slice(), suggestion: hint },

@@ -1,8 +1,9 @@
 // What `vsk generate` writes into the generated directory besides the per-endpoint files, as
 // TypeScript source (the package ships dist/, not src/): dist/embed/support.ts is
 // templates/support-head.txt followed by the runtime region of every file of src/diagnostics/
-// (in the order its index.ts exports them), of every rule kind (in the order src/rules/check.ts
-// imports them) and of check.ts itself; dist/embed/redact.ts is the runtime's URL redaction as
+// (in the order its index.ts exports them), of every rule kind (in the order of RULE_KINDS, the
+// list in src/rules/kinds.ts), then the dispatch written out from that list and the runtime
+// region of check.ts; dist/embed/redact.ts is the runtime's URL redaction as
 // it is. Their only relative import is "./redact.js" (generate sets the extension).
 // dist/embed/_vsk/ is the queue client (src/client) and the runtime it reads answers with
 // (src/runtime), file by file as they are, for the generated `client.ts`: only the imports that
@@ -13,6 +14,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync
 import prettier from "prettier";
 import ts from "typescript";
 import { PRETTIER_OPTIONS } from "../dist/src/emit/index.js";
+import { RULE_KINDS } from "../dist/src/rules/index.js";
 
 const read = (file) => readFileSync(file, "utf8");
 const START = "// #region runtime";
@@ -72,8 +74,36 @@ for (const name of publicNames)
   if (!exported.has(name) && !fromRedact.has(name))
     throw new Error(`src/diagnostics/index.ts exports ${name}, which no runtime region of src/diagnostics/ declares`);
 
-const check = read("src/rules/check.ts");
-const kinds = [...check.matchAll(/^import [^;]* from "\.\/([a-z-]+)\.js";$/gm)].map((m) => `src/rules/${m[1]}.ts`);
+// Each kind's region declares its rule's interface (`uniqueItemField` → `UniqueItemFieldRule`)
+// and its record's check function; the dispatch check.ts builds from the list is written out.
+const kindRegions = RULE_KINDS.map(({ kind, file, check }) => {
+  const source = `src/rules/${file}.ts`;
+  const text = region(source);
+  const type = `${kind[0].toUpperCase()}${kind.slice(1)}Rule`;
+  if (!new RegExp(`^export interface ${type}\\b`, "m").test(text))
+    throw new Error(`${source}: its runtime region does not declare "export interface ${type}" (rule kind ${kind})`);
+  if (!new RegExp(`^export function ${check.name}\\(`, "m").test(text))
+    throw new Error(`${source}: its runtime region does not declare the check of rule kind ${kind}, ${check.name}`);
+  return { kind, type, check: check.name, text };
+});
+const dispatch = [
+  "/** A cross-field rule as data: its kind names its check; the rest are its parameters. */",
+  `export type RuleSpec =\n${kindRegions.map((k) => `  | ${k.type}`).join("\n")};`,
+  "",
+  'type Check<K extends RuleSpec["kind"]> = (',
+  "  rule: Extract<RuleSpec, { kind: K }>,",
+  "  input: Record<string, unknown>,",
+  "  invalid: InvalidPointers,",
+  ") => Diagnostic[];",
+  "",
+  'const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {',
+  ...kindRegions.map((k) => `  ${k.kind}: ${k.check},`),
+  "};",
+  "",
+  "",
+].join("\n");
+const checkRegion = region("src/rules/check.ts");
+const checkHeader = checkRegion.slice(0, checkRegion.indexOf("\n") + 1);
 const support = [
   head.trimEnd(),
   "",
@@ -84,8 +114,8 @@ const support = [
   "// ---------------------------------------------------------------------------------------------",
   "// Cross-field rules the schemas cannot express: each kind's check and message, then the dispatch",
   "",
-  ...kinds.map(region),
-  region("src/rules/check.ts"),
+  ...kindRegions.map((k) => k.text),
+  checkHeader + dispatch + checkRegion.slice(checkHeader.length),
 ].join("\n");
 
 /**

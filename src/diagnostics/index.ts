@@ -20,7 +20,7 @@ export {
   invalidPointers,
 } from "./diagnostic.js";
 export { escapeToken, fieldLabel, valueAt, itemsAt } from "./pointers.js";
-export { describeValue, receivedOf, closest, RULE_MESSAGES } from "./wording.js";
+export { describeValue, receivedOf, closest } from "./wording.js";
 export { type AjvError, diagnosticsFromAjv } from "./ajv-errors.js";
 export { ucs2length, equal, type AjvFormat, formatUri, ajvFormats } from "./formats.js";
 // the generated support module re-exports the runtime's URL redaction (templates/support-head.txt)

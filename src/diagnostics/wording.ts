@@ -1,7 +1,8 @@
 /**
  * The wording of diagnostics, in one place: how a received value is shown, the "did you mean"
  * of a near miss, and the sentence for each schema keyword (spec 7.2: a message names the field
- * and says expected versus received, never a URL's query string).
+ * and says expected versus received, never a URL's query string). A cross-field rule's sentence
+ * is its kind's `message`, in its record (src/rules/<kind>.ts).
  */
 import { redactUrl, redactUrlsInText } from "../runtime/redact.js";
 import { redactOnce, type Received } from "./diagnostic.js";
@@ -179,44 +180,4 @@ function enumOf(allowed: readonly unknown[]): { strings: string[]; list: string 
   return known;
 }
 
-/**
- * The sentence of each cross-field rule kind, after the field's label (`label: …`), from the
- * rule's data; the spec section is quoted. A rule builds its diagnostic's `expected` from the
- * same data.
- */
-export const RULE_MESSAGES = {
-  /** spec 2.2: the value and the other items that use it; `tail` is `uniqueItemFieldTail`'s */
-  uniqueItemField: (value: unknown, others: string, tail: string): string =>
-    `${String(value)} is also used by ${others}${tail}`,
-  uniqueItemFieldTail: (field: string, spec: string): string => `; each ${field} must be unique (spec ${spec})`,
-  /** spec 2.2, 8 */
-  itemFieldWithinDuration: (
-    value: number,
-    last: number,
-    seconds: number,
-    defaulted: boolean,
-    framesPerSecond: number,
-    spec: string,
-  ): string =>
-    `${value} is past the last frame (${last}) of ${defaulted ? `the default ${seconds} s` : `a ${seconds} s`} video (duration × ${framesPerSecond}, spec ${spec})`,
-  /** spec 4.4: `flagLabel` names the flag, `flag` is its value (undefined: not set) */
-  requiresFlag: (flagLabel: string, flag: unknown, spec: string): string =>
-    `requires ${flagLabel}: true, but ${flag === undefined ? `${flagLabel} is not set (default false)` : `${flagLabel} is ${describeValue(flag)}`} (spec ${spec})`,
-  /** spec 4.5 */
-  integerInSetOrRange: (
-    value: number,
-    values: readonly number[],
-    valueMeaning: string,
-    min: number,
-    max: number,
-    spec: string,
-  ): string =>
-    `${value} is not allowed; expected ${values.join(" or ")} (${valueMeaning}) or ${min} to ${max} (spec ${spec})`,
-  /** spec 4.5: a recommendation, never a limit; `counted` says what was counted */
-  promptLengthRecommendation: (count: number, counted: string, limit: number, spec: string): string =>
-    `${count} ${counted}, more than the recommended ${limit} (spec ${spec}); the service accepts it`,
-  /** spec 4.1: `where` is "this endpoint" or the enclosing field's label */
-  unknownFields: (where: string, hint: string | undefined, known: readonly string[]): string =>
-    `is not a field of ${where}${hint !== undefined ? `; did you mean "${hint}"?` : ""} (known: ${known.join(", ")})`,
-};
 // #endregion runtime

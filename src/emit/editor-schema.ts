@@ -7,7 +7,7 @@
  * A top-level `$schema` key is allowed, whether the input is closed or warns on unknown fields.
  */
 import { jsonText, markdownCode, markdownText } from "../output/index.js";
-import type { RuleSpec } from "../rules/index.js";
+import { kindOf, type RuleDescription, type RuleSpec } from "../rules/index.js";
 import { isSchemaObject, type EndpointModel, type JsonSchemaObject } from "../schema/index.js";
 
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
@@ -16,15 +16,6 @@ const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 interface Note {
   text: string;
   markdown: string;
-}
-
-/** `/keyframes` → `keyframes` (the rules' pointers are top-level or one level down). */
-function label(pointer: string): string {
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .join(".");
 }
 
 /** A note whose parts are literal text or code (field names, values). */
@@ -38,75 +29,15 @@ function note(...parts: Array<string | { code: string }>): Note {
 const code = (text: string): { code: string } => ({ code: text });
 const json = (value: unknown): { code: string } => code(JSON.stringify(value));
 
-/** One rule as a sentence, and the JSON Pointers (in the input) of the fields it concerns. */
-function describeRule(rule: RuleSpec): { note: Note; fields: string[]; items?: { array: string; field: string } } {
-  const severity = rule.kind === "promptLengthRecommendation" || rule.kind === "unknownFields" ? "warning" : "error";
-  const tail = (spec: string) => ` (${severity}, spec ${spec}; rule ${rule.id})`;
-  switch (rule.kind) {
-    case "uniqueItemField":
-      return {
-        note: note(code(rule.field), " must be unique across the items of ", code(label(rule.array)), tail(rule.spec)),
-        fields: [rule.array],
-        items: { array: rule.array, field: rule.field },
-      };
-    case "itemFieldWithinDuration":
-      return {
-        note: note(
-          `each `,
-          code(`${label(rule.array)}[].${rule.field}`),
-          ` must be at most `,
-          code(label(rule.duration)),
-          ` × ${rule.framesPerSecond} (the last frame; `,
-          code(label(rule.duration)),
-          ` defaults to ${rule.defaultDuration} s, so at most ${rule.defaultDuration * rule.framesPerSecond} when it is left out)`,
-          tail(rule.spec),
-        ),
-        fields: [rule.array, rule.duration],
-        items: { array: rule.array, field: rule.field },
-      };
-    case "requiresFlag":
-      return {
-        note: note(
-          code(label(rule.field)),
-          " requires ",
-          code(`${label(rule.flag)}: true`),
-          " when it is set (not null)",
-          tail(rule.spec),
-        ),
-        fields: [rule.field, rule.flag],
-      };
-    case "integerInSetOrRange":
-      return {
-        note: note(
-          code(label(rule.field)),
-          " must be ",
-          ...rule.values.flatMap((v, i) => [i === 0 ? "" : " or ", json(v)]),
-          ` (${rule.valueMeaning}) or an integer from ${rule.min} to ${rule.max}`,
-          tail(rule.spec),
-        ),
-        fields: [rule.field],
-      };
-    case "promptLengthRecommendation":
-      return {
-        note: note(
-          code(label(rule.field)),
-          `: recommended at most ${rule.maxCjkCharacters} Chinese characters or ${rule.maxWords} English words`,
-          tail(rule.spec),
-        ),
-        fields: [rule.field],
-      };
-    case "unknownFields":
-      return {
-        note: note(
-          "Fields not listed here are not described by the service, which may ignore or reject them (warning, spec 4.1; rule ",
-          rule.id,
-          "): the editor flags them, and so does ",
-          code("vsk lint"),
-          ".",
-        ),
-        fields: [],
-      };
-  }
+/**
+ * One rule as its kind's record describes it, with the fields it is noted on; a cross-field
+ * rule's note ends with its severity (the record's), spec section and id.
+ */
+function describeRule(rule: RuleSpec): Omit<RuleDescription, "parts"> & { note: Note } {
+  const kind = kindOf(rule);
+  const { parts, spec, ...rest } = kind.describe(rule);
+  const tail = spec === undefined ? [] : [` (${kind.severity}, spec ${spec}; rule ${rule.id})`];
+  return { note: note(...parts, ...tail), ...(spec === undefined ? {} : { spec }), ...rest };
 }
 
 /** A schema's default and bounds, as sentences ("default `5`", "from 5 to 20"). */
@@ -230,7 +161,7 @@ export function emitEditorSchema(endpoint: EndpointModel, rules: readonly RuleSp
     }
   }
   for (const [field, { lines, bullets }] of notes) annotate(field, lines, bullets);
-  const closed = rules.some((r) => r.kind === "unknownFields");
+  const closed = described.some((d) => d.closesInput === true);
   const properties = isSchemaObject(input.properties) ? input.properties : {};
   const { $schema: _published, $id: _id, title, description, ...rest } = input;
   void _published;
@@ -242,8 +173,8 @@ export function emitEditorSchema(endpoint: EndpointModel, rules: readonly RuleSp
     title: typeof title === "string" ? title : `${endpoint.key} input`,
     ...(typeof description === "string" ? { description } : {}),
   };
-  const crossField = described.filter((_, i) => rules[i]!.kind !== "unknownFields");
-  const unknown = described.filter((_, i) => rules[i]!.kind === "unknownFields").map((d) => d.note);
+  const crossField = described.filter((d) => d.spec !== undefined);
+  const unknown = described.filter((d) => d.spec === undefined).map((d) => d.note);
   const heading = note(
     ...(crossField.length === 0
       ? ["No cross-field rules apply to this endpoint."]

@@ -1,51 +1,24 @@
 /**
- * Runs an endpoint's rules over a payload: the dispatch from a rule's kind to its check, and
- * the whole check of an endpoint (schema errors first, then the rules, errors before warnings).
- * Its runtime region goes into the generated support module after the rule kinds' regions
- * (scripts/embed.mjs takes the kinds from this file's imports, in this order).
+ * Runs an endpoint's rules over a payload: the dispatch from a rule's kind to its check (from
+ * kinds.ts's list), and the whole check of an endpoint (schema errors first, then the rules,
+ * errors before warnings). Its runtime region goes into the generated support module after the
+ * rule kinds' regions, preceded by the same dispatch written out by scripts/embed.mjs from the
+ * list (`RuleSpec`, `Check`, `CHECKS`).
  */
-import {
-  diagnosticsFromAjv,
-  type AjvError,
-  type Diagnostic,
-  type InvalidPointers,
-  invalidPointers,
-} from "../diagnostics/index.js";
-import { checkUniqueItemField, type UniqueItemFieldRule } from "./unique-item-field.js";
-import { checkItemFieldWithinDuration, type ItemFieldWithinDurationRule } from "./item-field-within-duration.js";
-import { checkRequiresFlag, type RequiresFlagRule } from "./requires-flag.js";
-import { checkIntegerInSetOrRange, type IntegerInSetOrRangeRule } from "./integer-in-set-or-range.js";
-import {
-  checkPromptLengthRecommendation,
-  type PromptLengthRecommendationRule,
-} from "./prompt-length-recommendation.js";
-import { checkUnknownFields, type UnknownFieldsRule } from "./unknown-fields.js";
+import { diagnosticsFromAjv, type AjvError, type Diagnostic, invalidPointers } from "../diagnostics/index.js";
+import type { RuleCheck } from "./define.js";
+import { RULE_KINDS, type RuleSpec } from "./kinds.js";
 
-// #region runtime (copied into the generated support module: no imports in here)
-/** A cross-field rule as data: its kind names its check; the rest are its parameters. */
-export type RuleSpec =
-  | UniqueItemFieldRule
-  | ItemFieldWithinDurationRule
-  | RequiresFlagRule
-  | IntegerInSetOrRangeRule
-  | PromptLengthRecommendationRule
-  | UnknownFieldsRule;
+export type { RuleSpec } from "./kinds.js";
 
-type Check<K extends RuleSpec["kind"]> = (
-  rule: Extract<RuleSpec, { kind: K }>,
-  input: Record<string, unknown>,
-  invalid: InvalidPointers,
-) => Diagnostic[];
+type Check<K extends RuleSpec["kind"]> = RuleCheck<Extract<RuleSpec, { kind: K }>>;
 
-const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {
-  uniqueItemField: checkUniqueItemField,
-  itemFieldWithinDuration: checkItemFieldWithinDuration,
-  requiresFlag: checkRequiresFlag,
-  integerInSetOrRange: checkIntegerInSetOrRange,
-  promptLengthRecommendation: checkPromptLengthRecommendation,
-  unknownFields: checkUnknownFields,
+/** kind → check, from the list. */
+const CHECKS = Object.fromEntries(RULE_KINDS.map((k) => [k.kind, k.check])) as {
+  [K in RuleSpec["kind"]]: Check<K>;
 };
 
+// #region runtime (copied into the generated support module: no imports in here)
 /** Runs the cross-field rules; rules about a field that already failed its schema are skipped. */
 export function checkRules(
   rules: readonly RuleSpec[],

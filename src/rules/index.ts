@@ -1,14 +1,16 @@
 /**
  * Stage 3, rules: the service spec's cross-field rules, which a published JSON Schema cannot
- * state. One file per rule kind holds its check and message (the runtime region, copied into
- * the generated support module), its quick form for the emitted validator, and the spec's rules
- * of that kind with their shape match; select.ts decides from an endpoint's schema which rules
- * it gets. Pure functions.
+ * state. One file per rule kind exports one record (`RuleKind`: its check and message, the
+ * runtime region copied into the generated support module; its severity, quick form for the
+ * emitted validator, editor description, and the spec's rules of that kind with their shape
+ * match); kinds.ts lists them, and check.ts (dispatch), quick.ts and select.ts (which rules an
+ * endpoint gets) read the list. Pure functions.
  */
-export type { RuleSpec, CompiledSchema } from "./check.js";
+export type { CompiledSchema } from "./check.js";
 export { checkRules, runValidation, diagnose } from "./check.js";
+export { RULE_KINDS, kindOf, type RuleSpec } from "./kinds.js";
 export type { Diagnostic } from "../diagnostics/index.js";
-export type { RuleDefinition, SpecModel } from "./define.js";
+export type { RuleDefinition, RuleDescription, RuleKind, SpecModel } from "./define.js";
 export type { Misfit } from "./shape.js";
 export {
   RULE_DEFINITIONS,

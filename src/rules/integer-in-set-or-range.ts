@@ -12,13 +12,12 @@ import {
   diagnostic,
   fieldLabel,
   receivedOf,
-  RULE_MESSAGES,
   valueAt,
   type Diagnostic,
   type InvalidPointers,
 } from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
-import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
+import { key, label, topLevel, type RuleKind } from "./define.js";
 import { fieldOfType, isMisfit, misfit, type Misfit } from "./shape.js";
 
 // #region runtime (copied into the generated support module: no imports in here)
@@ -37,6 +36,17 @@ export interface IntegerInSetOrRangeRule {
   spec: string;
 }
 
+/** spec 4.5 */
+export const integerInSetOrRangeMessage = (
+  value: number,
+  values: readonly number[],
+  valueMeaning: string,
+  min: number,
+  max: number,
+  spec: string,
+): string =>
+  `${value} is not allowed; expected ${values.join(" or ")} (${valueMeaning}) or ${min} to ${max} (spec ${spec})`;
+
 /** spec 4.5: duration is -1 (automatic) or 4 to 15 */
 export function checkIntegerInSetOrRange(
   rule: IntegerInSetOrRangeRule,
@@ -51,7 +61,7 @@ export function checkIntegerInSetOrRange(
       "error",
       rule.field,
       rule.id,
-      `${fieldLabel(rule.field)}: ${RULE_MESSAGES.integerInSetOrRange(v, rule.values, rule.valueMeaning, rule.min, rule.max, rule.spec)}`,
+      `${fieldLabel(rule.field)}: ${integerInSetOrRangeMessage(v, rule.values, rule.valueMeaning, rule.min, rule.max, rule.spec)}`,
       { kind: rule.kind, values: rule.values.slice(), min: rule.min, max: rule.max },
       receivedOf(v),
     ),
@@ -59,7 +69,7 @@ export function checkIntegerInSetOrRange(
 }
 // #endregion runtime
 
-export const quickIntegerInSetOrRange: QuickForm<IntegerInSetOrRangeRule> = (rule) => {
+function quickIntegerInSetOrRange(rule: IntegerInSetOrRangeRule): string | undefined {
   const field = topLevel(rule.field);
   if (field === undefined) return undefined;
   const allowed = [
@@ -67,7 +77,7 @@ export const quickIntegerInSetOrRange: QuickForm<IntegerInSetOrRangeRule> = (rul
     `(v >= ${JSON.stringify(rule.min)} && v <= ${JSON.stringify(rule.max)})`,
   ].join(" || ");
   return `{ const v = input${key(field)}; if (typeof v === "number" && !(${allowed})) return false; }`;
-};
+}
 
 const durationAutoOrRange: IntegerInSetOrRangeRule = {
   id: "duration-auto-or-range",
@@ -93,12 +103,30 @@ function matchDurationAutoOrRange(input: JsonSchemaObject): IntegerInSetOrRangeR
   return { ...durationAutoOrRange, max: maximum };
 }
 
-export const integerInSetOrRangeRules: ReadonlyArray<RuleDefinition<IntegerInSetOrRangeRule>> = [
-  {
-    id: durationAutoOrRange.id,
-    specModel: "modelC",
-    endpoint: "text-to-video",
-    spec: durationAutoOrRange,
-    match: matchDurationAutoOrRange,
-  },
-];
+export const integerInSetOrRange: RuleKind<IntegerInSetOrRangeRule> = {
+  kind: "integerInSetOrRange",
+  file: "integer-in-set-or-range",
+  severity: "error",
+  definitions: [
+    {
+      id: durationAutoOrRange.id,
+      specModel: "modelC",
+      endpoint: "text-to-video",
+      spec: durationAutoOrRange,
+      match: matchDurationAutoOrRange,
+    },
+  ],
+  check: checkIntegerInSetOrRange,
+  message: integerInSetOrRangeMessage,
+  quick: quickIntegerInSetOrRange,
+  describe: (rule) => ({
+    parts: [
+      { code: label(rule.field) },
+      " must be ",
+      ...rule.values.flatMap((v, i) => [i === 0 ? "" : " or ", { code: JSON.stringify(v) }]),
+      ` (${rule.valueMeaning}) or an integer from ${rule.min} to ${rule.max}`,
+    ],
+    fields: [rule.field],
+    spec: rule.spec,
+  }),
+};

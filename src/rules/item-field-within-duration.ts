@@ -14,13 +14,12 @@ import {
   fieldLabel,
   itemsAt,
   receivedOf,
-  RULE_MESSAGES,
   valueAt,
   type Diagnostic,
   type InvalidPointers,
 } from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
-import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
+import { key, label, topLevel, type RuleKind } from "./define.js";
 import { declaredField, describeTypes, integerItemField, misfit, typesOf, valueSchema, type Misfit } from "./shape.js";
 
 // #region runtime (copied into the generated support module: no imports in here)
@@ -40,6 +39,17 @@ export interface ItemFieldWithinDurationRule {
   /** the spec section, quoted in the message */
   spec: string;
 }
+
+/** spec 2.2, 8 */
+export const itemFieldWithinDurationMessage = (
+  value: number,
+  last: number,
+  seconds: number,
+  defaulted: boolean,
+  framesPerSecond: number,
+  spec: string,
+): string =>
+  `${value} is past the last frame (${last}) of ${defaulted ? `the default ${seconds} s` : `a ${seconds} s`} video (duration × ${framesPerSecond}, spec ${spec})`;
 
 /** spec 2.2, 8: frame_index is at most duration * 24 (24 fps), duration defaulting to 5 */
 export function checkItemFieldWithinDuration(
@@ -62,7 +72,7 @@ export function checkItemFieldWithinDuration(
           "error",
           pointer,
           rule.id,
-          `${fieldLabel(pointer)}: ${RULE_MESSAGES.itemFieldWithinDuration(v, last, seconds, given === undefined, rule.framesPerSecond, rule.spec)}`,
+          `${fieldLabel(pointer)}: ${itemFieldWithinDurationMessage(v, last, seconds, given === undefined, rule.framesPerSecond, rule.spec)}`,
           { kind: rule.kind, limit: last, duration: seconds, framesPerSecond: rule.framesPerSecond },
           receivedOf(v),
         ),
@@ -73,7 +83,7 @@ export function checkItemFieldWithinDuration(
 }
 // #endregion runtime
 
-export const quickItemFieldWithinDuration: QuickForm<ItemFieldWithinDurationRule> = (rule) => {
+function quickItemFieldWithinDuration(rule: ItemFieldWithinDurationRule): string | undefined {
   const array = topLevel(rule.array);
   const field = topLevel("/" + rule.field);
   const duration = topLevel(rule.duration);
@@ -82,7 +92,7 @@ export const quickItemFieldWithinDuration: QuickForm<ItemFieldWithinDurationRule
       if (Array.isArray(a)) { const d = input${key(duration)}; const s = d === undefined ? ${JSON.stringify(rule.defaultDuration)} : d;
         if (typeof s !== "number") return false; const last = s * ${JSON.stringify(rule.framesPerSecond)};
         for (let i = 0; i < a.length; i++) { const x = a[i]; if (x !== null && typeof x === "object" && typeof x${key(field)} === "number" && x${key(field)} > last) return false; } } }`;
-};
+}
 
 const frameIndexWithinDuration: ItemFieldWithinDurationRule = {
   id: "frame-index-within-duration",
@@ -110,12 +120,34 @@ function matchFrameIndexWithinDuration(input: JsonSchemaObject): ItemFieldWithin
     : frameIndexWithinDuration;
 }
 
-export const itemFieldWithinDurationRules: ReadonlyArray<RuleDefinition<ItemFieldWithinDurationRule>> = [
-  {
-    id: frameIndexWithinDuration.id,
-    specModel: "modelA",
-    endpoint: "keyframes-to-video",
-    spec: frameIndexWithinDuration,
-    match: matchFrameIndexWithinDuration,
-  },
-];
+export const itemFieldWithinDuration: RuleKind<ItemFieldWithinDurationRule> = {
+  kind: "itemFieldWithinDuration",
+  file: "item-field-within-duration",
+  severity: "error",
+  definitions: [
+    {
+      id: frameIndexWithinDuration.id,
+      specModel: "modelA",
+      endpoint: "keyframes-to-video",
+      spec: frameIndexWithinDuration,
+      match: matchFrameIndexWithinDuration,
+    },
+  ],
+  check: checkItemFieldWithinDuration,
+  message: itemFieldWithinDurationMessage,
+  quick: quickItemFieldWithinDuration,
+  describe: (rule) => ({
+    parts: [
+      `each `,
+      { code: `${label(rule.array)}[].${rule.field}` },
+      ` must be at most `,
+      { code: label(rule.duration) },
+      ` × ${rule.framesPerSecond} (the last frame; `,
+      { code: label(rule.duration) },
+      ` defaults to ${rule.defaultDuration} s, so at most ${rule.defaultDuration * rule.framesPerSecond} when it is left out)`,
+    ],
+    fields: [rule.array, rule.duration],
+    items: { array: rule.array, field: rule.field },
+    spec: rule.spec,
+  }),
+};

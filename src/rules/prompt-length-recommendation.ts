@@ -9,9 +9,9 @@
  * words"); N and M are taken from there. Every model has a prompt: only the stated
  * recommendation makes the rule apply.
  */
-import { diagnostic, fieldLabel, receivedOf, RULE_MESSAGES, valueAt, type Diagnostic } from "../diagnostics/index.js";
+import { diagnostic, fieldLabel, receivedOf, valueAt, type Diagnostic } from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
-import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
+import { key, label, topLevel, type RuleKind } from "./define.js";
 import { isMisfit, misfit, stringField, type Misfit } from "./shape.js";
 
 // #region runtime (copied into the generated support module: no imports in here)
@@ -45,6 +45,14 @@ function countMatches(pattern: RegExp, text: string): number {
   return n;
 }
 
+/** spec 4.5: a recommendation, never a limit; `counted` says what was counted */
+export const promptLengthRecommendationMessage = (
+  count: number,
+  counted: string,
+  limit: number,
+  spec: string,
+): string => `${count} ${counted}, more than the recommended ${limit} (spec ${spec}); the service accepts it`;
+
 /** spec 4.5, 8: recommended at most 500 Chinese characters or 1000 English words; not a hard limit */
 export function checkPromptLengthRecommendation(
   rule: PromptLengthRecommendationRule,
@@ -61,7 +69,7 @@ export function checkPromptLengthRecommendation(
         "warning",
         rule.field,
         rule.id,
-        `${fieldLabel(rule.field)}: ${RULE_MESSAGES.promptLengthRecommendation(cjk, CJK_COUNTED, rule.maxCjkCharacters, rule.spec)}`,
+        `${fieldLabel(rule.field)}: ${promptLengthRecommendationMessage(cjk, CJK_COUNTED, rule.maxCjkCharacters, rule.spec)}`,
         { kind: rule.kind, unit: "characters", limit: rule.maxCjkCharacters, counted: cjk },
         receivedOf(text),
       ),
@@ -72,7 +80,7 @@ export function checkPromptLengthRecommendation(
         "warning",
         rule.field,
         rule.id,
-        `${fieldLabel(rule.field)}: ${RULE_MESSAGES.promptLengthRecommendation(words, "English words", rule.maxWords, rule.spec)}`,
+        `${fieldLabel(rule.field)}: ${promptLengthRecommendationMessage(words, "English words", rule.maxWords, rule.spec)}`,
         { kind: rule.kind, unit: "words", limit: rule.maxWords, counted: words },
         receivedOf(text),
       ),
@@ -81,13 +89,13 @@ export function checkPromptLengthRecommendation(
 }
 // #endregion runtime
 
-export const quickPromptLengthRecommendation: QuickForm<PromptLengthRecommendationRule> = (rule) => {
+function quickPromptLengthRecommendation(rule: PromptLengthRecommendationRule): string | undefined {
   const field = topLevel(rule.field);
   if (field === undefined) return undefined;
   // at most one Chinese character, and less than one word, per UTF-16 code unit
   const limit = Math.min(rule.maxCjkCharacters, rule.maxWords);
   return `{ const t = input${key(field)}; if (typeof t === "string" && t.length > ${JSON.stringify(limit)}) return false; }`;
-};
+}
 
 const promptLength: PromptLengthRecommendationRule = {
   id: "prompt-length-recommendation",
@@ -114,12 +122,28 @@ function matchPromptLength(input: JsonSchemaObject): PromptLengthRecommendationR
   return { ...promptLength, maxCjkCharacters: Number(characters), maxWords: Number(words) };
 }
 
-export const promptLengthRecommendationRules: ReadonlyArray<RuleDefinition<PromptLengthRecommendationRule>> = [
-  {
-    id: promptLength.id,
-    specModel: "modelC",
-    endpoint: "text-to-video",
-    spec: promptLength,
-    match: matchPromptLength,
-  },
-];
+export const promptLengthRecommendation: RuleKind<PromptLengthRecommendationRule> = {
+  kind: "promptLengthRecommendation",
+  file: "prompt-length-recommendation",
+  severity: "warning",
+  definitions: [
+    {
+      id: promptLength.id,
+      specModel: "modelC",
+      endpoint: "text-to-video",
+      spec: promptLength,
+      match: matchPromptLength,
+    },
+  ],
+  check: checkPromptLengthRecommendation,
+  message: promptLengthRecommendationMessage,
+  quick: quickPromptLengthRecommendation,
+  describe: (rule) => ({
+    parts: [
+      { code: label(rule.field) },
+      `: recommended at most ${rule.maxCjkCharacters} Chinese characters or ${rule.maxWords} English words`,
+    ],
+    fields: [rule.field],
+    spec: rule.spec,
+  }),
+};

@@ -3,26 +3,10 @@
  * soon as a rule might find something, and never allocates. The emitted validator runs it only
  * after the schema passed; when it says `false`, the full checks (check.ts) decide and explain.
  * So a quick form may be conservative, never lenient: test/rules/quick.test.ts holds it to that
- * against the full check on random payloads. Each kind's quick form lives in its own file;
+ * against the full check on random payloads. Each kind's quick form is its record's `quick`;
  * parameters are embedded with JSON.stringify (data, never code).
  */
-import type { RuleSpec } from "./check.js";
-import type { QuickForm } from "./define.js";
-import { quickIntegerInSetOrRange } from "./integer-in-set-or-range.js";
-import { quickItemFieldWithinDuration } from "./item-field-within-duration.js";
-import { quickPromptLengthRecommendation } from "./prompt-length-recommendation.js";
-import { quickRequiresFlag } from "./requires-flag.js";
-import { quickUniqueItemField } from "./unique-item-field.js";
-import { quickUnknownFields } from "./unknown-fields.js";
-
-const QUICK: { [K in RuleSpec["kind"]]: QuickForm<Extract<RuleSpec, { kind: K }>> } = {
-  uniqueItemField: quickUniqueItemField,
-  itemFieldWithinDuration: quickItemFieldWithinDuration,
-  requiresFlag: quickRequiresFlag,
-  integerInSetOrRange: quickIntegerInSetOrRange,
-  promptLengthRecommendation: quickPromptLengthRecommendation,
-  unknownFields: quickUnknownFields,
-};
+import { kindOf, type RuleSpec } from "./kinds.js";
 
 /**
  * The body of `function quick(input)` for an endpoint's rules: `return true` when no rule can
@@ -31,7 +15,7 @@ const QUICK: { [K in RuleSpec["kind"]]: QuickForm<Extract<RuleSpec, { kind: K }>
 export function quickCheckSource(rules: readonly RuleSpec[]): string {
   const parts = ['if (input === null || typeof input !== "object" || Array.isArray(input)) return false;'];
   for (const rule of rules) {
-    const code = (QUICK[rule.kind] as QuickForm<RuleSpec>)(rule);
+    const code = kindOf(rule).quick(rule);
     parts.push(code === undefined ? "return false;" : code);
   }
   parts.push("return true;");

@@ -7,9 +7,9 @@
  * `file_url` (resp. `web_url`) that holds a string (every form it admits is a string, or null)
  * and a top-level boolean `enable_thinking`. Each of the two rules matches on its own.
  */
-import { diagnostic, fieldLabel, receivedOf, RULE_MESSAGES, valueAt, type Diagnostic } from "../diagnostics/index.js";
+import { describeValue, diagnostic, fieldLabel, receivedOf, valueAt, type Diagnostic } from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
-import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
+import { key, label, topLevel, type RuleKind } from "./define.js";
 import { fieldOfType, isMisfit, misfit, stringField, type Misfit } from "./shape.js";
 
 // #region runtime (copied into the generated support module: no imports in here)
@@ -25,6 +25,10 @@ export interface RequiresFlagRule {
   spec: string;
 }
 
+/** spec 4.4: `flagLabel` names the flag, `flag` is its value (undefined: not set) */
+export const requiresFlagMessage = (flagLabel: string, flag: unknown, spec: string): string =>
+  `requires ${flagLabel}: true, but ${flag === undefined ? `${flagLabel} is not set (default false)` : `${flagLabel} is ${describeValue(flag)}`} (spec ${spec})`;
+
 /** spec 4.4: file_url and web_url require enable_thinking=true */
 export function checkRequiresFlag(rule: RequiresFlagRule, input: Record<string, unknown>): Diagnostic[] {
   const value = valueAt(input, rule.field);
@@ -38,7 +42,7 @@ export function checkRequiresFlag(rule: RequiresFlagRule, input: Record<string, 
       "error",
       rule.field,
       rule.id,
-      `${fieldLabel(rule.field)}: ${RULE_MESSAGES.requiresFlag(fieldLabel(rule.flag), flag, rule.spec)}`,
+      `${fieldLabel(rule.field)}: ${requiresFlagMessage(fieldLabel(rule.flag), flag, rule.spec)}`,
       { kind: rule.kind, flag: rule.flag, value: true },
       receivedOf(value),
     ),
@@ -46,12 +50,12 @@ export function checkRequiresFlag(rule: RequiresFlagRule, input: Record<string, 
 }
 // #endregion runtime
 
-export const quickRequiresFlag: QuickForm<RequiresFlagRule> = (rule) => {
+function quickRequiresFlag(rule: RequiresFlagRule): string | undefined {
   const field = topLevel(rule.field);
   const flag = topLevel(rule.flag);
   if (field === undefined || flag === undefined) return undefined;
   return `{ const v = input${key(field)}; if (v !== undefined && v !== null && v !== "" && input${key(flag)} !== true) return false; }`;
-};
+}
 
 /** `<field>` holds a string and `<flag>` is a boolean. */
 function matchRequiresFlag(rule: RequiresFlagRule, input: JsonSchemaObject): RequiresFlagRule | Misfit {
@@ -67,10 +71,28 @@ const definitions: RequiresFlagRule[] = [
   { id: "web-url-requires-thinking", kind: "requiresFlag", field: "/web_url", flag: "/enable_thinking", spec: "4.4" },
 ];
 
-export const requiresFlagRules: ReadonlyArray<RuleDefinition<RequiresFlagRule>> = definitions.map((rule) => ({
-  id: rule.id,
-  specModel: "modelB",
-  endpoint: "reference-to-video",
-  spec: rule,
-  match: (input: JsonSchemaObject) => matchRequiresFlag(rule, input),
-}));
+export const requiresFlag: RuleKind<RequiresFlagRule> = {
+  kind: "requiresFlag",
+  file: "requires-flag",
+  severity: "error",
+  definitions: definitions.map((rule) => ({
+    id: rule.id,
+    specModel: "modelB",
+    endpoint: "reference-to-video",
+    spec: rule,
+    match: (input: JsonSchemaObject) => matchRequiresFlag(rule, input),
+  })),
+  check: checkRequiresFlag,
+  message: requiresFlagMessage,
+  quick: quickRequiresFlag,
+  describe: (rule) => ({
+    parts: [
+      { code: label(rule.field) },
+      " requires ",
+      { code: `${label(rule.flag)}: true` },
+      " when it is set (not null)",
+    ],
+    fields: [rule.field, rule.flag],
+    spec: rule.spec,
+  }),
+};

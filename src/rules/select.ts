@@ -6,24 +6,14 @@
  * exactly that spec model's rules, each of which must fit (else `overrideProblem` says why).
  */
 import type { EndpointModel } from "../schema/index.js";
-import type { RuleSpec } from "./check.js";
 import type { RuleDefinition, SpecModel } from "./define.js";
-import { integerInSetOrRangeRules } from "./integer-in-set-or-range.js";
-import { itemFieldWithinDurationRules } from "./item-field-within-duration.js";
-import { promptLengthRecommendationRules } from "./prompt-length-recommendation.js";
-import { requiresFlagRules } from "./requires-flag.js";
+import { kindOf, RULE_KINDS, type RuleSpec } from "./kinds.js";
 import { isMisfit, type Misfit } from "./shape.js";
-import { uniqueItemFieldRules } from "./unique-item-field.js";
-import { matchUnknownFields, UNKNOWN_FIELD_RULE } from "./unknown-fields.js";
 
-/** Every rule of the spec, in the order an endpoint's rules are checked. */
-export const RULE_DEFINITIONS: ReadonlyArray<RuleDefinition<RuleSpec>> = [
-  ...uniqueItemFieldRules,
-  ...itemFieldWithinDurationRules,
-  ...requiresFlagRules,
-  ...integerInSetOrRangeRules,
-  ...promptLengthRecommendationRules,
-];
+/** Every rule of the spec, in the order an endpoint's rules are checked (the kinds' order). */
+export const RULE_DEFINITIONS: ReadonlyArray<RuleDefinition<RuleSpec>> = RULE_KINDS.flatMap(
+  (k): ReadonlyArray<RuleDefinition<RuleSpec>> => k.definitions,
+);
 
 /** `<spec model>/<endpoint>` → the spec's rules with the parameters the spec states. */
 export const SPEC_RULES: Readonly<Record<string, readonly RuleSpec[]>> = RULE_DEFINITIONS.reduce<
@@ -74,8 +64,11 @@ export function selectRules(endpoint: EndpointModel, setting: RulesSetting = {})
     else if (setting.rules !== undefined)
       misfits.push({ ...matched, rule: definition.id, endpoint: endpoint.endpoint });
   }
-  const unknown = matchUnknownFields(endpoint.input);
-  if (unknown !== undefined) rules.push(unknown);
+  // then the rules derived from the schema alone (the unknown-field warning), for every endpoint
+  for (const kind of RULE_KINDS) {
+    const derived = kind.derive?.(endpoint.input);
+    if (derived !== undefined) rules.push(derived);
+  }
   return { rules, misfits };
 }
 
@@ -86,7 +79,7 @@ export function rulesFor(endpoint: EndpointModel, setting: RulesSetting = {}): R
 
 /** The ids of the spec's cross-field rules among an endpoint's rules (not the unknown-field warning). */
 export function crossFieldRuleIds(rules: readonly RuleSpec[]): string[] {
-  return rules.filter((r) => r.id !== UNKNOWN_FIELD_RULE).map((r) => r.id);
+  return rules.filter((r) => kindOf(r).derive === undefined).map((r) => r.id);
 }
 
 /**

@@ -14,7 +14,6 @@ import {
   itemsAt,
   receivedOf,
   redacted,
-  RULE_MESSAGES,
   redactUrlsInText,
   safePiece,
   valueAt,
@@ -23,7 +22,7 @@ import {
   type InvalidPointers,
 } from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
-import { key, topLevel, type QuickForm, type RuleDefinition } from "./define.js";
+import { key, label, topLevel, type RuleKind } from "./define.js";
 import { integerItemField, type Misfit } from "./shape.js";
 
 // #region runtime (copied into the generated support module: no imports in here)
@@ -38,6 +37,12 @@ export interface UniqueItemFieldRule {
   /** the spec section, quoted in the message */
   spec: string;
 }
+
+/** spec 2.2: the value and the other items that use it; `tail` is `uniqueItemFieldTail`'s */
+export const uniqueItemFieldMessage = (value: unknown, others: string, tail: string): string =>
+  `${String(value)} is also used by ${others}${tail}`;
+export const uniqueItemFieldTail = (field: string, spec: string): string =>
+  `; each ${field} must be unique (spec ${spec})`;
 
 /** Per rule, what its messages repeat, worked out once per item index. */
 interface UniqueItemFieldText {
@@ -62,7 +67,7 @@ const UNIQUE_TEXT_INDEXES = 256;
 function uniqueTextOf(rule: UniqueItemFieldRule): UniqueItemFieldText {
   let text = UNIQUE_TEXT.get(rule);
   if (text === undefined) {
-    const tail = RULE_MESSAGES.uniqueItemFieldTail(rule.field, rule.spec);
+    const tail = uniqueItemFieldTail(rule.field, rule.spec);
     text = {
       token: escapeToken(rule.field),
       pointers: [],
@@ -145,7 +150,7 @@ export function checkUniqueItemField(
       const more = indexes.length - 1 - named;
       if (more > 0) others += `, ${more} more`;
       const at = itemText(rule, text, i);
-      const message = `${text.labels[at]!}: ${RULE_MESSAGES.uniqueItemField(value, others, text.tail)}`;
+      const message = `${text.labels[at]!}: ${uniqueItemFieldMessage(value, others, text.tail)}`;
       const received = receivedOf(value);
       // the pieces were checked once each (a number holds nothing to redact): see safePiece
       out.push(
@@ -162,7 +167,7 @@ export function checkUniqueItemField(
 /** More items than this and the quick form leaves it to the full check (which uses a Map). */
 const PAIRWISE_LIMIT = 32;
 
-export const quickUniqueItemField: QuickForm<UniqueItemFieldRule> = (rule) => {
+function quickUniqueItemField(rule: UniqueItemFieldRule): string | undefined {
   const array = topLevel(rule.array);
   const field = topLevel("/" + rule.field);
   if (array === undefined || field === undefined) return undefined;
@@ -171,7 +176,7 @@ export const quickUniqueItemField: QuickForm<UniqueItemFieldRule> = (rule) => {
         if (a.length > ${PAIRWISE_LIMIT}) return false;
         for (let i = 1; i < a.length; i++) { const x = a[i]; if (x === null || typeof x !== "object") continue; const v = x${key(field)};
           for (let j = 0; j < i; j++) { const y = a[j]; if (y !== null && typeof y === "object" && y${key(field)} === v && typeof v === "number") return false; } } } }`;
-};
+}
 
 const frameIndexUnique: UniqueItemFieldRule = {
   id: "frame-index-unique",
@@ -181,16 +186,30 @@ const frameIndexUnique: UniqueItemFieldRule = {
   spec: "2.2",
 };
 
-export const uniqueItemFieldRules: ReadonlyArray<RuleDefinition<UniqueItemFieldRule>> = [
-  {
-    id: frameIndexUnique.id,
-    specModel: "modelA",
-    endpoint: "keyframes-to-video",
-    spec: frameIndexUnique,
-    match: (input: JsonSchemaObject): UniqueItemFieldRule | Misfit =>
-      integerItemField(input, "keyframes", "frame_index") ?? frameIndexUnique,
-  },
-];
+export const uniqueItemField: RuleKind<UniqueItemFieldRule> = {
+  kind: "uniqueItemField",
+  file: "unique-item-field",
+  severity: "error",
+  definitions: [
+    {
+      id: frameIndexUnique.id,
+      specModel: "modelA",
+      endpoint: "keyframes-to-video",
+      spec: frameIndexUnique,
+      match: (input: JsonSchemaObject): UniqueItemFieldRule | Misfit =>
+        integerItemField(input, "keyframes", "frame_index") ?? frameIndexUnique,
+    },
+  ],
+  check: checkUniqueItemField,
+  message: uniqueItemFieldMessage,
+  quick: quickUniqueItemField,
+  describe: (rule) => ({
+    parts: [{ code: rule.field }, " must be unique across the items of ", { code: label(rule.array) }],
+    fields: [rule.array],
+    items: { array: rule.array, field: rule.field },
+    spec: rule.spec,
+  }),
+};
 
 /**
  * `vsk lint` only: `JSON.parse` rounds integers beyond 2^53 (9007199254740993 becomes
@@ -205,7 +224,7 @@ export function recheckOnText(
   rawNumberAt: (pointer: string) => string | undefined,
 ): Diagnostic[] {
   let out = diagnostics;
-  for (const { id, spec } of uniqueItemFieldRules) {
+  for (const { id, spec } of uniqueItemField.definitions) {
     const at = out.findIndex((d) => d.rule === id);
     if (at === -1 || typeof input !== "object" || input === null) continue;
     const rule = { ...spec, id };

@@ -10,17 +10,9 @@
  * left to the schema (Ajv reports what it forbids) and not entered. It is derived from the schema
  * alone, for every endpoint, and is not one of the spec's cross-field rules.
  */
-import {
-  closest,
-  diagnostic,
-  escapeToken,
-  fieldLabel,
-  receivedOf,
-  RULE_MESSAGES,
-  type Diagnostic,
-} from "../diagnostics/index.js";
+import { closest, diagnostic, escapeToken, fieldLabel, receivedOf, type Diagnostic } from "../diagnostics/index.js";
 import { isSchemaObject, type JsonSchemaObject } from "../schema/index.js";
-import type { QuickForm } from "./define.js";
+import type { RuleKind } from "./define.js";
 import { valueSchema } from "./shape.js";
 
 // #region runtime (copied into the generated support module: no imports in here)
@@ -46,6 +38,10 @@ export interface UnknownFieldsRule extends KnownObject {
   /** the described objects below the top level, by index (a recursive schema stays finite) */
   objects?: KnownObject[];
 }
+
+/** spec 4.1: `where` is "this endpoint" or the enclosing field's label */
+export const unknownFieldsMessage = (where: string, hint: string | undefined, known: readonly string[]): string =>
+  `is not a field of ${where}${hint !== undefined ? `; did you mean "${hint}"?` : ""} (known: ${known.join(", ")})`;
 
 /** spec 4.1: "Unlisted fields are not described": a warning, with the nearest known field */
 export function checkUnknownFields(rule: UnknownFieldsRule, input: Record<string, unknown>): Diagnostic[] {
@@ -97,7 +93,7 @@ function unknownIn(
           "warning",
           at,
           rule.id,
-          `${fieldLabel(at)}: ${RULE_MESSAGES.unknownFields(where, hint, object.known)}`,
+          `${fieldLabel(at)}: ${unknownFieldsMessage(where, hint, object.known)}`,
           hint === undefined
             ? { kind: rule.kind, known: object.known.slice() }
             : { kind: rule.kind, known: object.known.slice(), suggestion: hint },
@@ -134,11 +130,11 @@ export const UNKNOWN_FIELD_RULE = "unknown-field";
 /** Objects expanded inline in a quick form at most; a larger (or DAG-shaped) schema takes the full check. */
 const QUICK_BUDGET = 200;
 
-export const quickUnknownFields: QuickForm<UnknownFieldsRule> = (rule) => {
+function quickUnknownFields(rule: UnknownFieldsRule): string | undefined {
   const budget = { left: QUICK_BUDGET };
   const code = objectCode(rule, rule, "input", 0, [], budget);
   return budget.left < 0 ? undefined : code;
-};
+}
 
 /** `return false` when `v` (an object) has a field `object` does not list, at any depth. */
 function objectCode(
@@ -208,7 +204,7 @@ function describesFields(schema: JsonSchemaObject): boolean {
 }
 
 /** The warning for an endpoint whose schema lists its fields and allows no others by pattern. */
-export function matchUnknownFields(input: JsonSchemaObject): UnknownFieldsRule | undefined {
+function matchUnknownFields(input: JsonSchemaObject): UnknownFieldsRule | undefined {
   if (!describesFields(input)) return undefined;
   const objects: KnownObject[] = [];
   const indexes = new Map<JsonSchemaObject, number>();
@@ -246,3 +242,26 @@ export function matchUnknownFields(input: JsonSchemaObject): UnknownFieldsRule |
   const top = known(input);
   return { id: UNKNOWN_FIELD_RULE, kind: "unknownFields", ...top, ...(objects.length > 0 ? { objects } : {}) };
 }
+
+export const unknownFields: RuleKind<UnknownFieldsRule> = {
+  kind: "unknownFields",
+  file: "unknown-fields",
+  severity: "warning",
+  // not one of the spec's cross-field rules: derived from every endpoint's schema, never overridden
+  definitions: [],
+  derive: matchUnknownFields,
+  check: checkUnknownFields,
+  message: unknownFieldsMessage,
+  quick: quickUnknownFields,
+  describe: (rule) => ({
+    parts: [
+      "Fields not listed here are not described by the service, which may ignore or reject them (warning, spec 4.1; rule ",
+      rule.id,
+      "): the editor flags them, and so does ",
+      { code: "vsk lint" },
+      ".",
+    ],
+    fields: [],
+    closesInput: true,
+  }),
+};

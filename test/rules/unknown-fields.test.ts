@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkRules, quickCheckSource, type RuleSpec } from "../../src/rules/index.js";
-import { matchUnknownFields } from "../../src/rules/unknown-fields.js";
+import { unknownFields } from "../../src/rules/unknown-fields.js";
+import { runKindCases } from "./kind-cases.js";
 import type { JsonSchemaObject } from "../../src/schema/index.js";
 
 // spec 4.1, "Unlisted fields are not described": the warning at every object the schema
@@ -26,7 +27,7 @@ const schema: JsonSchemaObject = {
     },
   },
 };
-const rule = matchUnknownFields(schema)!;
+const rule = unknownFields.derive!(schema)!;
 const check = (input: Record<string, unknown>) =>
   checkRules([rule], input, []).map((d) => [d.severity, d.rule, d.pointer, d.message]);
 
@@ -120,4 +121,17 @@ describe("unknown-field inside described objects", () => {
     expect(quick({ keyframes: [{ image_url: "a" }], camera: { pan: 1 }, grid: [[{ frame_index: 1 }]] })).toBe(true);
     expect(quick({ keyframes: [{ image_url: "a", strength: 1 }] })).toBe(false);
   });
+});
+
+describe("rule kind unknownFields, case by case", () => {
+  const said = (field: string, hint: string) =>
+    `${field}: is not a field of this endpoint; did you mean "${hint}"? (known: prompt, keyframes, camera, grid, tree, extra)`;
+  runKindCases(unknownFields, rule, [
+    ["only listed fields", { given: { prompt: "p", camera: { pan: 1 } }, want: [] }],
+    [
+      "a near miss at the top level",
+      { given: { promt: "p" }, want: [["warning", "unknown-field", "/promt", said("promt", "prompt")]] },
+    ],
+    ["inside an object the schema leaves open", { given: { extra: { b: 1 } }, want: [] }],
+  ]);
 });

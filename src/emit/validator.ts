@@ -144,7 +144,9 @@ export function emitValidator(
     "// @ts-nocheck -- Ajv's standalone code below is plain JavaScript; the exports at the end are typed.",
     `import { ${[...fromSupport].sort().join(", ")} } from ${JSON.stringify(supportImport)};`,
     `import type { Diagnostic, RuleSpec } from ${JSON.stringify(supportImport)};`,
-    code,
+    // no top-level side effects (Ajv's code assigns `${fn}.evaluated`, builds RegExps): it runs
+    // inside one call marked pure, so a bundler drops this validator when nothing uses it
+    `const ${fn} = /*#__PURE__*/ (() => {\n${code}\nreturn ${fn};\n})();`,
     `/** The endpoint's cross-field rules (data; their checks live in the support module). */`,
     `export const rules: readonly RuleSpec[] = ${JSON.stringify(rules)};`,
     `/** True when no rule can find anything in a payload the schema accepted (vsk's src/rules/quick.ts). */`,

@@ -2,417 +2,420 @@
 // @ts-nocheck -- Ajv's standalone code below is plain JavaScript; the exports at the end are typed.
 import { diagnose } from "../../support.mjs";
 import type { Diagnostic, RuleSpec } from "../../support.mjs";
-const schema31 = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  title: "KeyframesToVideoInput",
-  type: "object",
-  properties: {
-    prompt: {
-      title: "Prompt",
-      type: "string",
-      description: "Text describing the video, including dialogue and audio direction",
-    },
-    keyframes: {
-      title: "Keyframes",
-      type: "array",
-      items: { $ref: "#/$defs/Keyframe" },
-      description: "Anchors; the model generates the motion between anchors",
-    },
-    aspect_ratio: {
-      title: "Aspect Ratio",
-      type: "string",
-      enum: ["auto", "21:9", "2:1", "16:9", "4:3", "1:1", "3:4", "9:16"],
-      default: "auto",
-      description: "Aspect ratio of the generated video",
-    },
-    duration: {
-      title: "Duration",
-      type: "integer",
-      minimum: 5,
-      maximum: 20,
-      default: 5,
-      description: "Duration in seconds, an integer from 5 to 20; auto is not accepted here",
-    },
-    generate_audio: {
-      title: "Generate Audio",
-      type: "boolean",
-      default: true,
-      description: "Whether to generate synchronized audio",
-    },
-    resolution: {
-      title: "Resolution",
-      type: "string",
-      enum: ["720p", "1080p"],
-      default: "720p",
-      description: "Resolution of the generated video",
-    },
-  },
-  required: ["prompt", "keyframes"],
-  $defs: {
-    Keyframe: {
-      title: "Keyframe",
-      type: "object",
-      description: "A keyframe anchor (spec 2.2)",
-      properties: {
-        image_url: { title: "Image Url", description: "Image in PNG, JPEG or WebP format", type: "string" },
-        frame_index: {
-          title: "Frame Index",
-          type: "integer",
-          minimum: 0,
-          description:
-            "Position in the generated 24 frames-per-second video. Must be unique across the keyframes of one request. At most duration * 24",
-        },
+const validate20 = /*#__PURE__*/ (() => {
+  const schema31 = {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "KeyframesToVideoInput",
+    type: "object",
+    properties: {
+      prompt: {
+        title: "Prompt",
+        type: "string",
+        description: "Text describing the video, including dialogue and audio direction",
       },
-      required: ["image_url", "frame_index"],
+      keyframes: {
+        title: "Keyframes",
+        type: "array",
+        items: { $ref: "#/$defs/Keyframe" },
+        description: "Anchors; the model generates the motion between anchors",
+      },
+      aspect_ratio: {
+        title: "Aspect Ratio",
+        type: "string",
+        enum: ["auto", "21:9", "2:1", "16:9", "4:3", "1:1", "3:4", "9:16"],
+        default: "auto",
+        description: "Aspect ratio of the generated video",
+      },
+      duration: {
+        title: "Duration",
+        type: "integer",
+        minimum: 5,
+        maximum: 20,
+        default: 5,
+        description: "Duration in seconds, an integer from 5 to 20; auto is not accepted here",
+      },
+      generate_audio: {
+        title: "Generate Audio",
+        type: "boolean",
+        default: true,
+        description: "Whether to generate synchronized audio",
+      },
+      resolution: {
+        title: "Resolution",
+        type: "string",
+        enum: ["720p", "1080p"],
+        default: "720p",
+        description: "Resolution of the generated video",
+      },
     },
-  },
-};
-const schema32 = {
-  title: "Keyframe",
-  type: "object",
-  description: "A keyframe anchor (spec 2.2)",
-  properties: {
-    image_url: { title: "Image Url", description: "Image in PNG, JPEG or WebP format", type: "string" },
-    frame_index: {
-      title: "Frame Index",
-      type: "integer",
-      minimum: 0,
-      description:
-        "Position in the generated 24 frames-per-second video. Must be unique across the keyframes of one request. At most duration * 24",
+    required: ["prompt", "keyframes"],
+    $defs: {
+      Keyframe: {
+        title: "Keyframe",
+        type: "object",
+        description: "A keyframe anchor (spec 2.2)",
+        properties: {
+          image_url: { title: "Image Url", description: "Image in PNG, JPEG or WebP format", type: "string" },
+          frame_index: {
+            title: "Frame Index",
+            type: "integer",
+            minimum: 0,
+            description:
+              "Position in the generated 24 frames-per-second video. Must be unique across the keyframes of one request. At most duration * 24",
+          },
+        },
+        required: ["image_url", "frame_index"],
+      },
     },
-  },
-  required: ["image_url", "frame_index"],
-};
-function validate20(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate20.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.prompt === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "prompt" },
-      };
-      if (vErrors === null) {
-        vErrors = [err0];
-      } else {
-        vErrors.push(err0);
-      }
-      errors++;
+  };
+  const schema32 = {
+    title: "Keyframe",
+    type: "object",
+    description: "A keyframe anchor (spec 2.2)",
+    properties: {
+      image_url: { title: "Image Url", description: "Image in PNG, JPEG or WebP format", type: "string" },
+      frame_index: {
+        title: "Frame Index",
+        type: "integer",
+        minimum: 0,
+        description:
+          "Position in the generated 24 frames-per-second video. Must be unique across the keyframes of one request. At most duration * 24",
+      },
+    },
+    required: ["image_url", "frame_index"],
+  };
+  function validate20(
+    data,
+    { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+  ) {
+    let vErrors = null;
+    let errors = 0;
+    const evaluated0 = validate20.evaluated;
+    if (evaluated0.dynamicProps) {
+      evaluated0.props = undefined;
     }
-    if (data.keyframes === undefined) {
-      const err1 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "keyframes" },
-      };
-      if (vErrors === null) {
-        vErrors = [err1];
-      } else {
-        vErrors.push(err1);
-      }
-      errors++;
+    if (evaluated0.dynamicItems) {
+      evaluated0.items = undefined;
     }
-    if (data.prompt !== undefined) {
-      if (typeof data.prompt !== "string") {
-        const err2 = {
-          instancePath: instancePath + "/prompt",
-          schemaPath: "#/properties/prompt/type",
-          keyword: "type",
-          params: { type: "string" },
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.prompt === undefined) {
+        const err0 = {
+          instancePath,
+          schemaPath: "#/required",
+          keyword: "required",
+          params: { missingProperty: "prompt" },
         };
         if (vErrors === null) {
-          vErrors = [err2];
+          vErrors = [err0];
         } else {
-          vErrors.push(err2);
+          vErrors.push(err0);
         }
         errors++;
       }
-    }
-    if (data.keyframes !== undefined) {
-      let data1 = data.keyframes;
-      if (Array.isArray(data1)) {
-        const len0 = data1.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data2 = data1[i0];
-          if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-            if (data2.image_url === undefined) {
-              const err3 = {
-                instancePath: instancePath + "/keyframes/" + i0,
-                schemaPath: "#/$defs/Keyframe/required",
-                keyword: "required",
-                params: { missingProperty: "image_url" },
-              };
-              if (vErrors === null) {
-                vErrors = [err3];
-              } else {
-                vErrors.push(err3);
-              }
-              errors++;
-            }
-            if (data2.frame_index === undefined) {
-              const err4 = {
-                instancePath: instancePath + "/keyframes/" + i0,
-                schemaPath: "#/$defs/Keyframe/required",
-                keyword: "required",
-                params: { missingProperty: "frame_index" },
-              };
-              if (vErrors === null) {
-                vErrors = [err4];
-              } else {
-                vErrors.push(err4);
-              }
-              errors++;
-            }
-            if (data2.image_url !== undefined) {
-              if (typeof data2.image_url !== "string") {
-                const err5 = {
-                  instancePath: instancePath + "/keyframes/" + i0 + "/image_url",
-                  schemaPath: "#/$defs/Keyframe/properties/image_url/type",
-                  keyword: "type",
-                  params: { type: "string" },
+      if (data.keyframes === undefined) {
+        const err1 = {
+          instancePath,
+          schemaPath: "#/required",
+          keyword: "required",
+          params: { missingProperty: "keyframes" },
+        };
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      }
+      if (data.prompt !== undefined) {
+        if (typeof data.prompt !== "string") {
+          const err2 = {
+            instancePath: instancePath + "/prompt",
+            schemaPath: "#/properties/prompt/type",
+            keyword: "type",
+            params: { type: "string" },
+          };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+      if (data.keyframes !== undefined) {
+        let data1 = data.keyframes;
+        if (Array.isArray(data1)) {
+          const len0 = data1.length;
+          for (let i0 = 0; i0 < len0; i0++) {
+            let data2 = data1[i0];
+            if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
+              if (data2.image_url === undefined) {
+                const err3 = {
+                  instancePath: instancePath + "/keyframes/" + i0,
+                  schemaPath: "#/$defs/Keyframe/required",
+                  keyword: "required",
+                  params: { missingProperty: "image_url" },
                 };
                 if (vErrors === null) {
-                  vErrors = [err5];
+                  vErrors = [err3];
                 } else {
-                  vErrors.push(err5);
+                  vErrors.push(err3);
                 }
                 errors++;
               }
-            }
-            if (data2.frame_index !== undefined) {
-              let data4 = data2.frame_index;
-              if (!(typeof data4 == "number" && !(data4 % 1) && !isNaN(data4))) {
-                const err6 = {
-                  instancePath: instancePath + "/keyframes/" + i0 + "/frame_index",
-                  schemaPath: "#/$defs/Keyframe/properties/frame_index/type",
-                  keyword: "type",
-                  params: { type: "integer" },
+              if (data2.frame_index === undefined) {
+                const err4 = {
+                  instancePath: instancePath + "/keyframes/" + i0,
+                  schemaPath: "#/$defs/Keyframe/required",
+                  keyword: "required",
+                  params: { missingProperty: "frame_index" },
                 };
                 if (vErrors === null) {
-                  vErrors = [err6];
+                  vErrors = [err4];
                 } else {
-                  vErrors.push(err6);
+                  vErrors.push(err4);
                 }
                 errors++;
               }
-              if (typeof data4 == "number") {
-                if (data4 < 0 || isNaN(data4)) {
-                  const err7 = {
-                    instancePath: instancePath + "/keyframes/" + i0 + "/frame_index",
-                    schemaPath: "#/$defs/Keyframe/properties/frame_index/minimum",
-                    keyword: "minimum",
-                    params: { comparison: ">=", limit: 0 },
+              if (data2.image_url !== undefined) {
+                if (typeof data2.image_url !== "string") {
+                  const err5 = {
+                    instancePath: instancePath + "/keyframes/" + i0 + "/image_url",
+                    schemaPath: "#/$defs/Keyframe/properties/image_url/type",
+                    keyword: "type",
+                    params: { type: "string" },
                   };
                   if (vErrors === null) {
-                    vErrors = [err7];
+                    vErrors = [err5];
                   } else {
-                    vErrors.push(err7);
+                    vErrors.push(err5);
                   }
                   errors++;
                 }
               }
+              if (data2.frame_index !== undefined) {
+                let data4 = data2.frame_index;
+                if (!(typeof data4 == "number" && !(data4 % 1) && !isNaN(data4))) {
+                  const err6 = {
+                    instancePath: instancePath + "/keyframes/" + i0 + "/frame_index",
+                    schemaPath: "#/$defs/Keyframe/properties/frame_index/type",
+                    keyword: "type",
+                    params: { type: "integer" },
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err6];
+                  } else {
+                    vErrors.push(err6);
+                  }
+                  errors++;
+                }
+                if (typeof data4 == "number") {
+                  if (data4 < 0 || isNaN(data4)) {
+                    const err7 = {
+                      instancePath: instancePath + "/keyframes/" + i0 + "/frame_index",
+                      schemaPath: "#/$defs/Keyframe/properties/frame_index/minimum",
+                      keyword: "minimum",
+                      params: { comparison: ">=", limit: 0 },
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err7];
+                    } else {
+                      vErrors.push(err7);
+                    }
+                    errors++;
+                  }
+                }
+              }
+            } else {
+              const err8 = {
+                instancePath: instancePath + "/keyframes/" + i0,
+                schemaPath: "#/$defs/Keyframe/type",
+                keyword: "type",
+                params: { type: "object" },
+              };
+              if (vErrors === null) {
+                vErrors = [err8];
+              } else {
+                vErrors.push(err8);
+              }
+              errors++;
             }
+          }
+        } else {
+          const err9 = {
+            instancePath: instancePath + "/keyframes",
+            schemaPath: "#/properties/keyframes/type",
+            keyword: "type",
+            params: { type: "array" },
+          };
+          if (vErrors === null) {
+            vErrors = [err9];
           } else {
-            const err8 = {
-              instancePath: instancePath + "/keyframes/" + i0,
-              schemaPath: "#/$defs/Keyframe/type",
-              keyword: "type",
-              params: { type: "object" },
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      }
+      if (data.aspect_ratio !== undefined) {
+        let data5 = data.aspect_ratio;
+        if (typeof data5 !== "string") {
+          const err10 = {
+            instancePath: instancePath + "/aspect_ratio",
+            schemaPath: "#/properties/aspect_ratio/type",
+            keyword: "type",
+            params: { type: "string" },
+          };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        if (!(
+          data5 === "auto" ||
+          data5 === "21:9" ||
+          data5 === "2:1" ||
+          data5 === "16:9" ||
+          data5 === "4:3" ||
+          data5 === "1:1" ||
+          data5 === "3:4" ||
+          data5 === "9:16"
+        )) {
+          const err11 = {
+            instancePath: instancePath + "/aspect_ratio",
+            schemaPath: "#/properties/aspect_ratio/enum",
+            keyword: "enum",
+            params: { allowedValues: schema31.properties.aspect_ratio.enum },
+          };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+      }
+      if (data.duration !== undefined) {
+        let data6 = data.duration;
+        if (!(typeof data6 == "number" && !(data6 % 1) && !isNaN(data6))) {
+          const err12 = {
+            instancePath: instancePath + "/duration",
+            schemaPath: "#/properties/duration/type",
+            keyword: "type",
+            params: { type: "integer" },
+          };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+        if (typeof data6 == "number") {
+          if (data6 > 20 || isNaN(data6)) {
+            const err13 = {
+              instancePath: instancePath + "/duration",
+              schemaPath: "#/properties/duration/maximum",
+              keyword: "maximum",
+              params: { comparison: "<=", limit: 20 },
             };
             if (vErrors === null) {
-              vErrors = [err8];
+              vErrors = [err13];
             } else {
-              vErrors.push(err8);
+              vErrors.push(err13);
+            }
+            errors++;
+          }
+          if (data6 < 5 || isNaN(data6)) {
+            const err14 = {
+              instancePath: instancePath + "/duration",
+              schemaPath: "#/properties/duration/minimum",
+              keyword: "minimum",
+              params: { comparison: ">=", limit: 5 },
+            };
+            if (vErrors === null) {
+              vErrors = [err14];
+            } else {
+              vErrors.push(err14);
             }
             errors++;
           }
         }
-      } else {
-        const err9 = {
-          instancePath: instancePath + "/keyframes",
-          schemaPath: "#/properties/keyframes/type",
-          keyword: "type",
-          params: { type: "array" },
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
       }
-    }
-    if (data.aspect_ratio !== undefined) {
-      let data5 = data.aspect_ratio;
-      if (typeof data5 !== "string") {
-        const err10 = {
-          instancePath: instancePath + "/aspect_ratio",
-          schemaPath: "#/properties/aspect_ratio/type",
-          keyword: "type",
-          params: { type: "string" },
-        };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      if (!(
-        data5 === "auto" ||
-        data5 === "21:9" ||
-        data5 === "2:1" ||
-        data5 === "16:9" ||
-        data5 === "4:3" ||
-        data5 === "1:1" ||
-        data5 === "3:4" ||
-        data5 === "9:16"
-      )) {
-        const err11 = {
-          instancePath: instancePath + "/aspect_ratio",
-          schemaPath: "#/properties/aspect_ratio/enum",
-          keyword: "enum",
-          params: { allowedValues: schema31.properties.aspect_ratio.enum },
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.duration !== undefined) {
-      let data6 = data.duration;
-      if (!(typeof data6 == "number" && !(data6 % 1) && !isNaN(data6))) {
-        const err12 = {
-          instancePath: instancePath + "/duration",
-          schemaPath: "#/properties/duration/type",
-          keyword: "type",
-          params: { type: "integer" },
-        };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-      if (typeof data6 == "number") {
-        if (data6 > 20 || isNaN(data6)) {
-          const err13 = {
-            instancePath: instancePath + "/duration",
-            schemaPath: "#/properties/duration/maximum",
-            keyword: "maximum",
-            params: { comparison: "<=", limit: 20 },
+      if (data.generate_audio !== undefined) {
+        if (typeof data.generate_audio !== "boolean") {
+          const err15 = {
+            instancePath: instancePath + "/generate_audio",
+            schemaPath: "#/properties/generate_audio/type",
+            keyword: "type",
+            params: { type: "boolean" },
           };
           if (vErrors === null) {
-            vErrors = [err13];
+            vErrors = [err15];
           } else {
-            vErrors.push(err13);
-          }
-          errors++;
-        }
-        if (data6 < 5 || isNaN(data6)) {
-          const err14 = {
-            instancePath: instancePath + "/duration",
-            schemaPath: "#/properties/duration/minimum",
-            keyword: "minimum",
-            params: { comparison: ">=", limit: 5 },
-          };
-          if (vErrors === null) {
-            vErrors = [err14];
-          } else {
-            vErrors.push(err14);
+            vErrors.push(err15);
           }
           errors++;
         }
       }
-    }
-    if (data.generate_audio !== undefined) {
-      if (typeof data.generate_audio !== "boolean") {
-        const err15 = {
-          instancePath: instancePath + "/generate_audio",
-          schemaPath: "#/properties/generate_audio/type",
-          keyword: "type",
-          params: { type: "boolean" },
-        };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
+      if (data.resolution !== undefined) {
+        let data8 = data.resolution;
+        if (typeof data8 !== "string") {
+          const err16 = {
+            instancePath: instancePath + "/resolution",
+            schemaPath: "#/properties/resolution/type",
+            keyword: "type",
+            params: { type: "string" },
+          };
+          if (vErrors === null) {
+            vErrors = [err16];
+          } else {
+            vErrors.push(err16);
+          }
+          errors++;
         }
-        errors++;
-      }
-    }
-    if (data.resolution !== undefined) {
-      let data8 = data.resolution;
-      if (typeof data8 !== "string") {
-        const err16 = {
-          instancePath: instancePath + "/resolution",
-          schemaPath: "#/properties/resolution/type",
-          keyword: "type",
-          params: { type: "string" },
-        };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
+        if (!(data8 === "720p" || data8 === "1080p")) {
+          const err17 = {
+            instancePath: instancePath + "/resolution",
+            schemaPath: "#/properties/resolution/enum",
+            keyword: "enum",
+            params: { allowedValues: schema31.properties.resolution.enum },
+          };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
         }
-        errors++;
       }
-      if (!(data8 === "720p" || data8 === "1080p")) {
-        const err17 = {
-          instancePath: instancePath + "/resolution",
-          schemaPath: "#/properties/resolution/enum",
-          keyword: "enum",
-          params: { allowedValues: schema31.properties.resolution.enum },
-        };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err18];
     } else {
-      vErrors.push(err18);
+      const err18 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" } };
+      if (vErrors === null) {
+        vErrors = [err18];
+      } else {
+        vErrors.push(err18);
+      }
+      errors++;
     }
-    errors++;
+    validate20.errors = vErrors;
+    return errors === 0;
   }
-  validate20.errors = vErrors;
-  return errors === 0;
-}
-validate20.evaluated = {
-  props: {
-    prompt: true,
-    keyframes: true,
-    aspect_ratio: true,
-    duration: true,
-    generate_audio: true,
-    resolution: true,
-  },
-  dynamicProps: false,
-  dynamicItems: false,
-};
+  validate20.evaluated = {
+    props: {
+      prompt: true,
+      keyframes: true,
+      aspect_ratio: true,
+      duration: true,
+      generate_audio: true,
+      resolution: true,
+    },
+    dynamicProps: false,
+    dynamicItems: false,
+  };
+  return validate20;
+})();
 /** The endpoint's cross-field rules (data; their checks live in the support module). */
 export const rules: readonly RuleSpec[] = [
   {

@@ -2,302 +2,305 @@
 // @ts-nocheck -- Ajv's standalone code below is plain JavaScript; the exports at the end are typed.
 import { diagnose } from "../../support.mjs";
 import type { Diagnostic, RuleSpec } from "../../support.mjs";
-const schema33 = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  title: "TextToVideoInput",
-  type: "object",
-  properties: {
-    prompt: {
-      title: "Prompt",
-      type: "string",
-      description: "Text describing the video, including dialogue and audio direction",
+const validate21 = /*#__PURE__*/ (() => {
+  const schema33 = {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "TextToVideoInput",
+    type: "object",
+    properties: {
+      prompt: {
+        title: "Prompt",
+        type: "string",
+        description: "Text describing the video, including dialogue and audio direction",
+      },
+      aspect_ratio: {
+        title: "Aspect Ratio",
+        type: "string",
+        enum: ["auto", "21:9", "2:1", "16:9", "4:3", "1:1", "3:4", "9:16"],
+        default: "auto",
+        description: "Aspect ratio of the generated video",
+      },
+      duration: {
+        title: "Duration",
+        description: "Duration in seconds: auto, or an integer from 5 to 20; auto lets the model decide",
+        default: "auto",
+        anyOf: [
+          { type: "string", enum: ["auto"] },
+          { type: "integer", minimum: 5, maximum: 20 },
+        ],
+      },
+      generate_audio: {
+        title: "Generate Audio",
+        type: "boolean",
+        default: true,
+        description: "Whether to generate synchronized audio",
+      },
+      resolution: {
+        title: "Resolution",
+        type: "string",
+        enum: ["720p", "1080p"],
+        default: "720p",
+        description: "Resolution of the generated video",
+      },
     },
-    aspect_ratio: {
-      title: "Aspect Ratio",
-      type: "string",
-      enum: ["auto", "21:9", "2:1", "16:9", "4:3", "1:1", "3:4", "9:16"],
-      default: "auto",
-      description: "Aspect ratio of the generated video",
-    },
-    duration: {
-      title: "Duration",
-      description: "Duration in seconds: auto, or an integer from 5 to 20; auto lets the model decide",
-      default: "auto",
-      anyOf: [
-        { type: "string", enum: ["auto"] },
-        { type: "integer", minimum: 5, maximum: 20 },
-      ],
-    },
-    generate_audio: {
-      title: "Generate Audio",
-      type: "boolean",
-      default: true,
-      description: "Whether to generate synchronized audio",
-    },
-    resolution: {
-      title: "Resolution",
-      type: "string",
-      enum: ["720p", "1080p"],
-      default: "720p",
-      description: "Resolution of the generated video",
-    },
-  },
-  required: ["prompt"],
-};
-function validate21(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate21.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.prompt === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "prompt" },
-      };
+    required: ["prompt"],
+  };
+  function validate21(
+    data,
+    { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+  ) {
+    let vErrors = null;
+    let errors = 0;
+    const evaluated0 = validate21.evaluated;
+    if (evaluated0.dynamicProps) {
+      evaluated0.props = undefined;
+    }
+    if (evaluated0.dynamicItems) {
+      evaluated0.items = undefined;
+    }
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.prompt === undefined) {
+        const err0 = {
+          instancePath,
+          schemaPath: "#/required",
+          keyword: "required",
+          params: { missingProperty: "prompt" },
+        };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      if (data.prompt !== undefined) {
+        if (typeof data.prompt !== "string") {
+          const err1 = {
+            instancePath: instancePath + "/prompt",
+            schemaPath: "#/properties/prompt/type",
+            keyword: "type",
+            params: { type: "string" },
+          };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      if (data.aspect_ratio !== undefined) {
+        let data1 = data.aspect_ratio;
+        if (typeof data1 !== "string") {
+          const err2 = {
+            instancePath: instancePath + "/aspect_ratio",
+            schemaPath: "#/properties/aspect_ratio/type",
+            keyword: "type",
+            params: { type: "string" },
+          };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (!(
+          data1 === "auto" ||
+          data1 === "21:9" ||
+          data1 === "2:1" ||
+          data1 === "16:9" ||
+          data1 === "4:3" ||
+          data1 === "1:1" ||
+          data1 === "3:4" ||
+          data1 === "9:16"
+        )) {
+          const err3 = {
+            instancePath: instancePath + "/aspect_ratio",
+            schemaPath: "#/properties/aspect_ratio/enum",
+            keyword: "enum",
+            params: { allowedValues: schema33.properties.aspect_ratio.enum },
+          };
+          if (vErrors === null) {
+            vErrors = [err3];
+          } else {
+            vErrors.push(err3);
+          }
+          errors++;
+        }
+      }
+      if (data.duration !== undefined) {
+        let data2 = data.duration;
+        const _errs6 = errors;
+        let valid1 = false;
+        const _errs7 = errors;
+        if (typeof data2 !== "string") {
+          const err4 = {
+            instancePath: instancePath + "/duration",
+            schemaPath: "#/properties/duration/anyOf/0/type",
+            keyword: "type",
+            params: { type: "string" },
+          };
+          if (vErrors === null) {
+            vErrors = [err4];
+          } else {
+            vErrors.push(err4);
+          }
+          errors++;
+        }
+        if (!(data2 === "auto")) {
+          const err5 = {
+            instancePath: instancePath + "/duration",
+            schemaPath: "#/properties/duration/anyOf/0/enum",
+            keyword: "enum",
+            params: { allowedValues: schema33.properties.duration.anyOf[0].enum },
+          };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+        var _valid0 = _errs7 === errors;
+        valid1 = valid1 || _valid0;
+        const _errs9 = errors;
+        if (!(typeof data2 == "number" && !(data2 % 1) && !isNaN(data2))) {
+          const err6 = {
+            instancePath: instancePath + "/duration",
+            schemaPath: "#/properties/duration/anyOf/1/type",
+            keyword: "type",
+            params: { type: "integer" },
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+        if (typeof data2 == "number") {
+          if (data2 > 20 || isNaN(data2)) {
+            const err7 = {
+              instancePath: instancePath + "/duration",
+              schemaPath: "#/properties/duration/anyOf/1/maximum",
+              keyword: "maximum",
+              params: { comparison: "<=", limit: 20 },
+            };
+            if (vErrors === null) {
+              vErrors = [err7];
+            } else {
+              vErrors.push(err7);
+            }
+            errors++;
+          }
+          if (data2 < 5 || isNaN(data2)) {
+            const err8 = {
+              instancePath: instancePath + "/duration",
+              schemaPath: "#/properties/duration/anyOf/1/minimum",
+              keyword: "minimum",
+              params: { comparison: ">=", limit: 5 },
+            };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+        }
+        var _valid0 = _errs9 === errors;
+        valid1 = valid1 || _valid0;
+        if (!valid1) {
+          const err9 = {
+            instancePath: instancePath + "/duration",
+            schemaPath: "#/properties/duration/anyOf",
+            keyword: "anyOf",
+            params: {},
+          };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        } else {
+          errors = _errs6;
+          if (vErrors !== null) {
+            if (_errs6) {
+              vErrors.length = _errs6;
+            } else {
+              vErrors = null;
+            }
+          }
+        }
+      }
+      if (data.generate_audio !== undefined) {
+        if (typeof data.generate_audio !== "boolean") {
+          const err10 = {
+            instancePath: instancePath + "/generate_audio",
+            schemaPath: "#/properties/generate_audio/type",
+            keyword: "type",
+            params: { type: "boolean" },
+          };
+          if (vErrors === null) {
+            vErrors = [err10];
+          } else {
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+      }
+      if (data.resolution !== undefined) {
+        let data4 = data.resolution;
+        if (typeof data4 !== "string") {
+          const err11 = {
+            instancePath: instancePath + "/resolution",
+            schemaPath: "#/properties/resolution/type",
+            keyword: "type",
+            params: { type: "string" },
+          };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        }
+        if (!(data4 === "720p" || data4 === "1080p")) {
+          const err12 = {
+            instancePath: instancePath + "/resolution",
+            schemaPath: "#/properties/resolution/enum",
+            keyword: "enum",
+            params: { allowedValues: schema33.properties.resolution.enum },
+          };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
+          }
+          errors++;
+        }
+      }
+    } else {
+      const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" } };
       if (vErrors === null) {
-        vErrors = [err0];
+        vErrors = [err13];
       } else {
-        vErrors.push(err0);
+        vErrors.push(err13);
       }
       errors++;
     }
-    if (data.prompt !== undefined) {
-      if (typeof data.prompt !== "string") {
-        const err1 = {
-          instancePath: instancePath + "/prompt",
-          schemaPath: "#/properties/prompt/type",
-          keyword: "type",
-          params: { type: "string" },
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.aspect_ratio !== undefined) {
-      let data1 = data.aspect_ratio;
-      if (typeof data1 !== "string") {
-        const err2 = {
-          instancePath: instancePath + "/aspect_ratio",
-          schemaPath: "#/properties/aspect_ratio/type",
-          keyword: "type",
-          params: { type: "string" },
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (!(
-        data1 === "auto" ||
-        data1 === "21:9" ||
-        data1 === "2:1" ||
-        data1 === "16:9" ||
-        data1 === "4:3" ||
-        data1 === "1:1" ||
-        data1 === "3:4" ||
-        data1 === "9:16"
-      )) {
-        const err3 = {
-          instancePath: instancePath + "/aspect_ratio",
-          schemaPath: "#/properties/aspect_ratio/enum",
-          keyword: "enum",
-          params: { allowedValues: schema33.properties.aspect_ratio.enum },
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
-        }
-        errors++;
-      }
-    }
-    if (data.duration !== undefined) {
-      let data2 = data.duration;
-      const _errs6 = errors;
-      let valid1 = false;
-      const _errs7 = errors;
-      if (typeof data2 !== "string") {
-        const err4 = {
-          instancePath: instancePath + "/duration",
-          schemaPath: "#/properties/duration/anyOf/0/type",
-          keyword: "type",
-          params: { type: "string" },
-        };
-        if (vErrors === null) {
-          vErrors = [err4];
-        } else {
-          vErrors.push(err4);
-        }
-        errors++;
-      }
-      if (!(data2 === "auto")) {
-        const err5 = {
-          instancePath: instancePath + "/duration",
-          schemaPath: "#/properties/duration/anyOf/0/enum",
-          keyword: "enum",
-          params: { allowedValues: schema33.properties.duration.anyOf[0].enum },
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-      var _valid0 = _errs7 === errors;
-      valid1 = valid1 || _valid0;
-      const _errs9 = errors;
-      if (!(typeof data2 == "number" && !(data2 % 1) && !isNaN(data2))) {
-        const err6 = {
-          instancePath: instancePath + "/duration",
-          schemaPath: "#/properties/duration/anyOf/1/type",
-          keyword: "type",
-          params: { type: "integer" },
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      if (typeof data2 == "number") {
-        if (data2 > 20 || isNaN(data2)) {
-          const err7 = {
-            instancePath: instancePath + "/duration",
-            schemaPath: "#/properties/duration/anyOf/1/maximum",
-            keyword: "maximum",
-            params: { comparison: "<=", limit: 20 },
-          };
-          if (vErrors === null) {
-            vErrors = [err7];
-          } else {
-            vErrors.push(err7);
-          }
-          errors++;
-        }
-        if (data2 < 5 || isNaN(data2)) {
-          const err8 = {
-            instancePath: instancePath + "/duration",
-            schemaPath: "#/properties/duration/anyOf/1/minimum",
-            keyword: "minimum",
-            params: { comparison: ">=", limit: 5 },
-          };
-          if (vErrors === null) {
-            vErrors = [err8];
-          } else {
-            vErrors.push(err8);
-          }
-          errors++;
-        }
-      }
-      var _valid0 = _errs9 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const err9 = {
-          instancePath: instancePath + "/duration",
-          schemaPath: "#/properties/duration/anyOf",
-          keyword: "anyOf",
-          params: {},
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      } else {
-        errors = _errs6;
-        if (vErrors !== null) {
-          if (_errs6) {
-            vErrors.length = _errs6;
-          } else {
-            vErrors = null;
-          }
-        }
-      }
-    }
-    if (data.generate_audio !== undefined) {
-      if (typeof data.generate_audio !== "boolean") {
-        const err10 = {
-          instancePath: instancePath + "/generate_audio",
-          schemaPath: "#/properties/generate_audio/type",
-          keyword: "type",
-          params: { type: "boolean" },
-        };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-    }
-    if (data.resolution !== undefined) {
-      let data4 = data.resolution;
-      if (typeof data4 !== "string") {
-        const err11 = {
-          instancePath: instancePath + "/resolution",
-          schemaPath: "#/properties/resolution/type",
-          keyword: "type",
-          params: { type: "string" },
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-      if (!(data4 === "720p" || data4 === "1080p")) {
-        const err12 = {
-          instancePath: instancePath + "/resolution",
-          schemaPath: "#/properties/resolution/enum",
-          keyword: "enum",
-          params: { allowedValues: schema33.properties.resolution.enum },
-        };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err13 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err13];
-    } else {
-      vErrors.push(err13);
-    }
-    errors++;
+    validate21.errors = vErrors;
+    return errors === 0;
   }
-  validate21.errors = vErrors;
-  return errors === 0;
-}
-validate21.evaluated = {
-  props: { prompt: true, aspect_ratio: true, duration: true, generate_audio: true, resolution: true },
-  dynamicProps: false,
-  dynamicItems: false,
-};
+  validate21.evaluated = {
+    props: { prompt: true, aspect_ratio: true, duration: true, generate_audio: true, resolution: true },
+    dynamicProps: false,
+    dynamicItems: false,
+  };
+  return validate21;
+})();
 /** The endpoint's cross-field rules (data; their checks live in the support module). */
 export const rules: readonly RuleSpec[] = [
   {

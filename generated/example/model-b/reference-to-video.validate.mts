@@ -2,941 +2,944 @@
 // @ts-nocheck -- Ajv's standalone code below is plain JavaScript; the exports at the end are typed.
 import { ajvFormats, diagnose, ucs2length } from "../../support.mjs";
 import type { Diagnostic, RuleSpec } from "../../support.mjs";
-const schema34 = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  title: "ReferenceToVideoInput",
-  type: "object",
-  properties: {
-    prompt: {
-      title: "Prompt",
-      type: "string",
-      description:
-        "Directs how reference media is used. Media can be addressed by position in the text (image number, video number)",
+const validate22 = /*#__PURE__*/ (() => {
+  const schema34 = {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "ReferenceToVideoInput",
+    type: "object",
+    properties: {
+      prompt: {
+        title: "Prompt",
+        type: "string",
+        description:
+          "Directs how reference media is used. Media can be addressed by position in the text (image number, video number)",
+      },
+      aspect_ratio: {
+        title: "Aspect Ratio",
+        type: "string",
+        enum: ["adaptive", "16:9", "4:3", "1:1", "3:4", "9:16"],
+        default: "adaptive",
+        description: "Aspect ratio of the generated video",
+      },
+      seed: {
+        title: "Seed",
+        type: "integer",
+        minimum: 0,
+        maximum: 2147483647,
+        description: "For reproducibility",
+      },
+      audio: { title: "Audio", type: "boolean", default: true, description: "Include generated audio" },
+      duration: {
+        title: "Duration",
+        default: 5,
+        description:
+          "2 to 30 seconds; null selects smart duration (model picks a length from prompt and references)",
+        anyOf: [{ type: "integer", minimum: 2, maximum: 30 }, { type: "null" }],
+      },
+      enable_thinking: {
+        title: "Enable Thinking",
+        type: "boolean",
+        default: false,
+        description: "Enhanced reasoning before generation",
+      },
+      file_url: {
+        title: "File Url",
+        description: "Document URL to base the video on",
+        anyOf: [{ type: "string" }, { type: "null" }],
+      },
+      web_url: {
+        title: "Web Url",
+        description: "Public web page URL to base the video on; only pages that need no login can be read",
+        anyOf: [{ type: "string" }, { type: "null" }],
+      },
+      reference_images: {
+        title: "Reference Images",
+        description: "Reference image URLs; at most 10 items",
+        anyOf: [
+          {
+            type: "array",
+            items: { type: "string", format: "uri", minLength: 1, maxLength: 2083 },
+            maxItems: 10,
+          },
+          { type: "null" },
+        ],
+      },
+      reference_videos: {
+        title: "Reference Videos",
+        description:
+          "Reference video URLs; at most 5 items; total duration at most 15 seconds; each clip at least 16 fps",
+        anyOf: [
+          {
+            type: "array",
+            items: { type: "string", format: "uri", minLength: 1, maxLength: 2083 },
+            maxItems: 5,
+          },
+          { type: "null" },
+        ],
+      },
+      reference_audios: {
+        title: "Reference Audios",
+        description: "Reference audio URLs; at most 5 items; total duration at most 15 seconds",
+        anyOf: [
+          {
+            type: "array",
+            items: { type: "string", format: "uri", minLength: 1, maxLength: 2083 },
+            maxItems: 5,
+          },
+          { type: "null" },
+        ],
+      },
+      resolution: {
+        title: "Resolution",
+        type: "string",
+        enum: ["480p", "720p", "1080p"],
+        default: "1080p",
+        description: "Resolution of the generated video",
+      },
     },
-    aspect_ratio: {
-      title: "Aspect Ratio",
-      type: "string",
-      enum: ["adaptive", "16:9", "4:3", "1:1", "3:4", "9:16"],
-      default: "adaptive",
-      description: "Aspect ratio of the generated video",
-    },
-    seed: {
-      title: "Seed",
-      type: "integer",
-      minimum: 0,
-      maximum: 2147483647,
-      description: "For reproducibility",
-    },
-    audio: { title: "Audio", type: "boolean", default: true, description: "Include generated audio" },
-    duration: {
-      title: "Duration",
-      default: 5,
-      description:
-        "2 to 30 seconds; null selects smart duration (model picks a length from prompt and references)",
-      anyOf: [{ type: "integer", minimum: 2, maximum: 30 }, { type: "null" }],
-    },
-    enable_thinking: {
-      title: "Enable Thinking",
-      type: "boolean",
-      default: false,
-      description: "Enhanced reasoning before generation",
-    },
-    file_url: {
-      title: "File Url",
-      description: "Document URL to base the video on",
-      anyOf: [{ type: "string" }, { type: "null" }],
-    },
-    web_url: {
-      title: "Web Url",
-      description: "Public web page URL to base the video on; only pages that need no login can be read",
-      anyOf: [{ type: "string" }, { type: "null" }],
-    },
-    reference_images: {
-      title: "Reference Images",
-      description: "Reference image URLs; at most 10 items",
-      anyOf: [
-        {
-          type: "array",
-          items: { type: "string", format: "uri", minLength: 1, maxLength: 2083 },
-          maxItems: 10,
-        },
-        { type: "null" },
-      ],
-    },
-    reference_videos: {
-      title: "Reference Videos",
-      description:
-        "Reference video URLs; at most 5 items; total duration at most 15 seconds; each clip at least 16 fps",
-      anyOf: [
-        {
-          type: "array",
-          items: { type: "string", format: "uri", minLength: 1, maxLength: 2083 },
-          maxItems: 5,
-        },
-        { type: "null" },
-      ],
-    },
-    reference_audios: {
-      title: "Reference Audios",
-      description: "Reference audio URLs; at most 5 items; total duration at most 15 seconds",
-      anyOf: [
-        {
-          type: "array",
-          items: { type: "string", format: "uri", minLength: 1, maxLength: 2083 },
-          maxItems: 5,
-        },
-        { type: "null" },
-      ],
-    },
-    resolution: {
-      title: "Resolution",
-      type: "string",
-      enum: ["480p", "720p", "1080p"],
-      default: "1080p",
-      description: "Resolution of the generated video",
-    },
-  },
-};
-const formats0 = ajvFormats.uri;
-const func2 = ucs2length;
-function validate22(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate22.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.prompt !== undefined) {
-      if (typeof data.prompt !== "string") {
-        const err0 = {
-          instancePath: instancePath + "/prompt",
-          schemaPath: "#/properties/prompt/type",
-          keyword: "type",
-          params: { type: "string" },
-        };
-        if (vErrors === null) {
-          vErrors = [err0];
-        } else {
-          vErrors.push(err0);
-        }
-        errors++;
-      }
+  };
+  const formats0 = ajvFormats.uri;
+  const func2 = ucs2length;
+  function validate22(
+    data,
+    { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+  ) {
+    let vErrors = null;
+    let errors = 0;
+    const evaluated0 = validate22.evaluated;
+    if (evaluated0.dynamicProps) {
+      evaluated0.props = undefined;
     }
-    if (data.aspect_ratio !== undefined) {
-      let data1 = data.aspect_ratio;
-      if (typeof data1 !== "string") {
-        const err1 = {
-          instancePath: instancePath + "/aspect_ratio",
-          schemaPath: "#/properties/aspect_ratio/type",
-          keyword: "type",
-          params: { type: "string" },
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-      if (!(
-        data1 === "adaptive" ||
-        data1 === "16:9" ||
-        data1 === "4:3" ||
-        data1 === "1:1" ||
-        data1 === "3:4" ||
-        data1 === "9:16"
-      )) {
-        const err2 = {
-          instancePath: instancePath + "/aspect_ratio",
-          schemaPath: "#/properties/aspect_ratio/enum",
-          keyword: "enum",
-          params: { allowedValues: schema34.properties.aspect_ratio.enum },
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
+    if (evaluated0.dynamicItems) {
+      evaluated0.items = undefined;
     }
-    if (data.seed !== undefined) {
-      let data2 = data.seed;
-      if (!(typeof data2 == "number" && !(data2 % 1) && !isNaN(data2))) {
-        const err3 = {
-          instancePath: instancePath + "/seed",
-          schemaPath: "#/properties/seed/type",
-          keyword: "type",
-          params: { type: "integer" },
-        };
-        if (vErrors === null) {
-          vErrors = [err3];
-        } else {
-          vErrors.push(err3);
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.prompt !== undefined) {
+        if (typeof data.prompt !== "string") {
+          const err0 = {
+            instancePath: instancePath + "/prompt",
+            schemaPath: "#/properties/prompt/type",
+            keyword: "type",
+            params: { type: "string" },
+          };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
         }
-        errors++;
       }
-      if (typeof data2 == "number") {
-        if (data2 > 2147483647 || isNaN(data2)) {
-          const err4 = {
+      if (data.aspect_ratio !== undefined) {
+        let data1 = data.aspect_ratio;
+        if (typeof data1 !== "string") {
+          const err1 = {
+            instancePath: instancePath + "/aspect_ratio",
+            schemaPath: "#/properties/aspect_ratio/type",
+            keyword: "type",
+            params: { type: "string" },
+          };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+        if (!(
+          data1 === "adaptive" ||
+          data1 === "16:9" ||
+          data1 === "4:3" ||
+          data1 === "1:1" ||
+          data1 === "3:4" ||
+          data1 === "9:16"
+        )) {
+          const err2 = {
+            instancePath: instancePath + "/aspect_ratio",
+            schemaPath: "#/properties/aspect_ratio/enum",
+            keyword: "enum",
+            params: { allowedValues: schema34.properties.aspect_ratio.enum },
+          };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+      }
+      if (data.seed !== undefined) {
+        let data2 = data.seed;
+        if (!(typeof data2 == "number" && !(data2 % 1) && !isNaN(data2))) {
+          const err3 = {
             instancePath: instancePath + "/seed",
-            schemaPath: "#/properties/seed/maximum",
-            keyword: "maximum",
-            params: { comparison: "<=", limit: 2147483647 },
+            schemaPath: "#/properties/seed/type",
+            keyword: "type",
+            params: { type: "integer" },
           };
           if (vErrors === null) {
-            vErrors = [err4];
+            vErrors = [err3];
           } else {
-            vErrors.push(err4);
+            vErrors.push(err3);
           }
           errors++;
         }
-        if (data2 < 0 || isNaN(data2)) {
-          const err5 = {
-            instancePath: instancePath + "/seed",
-            schemaPath: "#/properties/seed/minimum",
-            keyword: "minimum",
-            params: { comparison: ">=", limit: 0 },
+        if (typeof data2 == "number") {
+          if (data2 > 2147483647 || isNaN(data2)) {
+            const err4 = {
+              instancePath: instancePath + "/seed",
+              schemaPath: "#/properties/seed/maximum",
+              keyword: "maximum",
+              params: { comparison: "<=", limit: 2147483647 },
+            };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+          if (data2 < 0 || isNaN(data2)) {
+            const err5 = {
+              instancePath: instancePath + "/seed",
+              schemaPath: "#/properties/seed/minimum",
+              keyword: "minimum",
+              params: { comparison: ">=", limit: 0 },
+            };
+            if (vErrors === null) {
+              vErrors = [err5];
+            } else {
+              vErrors.push(err5);
+            }
+            errors++;
+          }
+        }
+      }
+      if (data.audio !== undefined) {
+        if (typeof data.audio !== "boolean") {
+          const err6 = {
+            instancePath: instancePath + "/audio",
+            schemaPath: "#/properties/audio/type",
+            keyword: "type",
+            params: { type: "boolean" },
           };
           if (vErrors === null) {
-            vErrors = [err5];
+            vErrors = [err6];
           } else {
-            vErrors.push(err5);
+            vErrors.push(err6);
           }
           errors++;
         }
       }
-    }
-    if (data.audio !== undefined) {
-      if (typeof data.audio !== "boolean") {
-        const err6 = {
-          instancePath: instancePath + "/audio",
-          schemaPath: "#/properties/audio/type",
-          keyword: "type",
-          params: { type: "boolean" },
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-    }
-    if (data.duration !== undefined) {
-      let data4 = data.duration;
-      const _errs10 = errors;
-      let valid1 = false;
-      const _errs11 = errors;
-      if (!(typeof data4 == "number" && !(data4 % 1) && !isNaN(data4))) {
-        const err7 = {
-          instancePath: instancePath + "/duration",
-          schemaPath: "#/properties/duration/anyOf/0/type",
-          keyword: "type",
-          params: { type: "integer" },
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-      if (typeof data4 == "number") {
-        if (data4 > 30 || isNaN(data4)) {
-          const err8 = {
+      if (data.duration !== undefined) {
+        let data4 = data.duration;
+        const _errs10 = errors;
+        let valid1 = false;
+        const _errs11 = errors;
+        if (!(typeof data4 == "number" && !(data4 % 1) && !isNaN(data4))) {
+          const err7 = {
             instancePath: instancePath + "/duration",
-            schemaPath: "#/properties/duration/anyOf/0/maximum",
-            keyword: "maximum",
-            params: { comparison: "<=", limit: 30 },
+            schemaPath: "#/properties/duration/anyOf/0/type",
+            keyword: "type",
+            params: { type: "integer" },
           };
           if (vErrors === null) {
-            vErrors = [err8];
+            vErrors = [err7];
           } else {
-            vErrors.push(err8);
+            vErrors.push(err7);
           }
           errors++;
         }
-        if (data4 < 2 || isNaN(data4)) {
-          const err9 = {
+        if (typeof data4 == "number") {
+          if (data4 > 30 || isNaN(data4)) {
+            const err8 = {
+              instancePath: instancePath + "/duration",
+              schemaPath: "#/properties/duration/anyOf/0/maximum",
+              keyword: "maximum",
+              params: { comparison: "<=", limit: 30 },
+            };
+            if (vErrors === null) {
+              vErrors = [err8];
+            } else {
+              vErrors.push(err8);
+            }
+            errors++;
+          }
+          if (data4 < 2 || isNaN(data4)) {
+            const err9 = {
+              instancePath: instancePath + "/duration",
+              schemaPath: "#/properties/duration/anyOf/0/minimum",
+              keyword: "minimum",
+              params: { comparison: ">=", limit: 2 },
+            };
+            if (vErrors === null) {
+              vErrors = [err9];
+            } else {
+              vErrors.push(err9);
+            }
+            errors++;
+          }
+        }
+        var _valid0 = _errs11 === errors;
+        valid1 = valid1 || _valid0;
+        const _errs13 = errors;
+        if (data4 !== null) {
+          const err10 = {
             instancePath: instancePath + "/duration",
-            schemaPath: "#/properties/duration/anyOf/0/minimum",
-            keyword: "minimum",
-            params: { comparison: ">=", limit: 2 },
+            schemaPath: "#/properties/duration/anyOf/1/type",
+            keyword: "type",
+            params: { type: "null" },
           };
           if (vErrors === null) {
-            vErrors = [err9];
+            vErrors = [err10];
           } else {
-            vErrors.push(err9);
+            vErrors.push(err10);
+          }
+          errors++;
+        }
+        var _valid0 = _errs13 === errors;
+        valid1 = valid1 || _valid0;
+        if (!valid1) {
+          const err11 = {
+            instancePath: instancePath + "/duration",
+            schemaPath: "#/properties/duration/anyOf",
+            keyword: "anyOf",
+            params: {},
+          };
+          if (vErrors === null) {
+            vErrors = [err11];
+          } else {
+            vErrors.push(err11);
+          }
+          errors++;
+        } else {
+          errors = _errs10;
+          if (vErrors !== null) {
+            if (_errs10) {
+              vErrors.length = _errs10;
+            } else {
+              vErrors = null;
+            }
+          }
+        }
+      }
+      if (data.enable_thinking !== undefined) {
+        if (typeof data.enable_thinking !== "boolean") {
+          const err12 = {
+            instancePath: instancePath + "/enable_thinking",
+            schemaPath: "#/properties/enable_thinking/type",
+            keyword: "type",
+            params: { type: "boolean" },
+          };
+          if (vErrors === null) {
+            vErrors = [err12];
+          } else {
+            vErrors.push(err12);
           }
           errors++;
         }
       }
-      var _valid0 = _errs11 === errors;
-      valid1 = valid1 || _valid0;
-      const _errs13 = errors;
-      if (data4 !== null) {
-        const err10 = {
-          instancePath: instancePath + "/duration",
-          schemaPath: "#/properties/duration/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-        };
-        if (vErrors === null) {
-          vErrors = [err10];
-        } else {
-          vErrors.push(err10);
-        }
-        errors++;
-      }
-      var _valid0 = _errs13 === errors;
-      valid1 = valid1 || _valid0;
-      if (!valid1) {
-        const err11 = {
-          instancePath: instancePath + "/duration",
-          schemaPath: "#/properties/duration/anyOf",
-          keyword: "anyOf",
-          params: {},
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      } else {
-        errors = _errs10;
-        if (vErrors !== null) {
-          if (_errs10) {
-            vErrors.length = _errs10;
+      if (data.file_url !== undefined) {
+        let data6 = data.file_url;
+        const _errs18 = errors;
+        let valid2 = false;
+        const _errs19 = errors;
+        if (typeof data6 !== "string") {
+          const err13 = {
+            instancePath: instancePath + "/file_url",
+            schemaPath: "#/properties/file_url/anyOf/0/type",
+            keyword: "type",
+            params: { type: "string" },
+          };
+          if (vErrors === null) {
+            vErrors = [err13];
           } else {
-            vErrors = null;
+            vErrors.push(err13);
+          }
+          errors++;
+        }
+        var _valid1 = _errs19 === errors;
+        valid2 = valid2 || _valid1;
+        const _errs21 = errors;
+        if (data6 !== null) {
+          const err14 = {
+            instancePath: instancePath + "/file_url",
+            schemaPath: "#/properties/file_url/anyOf/1/type",
+            keyword: "type",
+            params: { type: "null" },
+          };
+          if (vErrors === null) {
+            vErrors = [err14];
+          } else {
+            vErrors.push(err14);
+          }
+          errors++;
+        }
+        var _valid1 = _errs21 === errors;
+        valid2 = valid2 || _valid1;
+        if (!valid2) {
+          const err15 = {
+            instancePath: instancePath + "/file_url",
+            schemaPath: "#/properties/file_url/anyOf",
+            keyword: "anyOf",
+            params: {},
+          };
+          if (vErrors === null) {
+            vErrors = [err15];
+          } else {
+            vErrors.push(err15);
+          }
+          errors++;
+        } else {
+          errors = _errs18;
+          if (vErrors !== null) {
+            if (_errs18) {
+              vErrors.length = _errs18;
+            } else {
+              vErrors = null;
+            }
           }
         }
       }
-    }
-    if (data.enable_thinking !== undefined) {
-      if (typeof data.enable_thinking !== "boolean") {
-        const err12 = {
-          instancePath: instancePath + "/enable_thinking",
-          schemaPath: "#/properties/enable_thinking/type",
-          keyword: "type",
-          params: { type: "boolean" },
-        };
-        if (vErrors === null) {
-          vErrors = [err12];
-        } else {
-          vErrors.push(err12);
-        }
-        errors++;
-      }
-    }
-    if (data.file_url !== undefined) {
-      let data6 = data.file_url;
-      const _errs18 = errors;
-      let valid2 = false;
-      const _errs19 = errors;
-      if (typeof data6 !== "string") {
-        const err13 = {
-          instancePath: instancePath + "/file_url",
-          schemaPath: "#/properties/file_url/anyOf/0/type",
-          keyword: "type",
-          params: { type: "string" },
-        };
-        if (vErrors === null) {
-          vErrors = [err13];
-        } else {
-          vErrors.push(err13);
-        }
-        errors++;
-      }
-      var _valid1 = _errs19 === errors;
-      valid2 = valid2 || _valid1;
-      const _errs21 = errors;
-      if (data6 !== null) {
-        const err14 = {
-          instancePath: instancePath + "/file_url",
-          schemaPath: "#/properties/file_url/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-        };
-        if (vErrors === null) {
-          vErrors = [err14];
-        } else {
-          vErrors.push(err14);
-        }
-        errors++;
-      }
-      var _valid1 = _errs21 === errors;
-      valid2 = valid2 || _valid1;
-      if (!valid2) {
-        const err15 = {
-          instancePath: instancePath + "/file_url",
-          schemaPath: "#/properties/file_url/anyOf",
-          keyword: "anyOf",
-          params: {},
-        };
-        if (vErrors === null) {
-          vErrors = [err15];
-        } else {
-          vErrors.push(err15);
-        }
-        errors++;
-      } else {
-        errors = _errs18;
-        if (vErrors !== null) {
-          if (_errs18) {
-            vErrors.length = _errs18;
+      if (data.web_url !== undefined) {
+        let data7 = data.web_url;
+        const _errs24 = errors;
+        let valid3 = false;
+        const _errs25 = errors;
+        if (typeof data7 !== "string") {
+          const err16 = {
+            instancePath: instancePath + "/web_url",
+            schemaPath: "#/properties/web_url/anyOf/0/type",
+            keyword: "type",
+            params: { type: "string" },
+          };
+          if (vErrors === null) {
+            vErrors = [err16];
           } else {
-            vErrors = null;
+            vErrors.push(err16);
+          }
+          errors++;
+        }
+        var _valid2 = _errs25 === errors;
+        valid3 = valid3 || _valid2;
+        const _errs27 = errors;
+        if (data7 !== null) {
+          const err17 = {
+            instancePath: instancePath + "/web_url",
+            schemaPath: "#/properties/web_url/anyOf/1/type",
+            keyword: "type",
+            params: { type: "null" },
+          };
+          if (vErrors === null) {
+            vErrors = [err17];
+          } else {
+            vErrors.push(err17);
+          }
+          errors++;
+        }
+        var _valid2 = _errs27 === errors;
+        valid3 = valid3 || _valid2;
+        if (!valid3) {
+          const err18 = {
+            instancePath: instancePath + "/web_url",
+            schemaPath: "#/properties/web_url/anyOf",
+            keyword: "anyOf",
+            params: {},
+          };
+          if (vErrors === null) {
+            vErrors = [err18];
+          } else {
+            vErrors.push(err18);
+          }
+          errors++;
+        } else {
+          errors = _errs24;
+          if (vErrors !== null) {
+            if (_errs24) {
+              vErrors.length = _errs24;
+            } else {
+              vErrors = null;
+            }
           }
         }
       }
-    }
-    if (data.web_url !== undefined) {
-      let data7 = data.web_url;
-      const _errs24 = errors;
-      let valid3 = false;
-      const _errs25 = errors;
-      if (typeof data7 !== "string") {
-        const err16 = {
-          instancePath: instancePath + "/web_url",
-          schemaPath: "#/properties/web_url/anyOf/0/type",
-          keyword: "type",
-          params: { type: "string" },
-        };
-        if (vErrors === null) {
-          vErrors = [err16];
-        } else {
-          vErrors.push(err16);
-        }
-        errors++;
-      }
-      var _valid2 = _errs25 === errors;
-      valid3 = valid3 || _valid2;
-      const _errs27 = errors;
-      if (data7 !== null) {
-        const err17 = {
-          instancePath: instancePath + "/web_url",
-          schemaPath: "#/properties/web_url/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-        };
-        if (vErrors === null) {
-          vErrors = [err17];
-        } else {
-          vErrors.push(err17);
-        }
-        errors++;
-      }
-      var _valid2 = _errs27 === errors;
-      valid3 = valid3 || _valid2;
-      if (!valid3) {
-        const err18 = {
-          instancePath: instancePath + "/web_url",
-          schemaPath: "#/properties/web_url/anyOf",
-          keyword: "anyOf",
-          params: {},
-        };
-        if (vErrors === null) {
-          vErrors = [err18];
-        } else {
-          vErrors.push(err18);
-        }
-        errors++;
-      } else {
-        errors = _errs24;
-        if (vErrors !== null) {
-          if (_errs24) {
-            vErrors.length = _errs24;
-          } else {
-            vErrors = null;
+      if (data.reference_images !== undefined) {
+        let data8 = data.reference_images;
+        const _errs30 = errors;
+        let valid4 = false;
+        const _errs31 = errors;
+        if (Array.isArray(data8)) {
+          if (data8.length > 10) {
+            const err19 = {
+              instancePath: instancePath + "/reference_images",
+              schemaPath: "#/properties/reference_images/anyOf/0/maxItems",
+              keyword: "maxItems",
+              params: { limit: 10 },
+            };
+            if (vErrors === null) {
+              vErrors = [err19];
+            } else {
+              vErrors.push(err19);
+            }
+            errors++;
           }
-        }
-      }
-    }
-    if (data.reference_images !== undefined) {
-      let data8 = data.reference_images;
-      const _errs30 = errors;
-      let valid4 = false;
-      const _errs31 = errors;
-      if (Array.isArray(data8)) {
-        if (data8.length > 10) {
-          const err19 = {
+          const len0 = data8.length;
+          for (let i0 = 0; i0 < len0; i0++) {
+            let data9 = data8[i0];
+            if (typeof data9 === "string") {
+              if (data9.length > 2083 && func2(data9) > 2083) {
+                const err20 = {
+                  instancePath: instancePath + "/reference_images/" + i0,
+                  schemaPath: "#/properties/reference_images/anyOf/0/items/maxLength",
+                  keyword: "maxLength",
+                  params: { limit: 2083 },
+                };
+                if (vErrors === null) {
+                  vErrors = [err20];
+                } else {
+                  vErrors.push(err20);
+                }
+                errors++;
+              }
+              if (data9.length < 2 && func2(data9) < 1) {
+                const err21 = {
+                  instancePath: instancePath + "/reference_images/" + i0,
+                  schemaPath: "#/properties/reference_images/anyOf/0/items/minLength",
+                  keyword: "minLength",
+                  params: { limit: 1 },
+                };
+                if (vErrors === null) {
+                  vErrors = [err21];
+                } else {
+                  vErrors.push(err21);
+                }
+                errors++;
+              }
+              if (!formats0(data9)) {
+                const err22 = {
+                  instancePath: instancePath + "/reference_images/" + i0,
+                  schemaPath: "#/properties/reference_images/anyOf/0/items/format",
+                  keyword: "format",
+                  params: { format: "uri" },
+                };
+                if (vErrors === null) {
+                  vErrors = [err22];
+                } else {
+                  vErrors.push(err22);
+                }
+                errors++;
+              }
+            } else {
+              const err23 = {
+                instancePath: instancePath + "/reference_images/" + i0,
+                schemaPath: "#/properties/reference_images/anyOf/0/items/type",
+                keyword: "type",
+                params: { type: "string" },
+              };
+              if (vErrors === null) {
+                vErrors = [err23];
+              } else {
+                vErrors.push(err23);
+              }
+              errors++;
+            }
+          }
+        } else {
+          const err24 = {
             instancePath: instancePath + "/reference_images",
-            schemaPath: "#/properties/reference_images/anyOf/0/maxItems",
-            keyword: "maxItems",
-            params: { limit: 10 },
+            schemaPath: "#/properties/reference_images/anyOf/0/type",
+            keyword: "type",
+            params: { type: "array" },
           };
           if (vErrors === null) {
-            vErrors = [err19];
+            vErrors = [err24];
           } else {
-            vErrors.push(err19);
+            vErrors.push(err24);
           }
           errors++;
         }
-        const len0 = data8.length;
-        for (let i0 = 0; i0 < len0; i0++) {
-          let data9 = data8[i0];
-          if (typeof data9 === "string") {
-            if (data9.length > 2083 && func2(data9) > 2083) {
-              const err20 = {
-                instancePath: instancePath + "/reference_images/" + i0,
-                schemaPath: "#/properties/reference_images/anyOf/0/items/maxLength",
-                keyword: "maxLength",
-                params: { limit: 2083 },
-              };
-              if (vErrors === null) {
-                vErrors = [err20];
-              } else {
-                vErrors.push(err20);
-              }
-              errors++;
-            }
-            if (data9.length < 2 && func2(data9) < 1) {
-              const err21 = {
-                instancePath: instancePath + "/reference_images/" + i0,
-                schemaPath: "#/properties/reference_images/anyOf/0/items/minLength",
-                keyword: "minLength",
-                params: { limit: 1 },
-              };
-              if (vErrors === null) {
-                vErrors = [err21];
-              } else {
-                vErrors.push(err21);
-              }
-              errors++;
-            }
-            if (!formats0(data9)) {
-              const err22 = {
-                instancePath: instancePath + "/reference_images/" + i0,
-                schemaPath: "#/properties/reference_images/anyOf/0/items/format",
-                keyword: "format",
-                params: { format: "uri" },
-              };
-              if (vErrors === null) {
-                vErrors = [err22];
-              } else {
-                vErrors.push(err22);
-              }
-              errors++;
-            }
+        var _valid3 = _errs31 === errors;
+        valid4 = valid4 || _valid3;
+        const _errs35 = errors;
+        if (data8 !== null) {
+          const err25 = {
+            instancePath: instancePath + "/reference_images",
+            schemaPath: "#/properties/reference_images/anyOf/1/type",
+            keyword: "type",
+            params: { type: "null" },
+          };
+          if (vErrors === null) {
+            vErrors = [err25];
           } else {
-            const err23 = {
-              instancePath: instancePath + "/reference_images/" + i0,
-              schemaPath: "#/properties/reference_images/anyOf/0/items/type",
-              keyword: "type",
-              params: { type: "string" },
+            vErrors.push(err25);
+          }
+          errors++;
+        }
+        var _valid3 = _errs35 === errors;
+        valid4 = valid4 || _valid3;
+        if (!valid4) {
+          const err26 = {
+            instancePath: instancePath + "/reference_images",
+            schemaPath: "#/properties/reference_images/anyOf",
+            keyword: "anyOf",
+            params: {},
+          };
+          if (vErrors === null) {
+            vErrors = [err26];
+          } else {
+            vErrors.push(err26);
+          }
+          errors++;
+        } else {
+          errors = _errs30;
+          if (vErrors !== null) {
+            if (_errs30) {
+              vErrors.length = _errs30;
+            } else {
+              vErrors = null;
+            }
+          }
+        }
+      }
+      if (data.reference_videos !== undefined) {
+        let data10 = data.reference_videos;
+        const _errs38 = errors;
+        let valid7 = false;
+        const _errs39 = errors;
+        if (Array.isArray(data10)) {
+          if (data10.length > 5) {
+            const err27 = {
+              instancePath: instancePath + "/reference_videos",
+              schemaPath: "#/properties/reference_videos/anyOf/0/maxItems",
+              keyword: "maxItems",
+              params: { limit: 5 },
             };
             if (vErrors === null) {
-              vErrors = [err23];
+              vErrors = [err27];
             } else {
-              vErrors.push(err23);
+              vErrors.push(err27);
             }
             errors++;
           }
-        }
-      } else {
-        const err24 = {
-          instancePath: instancePath + "/reference_images",
-          schemaPath: "#/properties/reference_images/anyOf/0/type",
-          keyword: "type",
-          params: { type: "array" },
-        };
-        if (vErrors === null) {
-          vErrors = [err24];
-        } else {
-          vErrors.push(err24);
-        }
-        errors++;
-      }
-      var _valid3 = _errs31 === errors;
-      valid4 = valid4 || _valid3;
-      const _errs35 = errors;
-      if (data8 !== null) {
-        const err25 = {
-          instancePath: instancePath + "/reference_images",
-          schemaPath: "#/properties/reference_images/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-        };
-        if (vErrors === null) {
-          vErrors = [err25];
-        } else {
-          vErrors.push(err25);
-        }
-        errors++;
-      }
-      var _valid3 = _errs35 === errors;
-      valid4 = valid4 || _valid3;
-      if (!valid4) {
-        const err26 = {
-          instancePath: instancePath + "/reference_images",
-          schemaPath: "#/properties/reference_images/anyOf",
-          keyword: "anyOf",
-          params: {},
-        };
-        if (vErrors === null) {
-          vErrors = [err26];
-        } else {
-          vErrors.push(err26);
-        }
-        errors++;
-      } else {
-        errors = _errs30;
-        if (vErrors !== null) {
-          if (_errs30) {
-            vErrors.length = _errs30;
-          } else {
-            vErrors = null;
+          const len1 = data10.length;
+          for (let i1 = 0; i1 < len1; i1++) {
+            let data11 = data10[i1];
+            if (typeof data11 === "string") {
+              if (data11.length > 2083 && func2(data11) > 2083) {
+                const err28 = {
+                  instancePath: instancePath + "/reference_videos/" + i1,
+                  schemaPath: "#/properties/reference_videos/anyOf/0/items/maxLength",
+                  keyword: "maxLength",
+                  params: { limit: 2083 },
+                };
+                if (vErrors === null) {
+                  vErrors = [err28];
+                } else {
+                  vErrors.push(err28);
+                }
+                errors++;
+              }
+              if (data11.length < 2 && func2(data11) < 1) {
+                const err29 = {
+                  instancePath: instancePath + "/reference_videos/" + i1,
+                  schemaPath: "#/properties/reference_videos/anyOf/0/items/minLength",
+                  keyword: "minLength",
+                  params: { limit: 1 },
+                };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
+                }
+                errors++;
+              }
+              if (!formats0(data11)) {
+                const err30 = {
+                  instancePath: instancePath + "/reference_videos/" + i1,
+                  schemaPath: "#/properties/reference_videos/anyOf/0/items/format",
+                  keyword: "format",
+                  params: { format: "uri" },
+                };
+                if (vErrors === null) {
+                  vErrors = [err30];
+                } else {
+                  vErrors.push(err30);
+                }
+                errors++;
+              }
+            } else {
+              const err31 = {
+                instancePath: instancePath + "/reference_videos/" + i1,
+                schemaPath: "#/properties/reference_videos/anyOf/0/items/type",
+                keyword: "type",
+                params: { type: "string" },
+              };
+              if (vErrors === null) {
+                vErrors = [err31];
+              } else {
+                vErrors.push(err31);
+              }
+              errors++;
+            }
           }
-        }
-      }
-    }
-    if (data.reference_videos !== undefined) {
-      let data10 = data.reference_videos;
-      const _errs38 = errors;
-      let valid7 = false;
-      const _errs39 = errors;
-      if (Array.isArray(data10)) {
-        if (data10.length > 5) {
-          const err27 = {
+        } else {
+          const err32 = {
             instancePath: instancePath + "/reference_videos",
-            schemaPath: "#/properties/reference_videos/anyOf/0/maxItems",
-            keyword: "maxItems",
-            params: { limit: 5 },
+            schemaPath: "#/properties/reference_videos/anyOf/0/type",
+            keyword: "type",
+            params: { type: "array" },
           };
           if (vErrors === null) {
-            vErrors = [err27];
+            vErrors = [err32];
           } else {
-            vErrors.push(err27);
+            vErrors.push(err32);
           }
           errors++;
         }
-        const len1 = data10.length;
-        for (let i1 = 0; i1 < len1; i1++) {
-          let data11 = data10[i1];
-          if (typeof data11 === "string") {
-            if (data11.length > 2083 && func2(data11) > 2083) {
-              const err28 = {
-                instancePath: instancePath + "/reference_videos/" + i1,
-                schemaPath: "#/properties/reference_videos/anyOf/0/items/maxLength",
-                keyword: "maxLength",
-                params: { limit: 2083 },
-              };
-              if (vErrors === null) {
-                vErrors = [err28];
-              } else {
-                vErrors.push(err28);
-              }
-              errors++;
-            }
-            if (data11.length < 2 && func2(data11) < 1) {
-              const err29 = {
-                instancePath: instancePath + "/reference_videos/" + i1,
-                schemaPath: "#/properties/reference_videos/anyOf/0/items/minLength",
-                keyword: "minLength",
-                params: { limit: 1 },
-              };
-              if (vErrors === null) {
-                vErrors = [err29];
-              } else {
-                vErrors.push(err29);
-              }
-              errors++;
-            }
-            if (!formats0(data11)) {
-              const err30 = {
-                instancePath: instancePath + "/reference_videos/" + i1,
-                schemaPath: "#/properties/reference_videos/anyOf/0/items/format",
-                keyword: "format",
-                params: { format: "uri" },
-              };
-              if (vErrors === null) {
-                vErrors = [err30];
-              } else {
-                vErrors.push(err30);
-              }
-              errors++;
-            }
+        var _valid4 = _errs39 === errors;
+        valid7 = valid7 || _valid4;
+        const _errs43 = errors;
+        if (data10 !== null) {
+          const err33 = {
+            instancePath: instancePath + "/reference_videos",
+            schemaPath: "#/properties/reference_videos/anyOf/1/type",
+            keyword: "type",
+            params: { type: "null" },
+          };
+          if (vErrors === null) {
+            vErrors = [err33];
           } else {
-            const err31 = {
-              instancePath: instancePath + "/reference_videos/" + i1,
-              schemaPath: "#/properties/reference_videos/anyOf/0/items/type",
-              keyword: "type",
-              params: { type: "string" },
+            vErrors.push(err33);
+          }
+          errors++;
+        }
+        var _valid4 = _errs43 === errors;
+        valid7 = valid7 || _valid4;
+        if (!valid7) {
+          const err34 = {
+            instancePath: instancePath + "/reference_videos",
+            schemaPath: "#/properties/reference_videos/anyOf",
+            keyword: "anyOf",
+            params: {},
+          };
+          if (vErrors === null) {
+            vErrors = [err34];
+          } else {
+            vErrors.push(err34);
+          }
+          errors++;
+        } else {
+          errors = _errs38;
+          if (vErrors !== null) {
+            if (_errs38) {
+              vErrors.length = _errs38;
+            } else {
+              vErrors = null;
+            }
+          }
+        }
+      }
+      if (data.reference_audios !== undefined) {
+        let data12 = data.reference_audios;
+        const _errs46 = errors;
+        let valid10 = false;
+        const _errs47 = errors;
+        if (Array.isArray(data12)) {
+          if (data12.length > 5) {
+            const err35 = {
+              instancePath: instancePath + "/reference_audios",
+              schemaPath: "#/properties/reference_audios/anyOf/0/maxItems",
+              keyword: "maxItems",
+              params: { limit: 5 },
             };
             if (vErrors === null) {
-              vErrors = [err31];
+              vErrors = [err35];
             } else {
-              vErrors.push(err31);
+              vErrors.push(err35);
             }
             errors++;
           }
-        }
-      } else {
-        const err32 = {
-          instancePath: instancePath + "/reference_videos",
-          schemaPath: "#/properties/reference_videos/anyOf/0/type",
-          keyword: "type",
-          params: { type: "array" },
-        };
-        if (vErrors === null) {
-          vErrors = [err32];
-        } else {
-          vErrors.push(err32);
-        }
-        errors++;
-      }
-      var _valid4 = _errs39 === errors;
-      valid7 = valid7 || _valid4;
-      const _errs43 = errors;
-      if (data10 !== null) {
-        const err33 = {
-          instancePath: instancePath + "/reference_videos",
-          schemaPath: "#/properties/reference_videos/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-        };
-        if (vErrors === null) {
-          vErrors = [err33];
-        } else {
-          vErrors.push(err33);
-        }
-        errors++;
-      }
-      var _valid4 = _errs43 === errors;
-      valid7 = valid7 || _valid4;
-      if (!valid7) {
-        const err34 = {
-          instancePath: instancePath + "/reference_videos",
-          schemaPath: "#/properties/reference_videos/anyOf",
-          keyword: "anyOf",
-          params: {},
-        };
-        if (vErrors === null) {
-          vErrors = [err34];
-        } else {
-          vErrors.push(err34);
-        }
-        errors++;
-      } else {
-        errors = _errs38;
-        if (vErrors !== null) {
-          if (_errs38) {
-            vErrors.length = _errs38;
-          } else {
-            vErrors = null;
+          const len2 = data12.length;
+          for (let i2 = 0; i2 < len2; i2++) {
+            let data13 = data12[i2];
+            if (typeof data13 === "string") {
+              if (data13.length > 2083 && func2(data13) > 2083) {
+                const err36 = {
+                  instancePath: instancePath + "/reference_audios/" + i2,
+                  schemaPath: "#/properties/reference_audios/anyOf/0/items/maxLength",
+                  keyword: "maxLength",
+                  params: { limit: 2083 },
+                };
+                if (vErrors === null) {
+                  vErrors = [err36];
+                } else {
+                  vErrors.push(err36);
+                }
+                errors++;
+              }
+              if (data13.length < 2 && func2(data13) < 1) {
+                const err37 = {
+                  instancePath: instancePath + "/reference_audios/" + i2,
+                  schemaPath: "#/properties/reference_audios/anyOf/0/items/minLength",
+                  keyword: "minLength",
+                  params: { limit: 1 },
+                };
+                if (vErrors === null) {
+                  vErrors = [err37];
+                } else {
+                  vErrors.push(err37);
+                }
+                errors++;
+              }
+              if (!formats0(data13)) {
+                const err38 = {
+                  instancePath: instancePath + "/reference_audios/" + i2,
+                  schemaPath: "#/properties/reference_audios/anyOf/0/items/format",
+                  keyword: "format",
+                  params: { format: "uri" },
+                };
+                if (vErrors === null) {
+                  vErrors = [err38];
+                } else {
+                  vErrors.push(err38);
+                }
+                errors++;
+              }
+            } else {
+              const err39 = {
+                instancePath: instancePath + "/reference_audios/" + i2,
+                schemaPath: "#/properties/reference_audios/anyOf/0/items/type",
+                keyword: "type",
+                params: { type: "string" },
+              };
+              if (vErrors === null) {
+                vErrors = [err39];
+              } else {
+                vErrors.push(err39);
+              }
+              errors++;
+            }
           }
-        }
-      }
-    }
-    if (data.reference_audios !== undefined) {
-      let data12 = data.reference_audios;
-      const _errs46 = errors;
-      let valid10 = false;
-      const _errs47 = errors;
-      if (Array.isArray(data12)) {
-        if (data12.length > 5) {
-          const err35 = {
+        } else {
+          const err40 = {
             instancePath: instancePath + "/reference_audios",
-            schemaPath: "#/properties/reference_audios/anyOf/0/maxItems",
-            keyword: "maxItems",
-            params: { limit: 5 },
+            schemaPath: "#/properties/reference_audios/anyOf/0/type",
+            keyword: "type",
+            params: { type: "array" },
           };
           if (vErrors === null) {
-            vErrors = [err35];
+            vErrors = [err40];
           } else {
-            vErrors.push(err35);
+            vErrors.push(err40);
           }
           errors++;
         }
-        const len2 = data12.length;
-        for (let i2 = 0; i2 < len2; i2++) {
-          let data13 = data12[i2];
-          if (typeof data13 === "string") {
-            if (data13.length > 2083 && func2(data13) > 2083) {
-              const err36 = {
-                instancePath: instancePath + "/reference_audios/" + i2,
-                schemaPath: "#/properties/reference_audios/anyOf/0/items/maxLength",
-                keyword: "maxLength",
-                params: { limit: 2083 },
-              };
-              if (vErrors === null) {
-                vErrors = [err36];
-              } else {
-                vErrors.push(err36);
-              }
-              errors++;
-            }
-            if (data13.length < 2 && func2(data13) < 1) {
-              const err37 = {
-                instancePath: instancePath + "/reference_audios/" + i2,
-                schemaPath: "#/properties/reference_audios/anyOf/0/items/minLength",
-                keyword: "minLength",
-                params: { limit: 1 },
-              };
-              if (vErrors === null) {
-                vErrors = [err37];
-              } else {
-                vErrors.push(err37);
-              }
-              errors++;
-            }
-            if (!formats0(data13)) {
-              const err38 = {
-                instancePath: instancePath + "/reference_audios/" + i2,
-                schemaPath: "#/properties/reference_audios/anyOf/0/items/format",
-                keyword: "format",
-                params: { format: "uri" },
-              };
-              if (vErrors === null) {
-                vErrors = [err38];
-              } else {
-                vErrors.push(err38);
-              }
-              errors++;
-            }
+        var _valid5 = _errs47 === errors;
+        valid10 = valid10 || _valid5;
+        const _errs51 = errors;
+        if (data12 !== null) {
+          const err41 = {
+            instancePath: instancePath + "/reference_audios",
+            schemaPath: "#/properties/reference_audios/anyOf/1/type",
+            keyword: "type",
+            params: { type: "null" },
+          };
+          if (vErrors === null) {
+            vErrors = [err41];
           } else {
-            const err39 = {
-              instancePath: instancePath + "/reference_audios/" + i2,
-              schemaPath: "#/properties/reference_audios/anyOf/0/items/type",
-              keyword: "type",
-              params: { type: "string" },
-            };
-            if (vErrors === null) {
-              vErrors = [err39];
+            vErrors.push(err41);
+          }
+          errors++;
+        }
+        var _valid5 = _errs51 === errors;
+        valid10 = valid10 || _valid5;
+        if (!valid10) {
+          const err42 = {
+            instancePath: instancePath + "/reference_audios",
+            schemaPath: "#/properties/reference_audios/anyOf",
+            keyword: "anyOf",
+            params: {},
+          };
+          if (vErrors === null) {
+            vErrors = [err42];
+          } else {
+            vErrors.push(err42);
+          }
+          errors++;
+        } else {
+          errors = _errs46;
+          if (vErrors !== null) {
+            if (_errs46) {
+              vErrors.length = _errs46;
             } else {
-              vErrors.push(err39);
+              vErrors = null;
             }
-            errors++;
           }
         }
-      } else {
-        const err40 = {
-          instancePath: instancePath + "/reference_audios",
-          schemaPath: "#/properties/reference_audios/anyOf/0/type",
-          keyword: "type",
-          params: { type: "array" },
-        };
-        if (vErrors === null) {
-          vErrors = [err40];
-        } else {
-          vErrors.push(err40);
-        }
-        errors++;
       }
-      var _valid5 = _errs47 === errors;
-      valid10 = valid10 || _valid5;
-      const _errs51 = errors;
-      if (data12 !== null) {
-        const err41 = {
-          instancePath: instancePath + "/reference_audios",
-          schemaPath: "#/properties/reference_audios/anyOf/1/type",
-          keyword: "type",
-          params: { type: "null" },
-        };
-        if (vErrors === null) {
-          vErrors = [err41];
-        } else {
-          vErrors.push(err41);
-        }
-        errors++;
-      }
-      var _valid5 = _errs51 === errors;
-      valid10 = valid10 || _valid5;
-      if (!valid10) {
-        const err42 = {
-          instancePath: instancePath + "/reference_audios",
-          schemaPath: "#/properties/reference_audios/anyOf",
-          keyword: "anyOf",
-          params: {},
-        };
-        if (vErrors === null) {
-          vErrors = [err42];
-        } else {
-          vErrors.push(err42);
-        }
-        errors++;
-      } else {
-        errors = _errs46;
-        if (vErrors !== null) {
-          if (_errs46) {
-            vErrors.length = _errs46;
+      if (data.resolution !== undefined) {
+        let data14 = data.resolution;
+        if (typeof data14 !== "string") {
+          const err43 = {
+            instancePath: instancePath + "/resolution",
+            schemaPath: "#/properties/resolution/type",
+            keyword: "type",
+            params: { type: "string" },
+          };
+          if (vErrors === null) {
+            vErrors = [err43];
           } else {
-            vErrors = null;
+            vErrors.push(err43);
           }
+          errors++;
+        }
+        if (!(data14 === "480p" || data14 === "720p" || data14 === "1080p")) {
+          const err44 = {
+            instancePath: instancePath + "/resolution",
+            schemaPath: "#/properties/resolution/enum",
+            keyword: "enum",
+            params: { allowedValues: schema34.properties.resolution.enum },
+          };
+          if (vErrors === null) {
+            vErrors = [err44];
+          } else {
+            vErrors.push(err44);
+          }
+          errors++;
         }
       }
-    }
-    if (data.resolution !== undefined) {
-      let data14 = data.resolution;
-      if (typeof data14 !== "string") {
-        const err43 = {
-          instancePath: instancePath + "/resolution",
-          schemaPath: "#/properties/resolution/type",
-          keyword: "type",
-          params: { type: "string" },
-        };
-        if (vErrors === null) {
-          vErrors = [err43];
-        } else {
-          vErrors.push(err43);
-        }
-        errors++;
-      }
-      if (!(data14 === "480p" || data14 === "720p" || data14 === "1080p")) {
-        const err44 = {
-          instancePath: instancePath + "/resolution",
-          schemaPath: "#/properties/resolution/enum",
-          keyword: "enum",
-          params: { allowedValues: schema34.properties.resolution.enum },
-        };
-        if (vErrors === null) {
-          vErrors = [err44];
-        } else {
-          vErrors.push(err44);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err45 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err45];
     } else {
-      vErrors.push(err45);
+      const err45 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" } };
+      if (vErrors === null) {
+        vErrors = [err45];
+      } else {
+        vErrors.push(err45);
+      }
+      errors++;
     }
-    errors++;
+    validate22.errors = vErrors;
+    return errors === 0;
   }
-  validate22.errors = vErrors;
-  return errors === 0;
-}
-validate22.evaluated = {
-  props: {
-    prompt: true,
-    aspect_ratio: true,
-    seed: true,
-    audio: true,
-    duration: true,
-    enable_thinking: true,
-    file_url: true,
-    web_url: true,
-    reference_images: true,
-    reference_videos: true,
-    reference_audios: true,
-    resolution: true,
-  },
-  dynamicProps: false,
-  dynamicItems: false,
-};
+  validate22.evaluated = {
+    props: {
+      prompt: true,
+      aspect_ratio: true,
+      seed: true,
+      audio: true,
+      duration: true,
+      enable_thinking: true,
+      file_url: true,
+      web_url: true,
+      reference_images: true,
+      reference_videos: true,
+      reference_audios: true,
+      resolution: true,
+    },
+    dynamicProps: false,
+    dynamicItems: false,
+  };
+  return validate22;
+})();
 /** The endpoint's cross-field rules (data; their checks live in the support module). */
 export const rules: readonly RuleSpec[] = [
   {

@@ -2,242 +2,245 @@
 // @ts-nocheck -- Ajv's standalone code below is plain JavaScript; the exports at the end are typed.
 import { diagnose } from "../../support.mjs";
 import type { Diagnostic, RuleSpec } from "../../support.mjs";
-const schema35 = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  title: "TextToVideoInput",
-  type: "object",
-  properties: {
-    prompt: {
-      title: "Prompt",
-      type: "string",
-      description:
-        "Chinese text (recommended at most 500 characters) or English text (recommended at most 1000 words)",
+const validate23 = /*#__PURE__*/ (() => {
+  const schema35 = {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "TextToVideoInput",
+    type: "object",
+    properties: {
+      prompt: {
+        title: "Prompt",
+        type: "string",
+        description:
+          "Chinese text (recommended at most 500 characters) or English text (recommended at most 1000 words)",
+      },
+      duration: {
+        title: "Duration",
+        type: "integer",
+        minimum: -1,
+        maximum: 15,
+        default: 5,
+        description: "Duration in seconds; -1 means automatic; any other value must be at least 4",
+      },
+      generate_audio: {
+        title: "Generate Audio",
+        type: "boolean",
+        default: true,
+        description: "Whether to generate audio",
+      },
+      ratio: {
+        title: "Ratio",
+        type: "string",
+        enum: ["21:9", "16:9", "4:3", "1:1", "3:4", "9:16", "adaptive"],
+        default: "adaptive",
+        description: "Aspect ratio; adaptive selects from the prompt",
+      },
+      resolution: {
+        title: "Resolution",
+        type: "string",
+        enum: ["480p", "720p", "1080p", "4k"],
+        default: "720p",
+        description: "Resolution of the generated video",
+      },
     },
-    duration: {
-      title: "Duration",
-      type: "integer",
-      minimum: -1,
-      maximum: 15,
-      default: 5,
-      description: "Duration in seconds; -1 means automatic; any other value must be at least 4",
-    },
-    generate_audio: {
-      title: "Generate Audio",
-      type: "boolean",
-      default: true,
-      description: "Whether to generate audio",
-    },
-    ratio: {
-      title: "Ratio",
-      type: "string",
-      enum: ["21:9", "16:9", "4:3", "1:1", "3:4", "9:16", "adaptive"],
-      default: "adaptive",
-      description: "Aspect ratio; adaptive selects from the prompt",
-    },
-    resolution: {
-      title: "Resolution",
-      type: "string",
-      enum: ["480p", "720p", "1080p", "4k"],
-      default: "720p",
-      description: "Resolution of the generated video",
-    },
-  },
-  required: ["prompt"],
-};
-function validate23(
-  data,
-  { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
-) {
-  let vErrors = null;
-  let errors = 0;
-  const evaluated0 = validate23.evaluated;
-  if (evaluated0.dynamicProps) {
-    evaluated0.props = undefined;
-  }
-  if (evaluated0.dynamicItems) {
-    evaluated0.items = undefined;
-  }
-  if (data && typeof data == "object" && !Array.isArray(data)) {
-    if (data.prompt === undefined) {
-      const err0 = {
-        instancePath,
-        schemaPath: "#/required",
-        keyword: "required",
-        params: { missingProperty: "prompt" },
-      };
+    required: ["prompt"],
+  };
+  function validate23(
+    data,
+    { instancePath = "", parentData, parentDataProperty, rootData = data, dynamicAnchors = {} } = {},
+  ) {
+    let vErrors = null;
+    let errors = 0;
+    const evaluated0 = validate23.evaluated;
+    if (evaluated0.dynamicProps) {
+      evaluated0.props = undefined;
+    }
+    if (evaluated0.dynamicItems) {
+      evaluated0.items = undefined;
+    }
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      if (data.prompt === undefined) {
+        const err0 = {
+          instancePath,
+          schemaPath: "#/required",
+          keyword: "required",
+          params: { missingProperty: "prompt" },
+        };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+      if (data.prompt !== undefined) {
+        if (typeof data.prompt !== "string") {
+          const err1 = {
+            instancePath: instancePath + "/prompt",
+            schemaPath: "#/properties/prompt/type",
+            keyword: "type",
+            params: { type: "string" },
+          };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      if (data.duration !== undefined) {
+        let data1 = data.duration;
+        if (!(typeof data1 == "number" && !(data1 % 1) && !isNaN(data1))) {
+          const err2 = {
+            instancePath: instancePath + "/duration",
+            schemaPath: "#/properties/duration/type",
+            keyword: "type",
+            params: { type: "integer" },
+          };
+          if (vErrors === null) {
+            vErrors = [err2];
+          } else {
+            vErrors.push(err2);
+          }
+          errors++;
+        }
+        if (typeof data1 == "number") {
+          if (data1 > 15 || isNaN(data1)) {
+            const err3 = {
+              instancePath: instancePath + "/duration",
+              schemaPath: "#/properties/duration/maximum",
+              keyword: "maximum",
+              params: { comparison: "<=", limit: 15 },
+            };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+          if (data1 < -1 || isNaN(data1)) {
+            const err4 = {
+              instancePath: instancePath + "/duration",
+              schemaPath: "#/properties/duration/minimum",
+              keyword: "minimum",
+              params: { comparison: ">=", limit: -1 },
+            };
+            if (vErrors === null) {
+              vErrors = [err4];
+            } else {
+              vErrors.push(err4);
+            }
+            errors++;
+          }
+        }
+      }
+      if (data.generate_audio !== undefined) {
+        if (typeof data.generate_audio !== "boolean") {
+          const err5 = {
+            instancePath: instancePath + "/generate_audio",
+            schemaPath: "#/properties/generate_audio/type",
+            keyword: "type",
+            params: { type: "boolean" },
+          };
+          if (vErrors === null) {
+            vErrors = [err5];
+          } else {
+            vErrors.push(err5);
+          }
+          errors++;
+        }
+      }
+      if (data.ratio !== undefined) {
+        let data3 = data.ratio;
+        if (typeof data3 !== "string") {
+          const err6 = {
+            instancePath: instancePath + "/ratio",
+            schemaPath: "#/properties/ratio/type",
+            keyword: "type",
+            params: { type: "string" },
+          };
+          if (vErrors === null) {
+            vErrors = [err6];
+          } else {
+            vErrors.push(err6);
+          }
+          errors++;
+        }
+        if (!(
+          data3 === "21:9" ||
+          data3 === "16:9" ||
+          data3 === "4:3" ||
+          data3 === "1:1" ||
+          data3 === "3:4" ||
+          data3 === "9:16" ||
+          data3 === "adaptive"
+        )) {
+          const err7 = {
+            instancePath: instancePath + "/ratio",
+            schemaPath: "#/properties/ratio/enum",
+            keyword: "enum",
+            params: { allowedValues: schema35.properties.ratio.enum },
+          };
+          if (vErrors === null) {
+            vErrors = [err7];
+          } else {
+            vErrors.push(err7);
+          }
+          errors++;
+        }
+      }
+      if (data.resolution !== undefined) {
+        let data4 = data.resolution;
+        if (typeof data4 !== "string") {
+          const err8 = {
+            instancePath: instancePath + "/resolution",
+            schemaPath: "#/properties/resolution/type",
+            keyword: "type",
+            params: { type: "string" },
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+        if (!(data4 === "480p" || data4 === "720p" || data4 === "1080p" || data4 === "4k")) {
+          const err9 = {
+            instancePath: instancePath + "/resolution",
+            schemaPath: "#/properties/resolution/enum",
+            keyword: "enum",
+            params: { allowedValues: schema35.properties.resolution.enum },
+          };
+          if (vErrors === null) {
+            vErrors = [err9];
+          } else {
+            vErrors.push(err9);
+          }
+          errors++;
+        }
+      }
+    } else {
+      const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" } };
       if (vErrors === null) {
-        vErrors = [err0];
+        vErrors = [err10];
       } else {
-        vErrors.push(err0);
+        vErrors.push(err10);
       }
       errors++;
     }
-    if (data.prompt !== undefined) {
-      if (typeof data.prompt !== "string") {
-        const err1 = {
-          instancePath: instancePath + "/prompt",
-          schemaPath: "#/properties/prompt/type",
-          keyword: "type",
-          params: { type: "string" },
-        };
-        if (vErrors === null) {
-          vErrors = [err1];
-        } else {
-          vErrors.push(err1);
-        }
-        errors++;
-      }
-    }
-    if (data.duration !== undefined) {
-      let data1 = data.duration;
-      if (!(typeof data1 == "number" && !(data1 % 1) && !isNaN(data1))) {
-        const err2 = {
-          instancePath: instancePath + "/duration",
-          schemaPath: "#/properties/duration/type",
-          keyword: "type",
-          params: { type: "integer" },
-        };
-        if (vErrors === null) {
-          vErrors = [err2];
-        } else {
-          vErrors.push(err2);
-        }
-        errors++;
-      }
-      if (typeof data1 == "number") {
-        if (data1 > 15 || isNaN(data1)) {
-          const err3 = {
-            instancePath: instancePath + "/duration",
-            schemaPath: "#/properties/duration/maximum",
-            keyword: "maximum",
-            params: { comparison: "<=", limit: 15 },
-          };
-          if (vErrors === null) {
-            vErrors = [err3];
-          } else {
-            vErrors.push(err3);
-          }
-          errors++;
-        }
-        if (data1 < -1 || isNaN(data1)) {
-          const err4 = {
-            instancePath: instancePath + "/duration",
-            schemaPath: "#/properties/duration/minimum",
-            keyword: "minimum",
-            params: { comparison: ">=", limit: -1 },
-          };
-          if (vErrors === null) {
-            vErrors = [err4];
-          } else {
-            vErrors.push(err4);
-          }
-          errors++;
-        }
-      }
-    }
-    if (data.generate_audio !== undefined) {
-      if (typeof data.generate_audio !== "boolean") {
-        const err5 = {
-          instancePath: instancePath + "/generate_audio",
-          schemaPath: "#/properties/generate_audio/type",
-          keyword: "type",
-          params: { type: "boolean" },
-        };
-        if (vErrors === null) {
-          vErrors = [err5];
-        } else {
-          vErrors.push(err5);
-        }
-        errors++;
-      }
-    }
-    if (data.ratio !== undefined) {
-      let data3 = data.ratio;
-      if (typeof data3 !== "string") {
-        const err6 = {
-          instancePath: instancePath + "/ratio",
-          schemaPath: "#/properties/ratio/type",
-          keyword: "type",
-          params: { type: "string" },
-        };
-        if (vErrors === null) {
-          vErrors = [err6];
-        } else {
-          vErrors.push(err6);
-        }
-        errors++;
-      }
-      if (!(
-        data3 === "21:9" ||
-        data3 === "16:9" ||
-        data3 === "4:3" ||
-        data3 === "1:1" ||
-        data3 === "3:4" ||
-        data3 === "9:16" ||
-        data3 === "adaptive"
-      )) {
-        const err7 = {
-          instancePath: instancePath + "/ratio",
-          schemaPath: "#/properties/ratio/enum",
-          keyword: "enum",
-          params: { allowedValues: schema35.properties.ratio.enum },
-        };
-        if (vErrors === null) {
-          vErrors = [err7];
-        } else {
-          vErrors.push(err7);
-        }
-        errors++;
-      }
-    }
-    if (data.resolution !== undefined) {
-      let data4 = data.resolution;
-      if (typeof data4 !== "string") {
-        const err8 = {
-          instancePath: instancePath + "/resolution",
-          schemaPath: "#/properties/resolution/type",
-          keyword: "type",
-          params: { type: "string" },
-        };
-        if (vErrors === null) {
-          vErrors = [err8];
-        } else {
-          vErrors.push(err8);
-        }
-        errors++;
-      }
-      if (!(data4 === "480p" || data4 === "720p" || data4 === "1080p" || data4 === "4k")) {
-        const err9 = {
-          instancePath: instancePath + "/resolution",
-          schemaPath: "#/properties/resolution/enum",
-          keyword: "enum",
-          params: { allowedValues: schema35.properties.resolution.enum },
-        };
-        if (vErrors === null) {
-          vErrors = [err9];
-        } else {
-          vErrors.push(err9);
-        }
-        errors++;
-      }
-    }
-  } else {
-    const err10 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" } };
-    if (vErrors === null) {
-      vErrors = [err10];
-    } else {
-      vErrors.push(err10);
-    }
-    errors++;
+    validate23.errors = vErrors;
+    return errors === 0;
   }
-  validate23.errors = vErrors;
-  return errors === 0;
-}
-validate23.evaluated = {
-  props: { prompt: true, duration: true, generate_audio: true, ratio: true, resolution: true },
-  dynamicProps: false,
-  dynamicItems: false,
-};
+  validate23.evaluated = {
+    props: { prompt: true, duration: true, generate_audio: true, ratio: true, resolution: true },
+    dynamicProps: false,
+    dynamicItems: false,
+  };
+  return validate23;
+})();
 /** The endpoint's cross-field rules (data; their checks live in the support module). */
 export const rules: readonly RuleSpec[] = [
   {

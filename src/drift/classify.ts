@@ -4,9 +4,9 @@
  */
 import type { EndpointModel, ModelSchema } from "../schema/index.js";
 import { escapePointerToken } from "../schema/index.js";
-import type { Finding } from "./diff.js";
+import type { Finding } from "./diff/index.js";
 import { ExampleMaker, ValidatorCache } from "./example.js";
-import { catalogueEntry, changeIdOf, changeKind } from "./table.js";
+import { catalogueEntry, changeIdOf, changeKind } from "./table/index.js";
 import type { Change } from "./types.js";
 import type { ModelRef } from "../config/index.js";
 import { rulesFor } from "../rules/index.js";

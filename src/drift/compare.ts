@@ -17,7 +17,7 @@ import {
 import { loadModelDocument, parseModelText, SchemaLoadError, splitModelId, type ModelSchema } from "../schema/index.js";
 import { readSnapshotFile, sha256, snapshotFile, SnapshotError, type FetchedModel } from "../snapshot/index.js";
 import { classifyModel } from "./classify.js";
-import { diffModels } from "./diff.js";
+import { diffModels } from "./diff/index.js";
 import type { Change, ModelReport } from "./types.js";
 
 export interface ModelComparison {

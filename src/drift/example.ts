@@ -23,10 +23,10 @@ import {
   type JsonSchemaObject,
   type UnsafePattern,
 } from "../schema/index.js";
-import type { Finding } from "./diff.js";
+import type { Finding } from "./diff/index.js";
 import { arrayOfLength, forcedValue, SampleBudget, sampleValue, stringOfLength, type Leaf } from "./sample.js";
-import type { ExampleStrategy } from "./table.js";
-import { BOUNDS } from "./table.js";
+import type { ExampleStrategy } from "./table/index.js";
+import { BOUNDS } from "./table/index.js";
 import { surelyRejects } from "./reject.js";
 import { canonical, type SchemaRoot } from "./view.js";
 import { checkRules, createAjv, type RuleSpec } from "../rules/index.js";

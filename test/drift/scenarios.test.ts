@@ -223,11 +223,12 @@ const ROWS: Row[] = [
     ["response-property-additional-properties-widened", "behavior"],
   ],
   [
+    // issue 29.1: the schema of unlisted properties is compared as a property's is
     "additionalProperties schema rewritten",
     { ...O, additionalProperties: I },
     { ...O, additionalProperties: S },
-    ["request-property-additional-properties-changed", "unclassified"],
-    ["response-property-additional-properties-changed", "unclassified"],
+    ["request-property-type-changed", "breaking"],
+    ["response-property-type-changed", "breaking"],
   ],
   [
     "enum value removed",

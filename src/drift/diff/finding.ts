@@ -12,7 +12,7 @@ export interface Finding {
   model: string;
   endpoint: string;
   direction: Direction;
-  /** payload location, `*` for any array index; [] is the whole body */
+  /** payload location, `*` for any array index, `{unlisted}` for any property not listed; [] is the whole body */
   field: string[];
   before: string | null;
   after: string | null;
@@ -28,6 +28,12 @@ export interface FindingParams {
   /** for an example: the schema a sample value is drawn from, and on which side it lives */
   sample?: { schema: unknown; side: "before" | "after"; type?: string };
 }
+
+/**
+ * The field token of a property its object does not list (`additionalProperties`), as `*` is
+ * any array item: `options.{unlisted}` in a report.
+ */
+export const UNLISTED = "{unlisted}";
 
 /** A body's direction: what the service accepts (request) or what clients receive (response). */
 export type BodyDirection = "request" | "response";
@@ -70,6 +76,8 @@ export interface Walk {
    * more (D0 → D1 → … with two properties each), and a recursive schema stops where it recurs.
    */
   compared: Set<string>;
+  /** references whose definitions, and all they reach, are written the same on both sides */
+  sameRefs: Set<string>;
   /** pairs reported as too deep to compare, reported once */
   tooDeep: Set<string>;
   /** alternatives on the current path */

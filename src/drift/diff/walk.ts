@@ -5,9 +5,9 @@
  * finds; the table decides what a kind means.
  */
 import type { EndpointModel } from "../../schema/index.js";
-import { isSchemaObject } from "../../schema/index.js";
-import { canonical, resolveRef, typesOf, viewSchema, type Alternative, type SchemaView } from "../view.js";
+import { canonical, typesOf, viewSchema, type Alternative, type SchemaView } from "../view.js";
 import { cover, coveredWalk } from "./coverage.js";
+import { sameWritten } from "./refs.js";
 import { kindOf, type Finding, type Walk } from "./finding.js";
 import { compareAnnotations, compareKeywords } from "./keywords/index.js";
 
@@ -25,6 +25,7 @@ export function diffEndpoint(before: EndpointModel, after: EndpointModel): Findi
       after: { schema: source },
       compared: new Set(),
       tooDeep: new Set(),
+      sameRefs: new Set(),
       depth: 0,
       descend: compareViews,
       emit: (kind, field, pb, pa, params = {}) =>
@@ -107,7 +108,7 @@ function compareAlternatives(snapshot: Alternative, source: Alternative, field: 
   if (walk.compared.has(key)) return;
   if (walk.depth >= MAX_DEPTH) {
     // Not compared, so not known to be equal: reported, never dropped.
-    if (!walk.tooDeep.has(key) && !sameBelow(snapshot, source, walk)) {
+    if (!walk.tooDeep.has(key) && !sameWritten(snapshot.schema, source.schema, walk)) {
       walk.tooDeep.add(key);
       walk.emit(kindOf(walk.direction, "too-deep"), field, snapshot.at, source.at, { value: MAX_DEPTH });
     }
@@ -120,39 +121,4 @@ function compareAlternatives(snapshot: Alternative, source: Alternative, field: 
   } finally {
     walk.depth--;
   }
-}
-
-/** Every `$ref` string written anywhere in `value`. */
-function refsIn(value: unknown, out: string[] = []): string[] {
-  if (Array.isArray(value)) for (const v of value) refsIn(v, out);
-  else if (isSchemaObject(value))
-    for (const [k, v] of Object.entries(value)) {
-      if (k === "$ref" && typeof v === "string") out.push(v);
-      else refsIn(v, out);
-    }
-  return out;
-}
-
-/**
- * Whether two alternatives are written the same, all the way down: the same text, and every
- * definition reachable from them through `$ref`s the same text on both sides. Cheap where the
- * walk stops; anything else is reported as too deep to compare.
- */
-function sameBelow(snapshot: Alternative, source: Alternative, walk: Walk): boolean {
-  if (canonical(snapshot.schema) !== canonical(source.schema)) return false;
-  const seen = new Set<string>();
-  const queue = refsIn(snapshot.schema);
-  for (let ref = queue.pop(); ref !== undefined; ref = queue.pop()) {
-    if (seen.has(ref)) continue;
-    seen.add(ref);
-    const rb = resolveRef(walk.before, ref);
-    const ra = resolveRef(walk.after, ref);
-    if (rb === undefined || ra === undefined) {
-      if (rb !== ra) return false;
-      continue;
-    }
-    if (canonical(rb.schema) !== canonical(ra.schema)) return false;
-    queue.push(...refsIn(rb.schema));
-  }
-  return true;
 }

@@ -5,8 +5,9 @@
  * so no change is dropped.
  */
 import { BOUNDS, CONSTRAINTS, UNCLASSIFIED_KEYWORDS } from "../../table/index.js";
-import { canonical, type Alternative } from "../../view.js";
+import type { Alternative } from "../../view.js";
 import { at, kindOf, type CompareKeywords, type Walk } from "../finding.js";
+import { sameWritten } from "../refs.js";
 import { compareItems } from "./arrays.js";
 import { compareBounds, compareMultipleOf } from "./bounds.js";
 import { compareConstraints } from "./constraints.js";
@@ -49,7 +50,7 @@ function compareOtherKeywords(snapshot: Alternative, source: Alternative, field:
   for (const keyword of keys) {
     const vb = snapshot.schema[keyword];
     const va = source.schema[keyword];
-    if (canonical(vb) === canonical(va)) continue;
+    if (sameWritten(vb, va, walk)) continue;
     walk.emit(
       kindOf(walk.direction, KNOWN_UNCLASSIFIED.has(keyword) ? "keyword-changed" : "unknown-keyword-changed"),
       field,

@@ -4,8 +4,8 @@
  */
 import type { JsonSchemaObject } from "../../../schema/index.js";
 import { isSchemaObject } from "../../../schema/index.js";
-import { canonical, child, viewSchema, type Alternative } from "../../view.js";
-import { at, kindOf, type FindingParams, type Walk } from "../finding.js";
+import { child, viewSchema, type Alternative } from "../../view.js";
+import { at, kindOf, UNLISTED, type FindingParams, type Walk } from "../finding.js";
 
 /** `additionalProperties`: absent or true accepts any, a schema some, false none. */
 export function compareAdditionalProperties(
@@ -19,7 +19,17 @@ export function compareAdditionalProperties(
   const vb = snapshot.schema.additionalProperties;
   const va = source.schema.additionalProperties;
   const [lb, la] = [level(vb), level(va)];
-  if (lb === la && (lb !== 1 || canonical(vb) === canonical(va))) return;
+  if (lb === la && lb !== 1) return;
+  if (lb === 1 && la === 1) {
+    // one schema for another (written inline or behind a `$ref`): compared as a property is
+    walk.descend(
+      viewSchema(vb, child(snapshot.at, "additionalProperties"), walk.before, snapshot.refs),
+      viewSchema(va, child(source.at, "additionalProperties"), walk.after, source.refs),
+      [...field, UNLISTED],
+      walk,
+    );
+    return;
+  }
   const params: FindingParams = {
     keyword: "additionalProperties",
     from: vb ?? true,
@@ -27,16 +37,13 @@ export function compareAdditionalProperties(
     sample: { schema: snapshot.schema, side: "before" },
   };
   const [pb, pa] = [at(snapshot, "additionalProperties"), at(source, "additionalProperties")];
-  // one schema for another: which accepts more is not decided here
-  if (lb === la) walk.emit(kindOf(walk.direction, "keyword-changed"), field, pb, pa, params);
-  else
-    walk.emit(
-      kindOf(walk.direction, la < lb ? "additional-properties-narrowed" : "additional-properties-widened"),
-      field,
-      pb,
-      pa,
-      params,
-    );
+  walk.emit(
+    kindOf(walk.direction, la < lb ? "additional-properties-narrowed" : "additional-properties-widened"),
+    field,
+    pb,
+    pa,
+    params,
+  );
 }
 
 export function compareProperties(snapshot: Alternative, source: Alternative, field: string[], walk: Walk): void {

@@ -1,4 +1,4 @@
-// Writes docs/drift-changes.md from the drift change catalogue (src/drift/table.ts).
+// Writes docs/drift-changes.md from the drift change catalogue (src/drift/table/).
 // Run after `npm run build`: node scripts/drift-changes.mjs
 import { writeFileSync } from "node:fs";
 import { changeCataloguePage } from "../dist/src/drift/index.js";

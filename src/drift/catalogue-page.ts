@@ -3,7 +3,7 @@
  * can report. `node scripts/drift-changes.mjs` writes it; a test checks the committed page is
  * what the catalogue gives.
  */
-import { CHANGE_CATALOGUE, type CatalogueEntry } from "./table.js";
+import { CHANGE_CATALOGUE, type CatalogueEntry } from "./table/index.js";
 import { SEVERITY_ORDER, type Direction } from "./types.js";
 
 const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -18,7 +18,7 @@ const SECTIONS: ReadonlyArray<[Direction, string]> = [
 export function changeCataloguePage(entries: readonly CatalogueEntry[] = CHANGE_CATALOGUE): string {
   const counts = SEVERITY_ORDER.map((s) => `${entries.filter((e) => e.severity === s).length} ${s}`).join(", ");
   const out = [
-    "<!-- Generated from src/drift/table.ts by `node scripts/drift-changes.mjs` (after `npm run build`); do not edit. -->",
+    "<!-- Generated from src/drift/table/ by `node scripts/drift-changes.mjs` (after `npm run build`); do not edit. -->",
     "# `vsk drift` change ids",
     "",
     `Every change id \`vsk drift\` can report: ${entries.length} ids (${counts}).`,

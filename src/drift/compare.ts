@@ -17,7 +17,7 @@ import {
 import { loadModelDocument, parseModelText, SchemaLoadError, splitModelId, type ModelSchema } from "../schema/index.js";
 import { readSnapshotFile, sha256, snapshotFile, SnapshotError, type FetchedModel } from "../snapshot/index.js";
 import { classifyModel } from "./classify.js";
-import { diffModels } from "./diff.js";
+import { diffModels } from "./diff/index.js";
 import type { Change, ModelReport } from "./types.js";
 
 export interface ModelComparison {
@@ -80,10 +80,9 @@ export async function compareModel(
     }
   }
   const beforeSha = snapshot?.sha256 ?? null;
-  const loadSnapshot = (text: string): ModelSchema => {
-    const origin = { model: ref.id, file };
-    return loadModelDocument(parseModelText(text, origin), origin);
-  };
+  const origin = { model: ref.id, file };
+  const loadSnapshot = (text: string, parsed?: unknown): ModelSchema =>
+    loadModelDocument(parsed ?? parseModelText(text, origin), origin);
 
   let fetched: FetchedModel;
   let document: unknown;
@@ -103,15 +102,26 @@ export async function compareModel(
   }
   const afterSha = sha256(fetched.text);
 
-  // Same bytes: unchanged, known before either side is loaded (loading is most of the cost). The
-  // loaded model is still there for --requests, read once on first use.
-  if (snapshot !== undefined && beforeSha === afterSha) {
+  // Same bytes, or the same JSON document written differently (reformatted by prettier, keys in
+  // another order): unchanged, known before either side is loaded (loading is most of the cost).
+  // The loaded model is still there for --requests, read once on first use.
+  let parsedSnapshot: unknown;
+  if (snapshot !== undefined && beforeSha !== afterSha) {
+    try {
+      parsedSnapshot = parseModelText(snapshot.text, origin);
+    } catch (error) {
+      if (!(error instanceof SchemaLoadError)) throw error;
+      snapshotProblem = `snapshot: ${error.message}`;
+    }
+  }
+  const sameDocument = parsedSnapshot !== undefined && sameJson(parsedSnapshot, document);
+  if (snapshot !== undefined && (beforeSha === afterSha || sameDocument)) {
     const unchanged: ModelComparison = { ...result("unchanged", beforeSha, afterSha), fetched };
     let loaded: ModelSchema | null | undefined;
     const get = (): ModelSchema | undefined => {
       if (loaded === undefined) {
         try {
-          loaded = loadSnapshot(snapshot.text);
+          loaded = loadSnapshot(snapshot.text, parsedSnapshot);
         } catch (error) {
           if (!(error instanceof SchemaLoadError)) throw error;
           loaded = null;
@@ -134,9 +144,9 @@ export async function compareModel(
     throw error;
   }
   let before: ModelSchema | undefined;
-  if (snapshot !== undefined) {
+  if (snapshot !== undefined && snapshotProblem === undefined) {
     try {
-      before = loadSnapshot(snapshot.text);
+      before = loadSnapshot(snapshot.text, parsedSnapshot);
     } catch (error) {
       if (!(error instanceof SchemaLoadError)) throw error;
       snapshotProblem = `snapshot: ${error.message}`;
@@ -150,4 +160,35 @@ export async function compareModel(
       ? "the source has no queue-shaped endpoint left (a POST with a JSON request body and a JSON success response, spec 4.1); see its endpoint changes"
       : undefined;
   return { ...result("changed", beforeSha, afterSha, noEndpoint), changes, before, after, fetched };
+}
+
+/**
+ * Whether two parsed JSON values are the same document: equal scalars, arrays equal item by
+ * item, objects with the same keys (in any order) and equal values. Iterative (a deeply nested
+ * document does not overflow the stack), and not `canonical` (view.ts): that one remembers a
+ * text per object, and these documents are still to be loaded.
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  const stack: Array<[unknown, unknown]> = [[a, b]];
+  for (let pair = stack.pop(); pair !== undefined; pair = stack.pop()) {
+    const [x, y] = pair;
+    if (x === y) continue;
+    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+    if (Array.isArray(x) !== Array.isArray(y)) return false;
+    if (Array.isArray(x)) {
+      const other = y as unknown[];
+      if (x.length !== other.length) return false;
+      x.forEach((v, i) => stack.push([v, other[i]]));
+      continue;
+    }
+    const xo = x as Record<string, unknown>;
+    const yo = y as Record<string, unknown>;
+    const keys = Object.keys(xo);
+    if (keys.length !== Object.keys(yo).length) return false;
+    for (const k of keys) {
+      if (!Object.prototype.hasOwnProperty.call(yo, k)) return false;
+      stack.push([xo[k], yo[k]]);
+    }
+  }
+  return true;
 }

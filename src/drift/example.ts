@@ -23,10 +23,18 @@ import {
   type JsonSchemaObject,
   type UnsafePattern,
 } from "../schema/index.js";
-import type { Finding } from "./diff.js";
-import { arrayOfLength, forcedValue, SampleBudget, sampleValue, stringOfLength, type Leaf } from "./sample.js";
-import type { ExampleStrategy } from "./table.js";
-import { BOUNDS } from "./table.js";
+import type { Finding } from "./diff/index.js";
+import {
+  arrayOfLength,
+  forcedValue,
+  SampleBudget,
+  sampleValue,
+  stringOfLength,
+  type Leaf,
+  UNLISTED_NAME,
+} from "./sample.js";
+import type { ExampleStrategy } from "./table/index.js";
+import { BOUNDS } from "./table/index.js";
 import { surelyRejects } from "./reject.js";
 import { canonical, type SchemaRoot } from "./view.js";
 import { checkRules, createAjv, type RuleSpec } from "../rules/index.js";
@@ -133,8 +141,7 @@ const STRATEGIES: Record<ExampleStrategy, Strategy> = {
   "type-sample": (f, sides, budget) => one(sampleFrom(f, sides, budget)),
   "branch-sample": (f, sides, budget) => one(sampleFrom(f, sides, budget)),
   "crossing-value": crossingValues,
-  "extra-property": () =>
-    [FILLER, 0, true, null, {}, []].map((value) => ({ leaf: { value }, extra: "unlisted_property" })),
+  "extra-property": () => [FILLER, 0, true, null, {}, []].map((value) => ({ leaf: { value }, extra: UNLISTED_NAME })),
 };
 
 /**

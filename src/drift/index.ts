@@ -1,7 +1,7 @@
 /**
  * Stage 5 (report) for schema drift: compares each model's source `latest.json` with the
  * committed snapshot, per endpoint and direction, and classifies every change with the table
- * in `table.ts` (breaking / behavior / unclassified / safe / docs), with both sides' JSON
+ * in `table/` (breaking / behavior / unclassified / safe / docs), with both sides' JSON
  * Pointers and, where one exists, a concrete example payload.
  */
 export type {
@@ -28,9 +28,9 @@ export {
   type ChangeKind,
   type ChangeKindName,
   type ExampleStrategy,
-} from "./table.js";
+} from "./table/index.js";
 export { changeCataloguePage } from "./catalogue-page.js";
-export { diffModels, diffEndpoint, type Finding } from "./diff.js";
+export { diffModels, diffEndpoint, type Finding } from "./diff/index.js";
 export { classify, classifyModel, fieldPathLabel } from "./classify.js";
 export { compareModel, type ModelComparison } from "./compare.js";
 export {

@@ -5,7 +5,11 @@
  * around it. The result is a candidate: `example.ts` checks it with Ajv before showing it.
  */
 import { defineOwn, isSchemaObject, type JsonSchemaObject } from "../schema/index.js";
+import { UNLISTED } from "./diff/index.js";
 import { acceptsType, jsonType, typesOf, viewSchema, type Alternative, type SchemaRoot } from "./view.js";
+
+/** The name an example gives a property its object does not list. */
+export const UNLISTED_NAME = "unlisted_property";
 
 /** What goes at the forced location: a value, or nothing (the field left out). */
 export type Leaf = { value: unknown } | { omit: true };
@@ -144,14 +148,17 @@ function sampleObject(
 ): Record<string, unknown> {
   const props = isSchemaObject(s.properties) ? s.properties : {};
   const required = Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : [];
-  const forced = path[0];
+  // an unlisted property (`additionalProperties`): one named as the extra-property example names it
+  const unlisted = path[0] === UNLISTED;
+  const forced = unlisted ? UNLISTED_NAME : path[0];
   const out: Record<string, unknown> = {};
   const names = [...new Set([...Object.keys(props), ...required])].filter((n) => required.includes(n) || n === forced);
   if (forced !== undefined && !names.includes(forced)) names.push(forced);
   for (const name of names) {
     if (name === forced) {
       if (path.length === 1 && leaf !== undefined && "omit" in leaf) continue;
-      defineOwn(out, name, forcedValue(props[name] ?? {}, root, path.slice(1), leaf!, depth + 1, budget));
+      const schema = unlisted ? (s.additionalProperties ?? {}) : (props[name] ?? {});
+      defineOwn(out, name, forcedValue(schema, root, path.slice(1), leaf!, depth + 1, budget));
     } else {
       defineOwn(out, name, sampleValue(props[name] ?? {}, root, undefined, depth + 1, budget, variant));
     }

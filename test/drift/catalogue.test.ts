@@ -1,5 +1,5 @@
 /**
- * The change catalogue (src/drift/table.ts): one typed entry per change id, the committed
+ * The change catalogue (src/drift/table/): one typed entry per change id, the committed
  * docs/drift-changes.md generated from it, and every id the differ can produce in it.
  */
 import { readFileSync } from "node:fs";

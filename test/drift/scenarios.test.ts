@@ -145,6 +145,28 @@ const ROWS: Row[] = [
     ["request-property-pattern-unset", "safe"],
     ["response-property-pattern-unset", "behavior"],
   ],
+  // issue 29.3: a pattern every string matches ("", .*) constrains nothing
+  [
+    'pattern "" narrowed to ^\\w+$',
+    { ...S, pattern: "" },
+    { ...S, pattern: "^\\w+$" },
+    ["request-property-pattern-set", "breaking"],
+    ["response-property-pattern-set", "safe"],
+  ],
+  [
+    "pattern ^a widened to .*",
+    { ...S, pattern: "^a" },
+    { ...S, pattern: ".*" },
+    ["request-property-pattern-unset", "safe"],
+    ["response-property-pattern-unset", "behavior"],
+  ],
+  [
+    'pattern ^.*$ widened to "" (^.*$ rejects a line break)',
+    { ...S, pattern: "^.*$" },
+    { ...S, pattern: "" },
+    ["request-property-pattern-unset", "safe"],
+    ["response-property-pattern-unset", "behavior"],
+  ],
   [
     "pattern rewritten",
     { ...S, pattern: "^a" },
@@ -223,11 +245,12 @@ const ROWS: Row[] = [
     ["response-property-additional-properties-widened", "behavior"],
   ],
   [
+    // issue 29.1: the schema of unlisted properties is compared as a property's is
     "additionalProperties schema rewritten",
     { ...O, additionalProperties: I },
     { ...O, additionalProperties: S },
-    ["request-property-additional-properties-changed", "unclassified"],
-    ["response-property-additional-properties-changed", "unclassified"],
+    ["request-property-type-changed", "breaking"],
+    ["response-property-type-changed", "breaking"],
   ],
   [
     "enum value removed",
@@ -621,6 +644,8 @@ describe("equivalent rewrites report nothing", () => {
       model({ ...O, additionalProperties: true }),
       model({ ...O, additionalProperties: {} }),
     ],
+    ['pattern "", .* and none', model({ ...S, pattern: "" }), model({ ...S, pattern: ".*" })],
+    ["pattern ^.* and none", model({ ...S, pattern: "^.*" }), model(S)],
     ["keys in another order", model({ type: "integer", maximum: 3 }), model({ maximum: 3, type: "integer" })],
   ])("%s", (_name, before, after) => {
     expect(changes(before, after)).toEqual([]);

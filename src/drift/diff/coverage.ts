@@ -1,0 +1,88 @@
+/**
+ * anyOf coverage: whether the other alternatives of a side accept what one alternative lost
+ * or gained, and the walk below a pair whose changes they cover (dropped when covered,
+ * undecided when they may be).
+ */
+import type { JsonSchemaObject } from "../../schema/index.js";
+import { BOUNDS, changeKind } from "../table/index.js";
+import { acceptsType, canonical, typesOf, type Alternative } from "../view.js";
+import type { BodyDirection, Walk } from "./finding.js";
+
+export type Coverage = "all" | "maybe" | "none";
+
+/** Whether the other alternatives of a side accept all of `alt` (`all`), maybe some of it, or none of it. */
+export function cover(alt: Alternative, side: readonly Alternative[], partner: Alternative): Coverage {
+  const others = side.filter((o) => o !== partner);
+  if (others.some((o) => subsumes(o.schema, alt.schema))) return "all";
+  return others.some((o) => overlaps(o.schema, alt.schema)) ? "maybe" : "none";
+}
+
+/** Severities that can hurt, per direction: what a covered alternative's changes cannot do. */
+const HURTS: Record<BodyDirection, ReadonlySet<string>> = {
+  request: new Set(["breaking", "unclassified"]),
+  response: new Set(["breaking", "behavior", "unclassified"]),
+};
+
+/**
+ * The walk below a pair of alternatives whose changes other alternatives cover. What could hurt
+ * (a request narrowed, a response widened): dropped when covered (`all`), said to be undecided
+ * (unclassified) when it may be (`maybe`), never called breaking then. What is safe: dropped
+ * when covered.
+ */
+export function coveredWalk(walk: Walk, hurt: Coverage, harmless: Coverage): Walk {
+  const hurts = HURTS[walk.direction];
+  return {
+    ...walk,
+    emit: (k, field, pb, pa, params = {}) => {
+      const severity = changeKind(k).severity;
+      if (!hurts.has(severity)) {
+        if (severity === "safe" && harmless === "all") return;
+        return walk.emit(k, field, pb, pa, params);
+      }
+      if (hurt === "none") return walk.emit(k, field, pb, pa, params);
+      if (hurt === "all") return;
+      const what = k.split("/")[1]!;
+      walk.emit(
+        walk.direction === "request" ? "request/any-of-narrowing-undecided" : "response/any-of-widening-undecided",
+        field,
+        pb,
+        pa,
+        { value: params.keyword === undefined ? what : `${what}: ${params.keyword}` },
+      );
+    },
+  };
+}
+
+/** Whether `general` accepts every value `specific` accepts, decided only where it is plain (else false). */
+function subsumes(general: JsonSchemaObject, specific: JsonSchemaObject): boolean {
+  for (const [k, v] of Object.entries(general)) {
+    if (k === "type") {
+      const ts = typesOf(specific);
+      if (ts === undefined || !ts.every((t) => acceptsType(typesOf(general), t))) return false;
+      continue;
+    }
+    const bound = BOUNDS.find((x) => x.keyword === k);
+    const sv = specific[k];
+    if (bound !== undefined && typeof v === "number" && typeof sv === "number") {
+      if (bound.upper ? sv > v : sv < v) return false;
+      continue;
+    }
+    if (canonical(sv) !== canonical(v)) return false;
+  }
+  return true;
+}
+
+/** Whether two alternatives may accept a value in common: they share a type, and no two enums keep them apart. */
+function overlaps(x: JsonSchemaObject, y: JsonSchemaObject): boolean {
+  const values = (s: JsonSchemaObject): unknown[] | undefined =>
+    Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined;
+  const [vx, vy] = [values(x), values(y)];
+  if (vx !== undefined && vy !== undefined) {
+    const inY = new Set(vy.map(canonical));
+    return vx.some((v) => inY.has(canonical(v)));
+  }
+  const tx = typesOf(x);
+  const ty = typesOf(y);
+  if (tx === undefined || ty === undefined) return true;
+  return tx.some((t) => ty.some((u) => acceptsType([t], u) || acceptsType([u], t)));
+}

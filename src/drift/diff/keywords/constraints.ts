@@ -1,0 +1,44 @@
+/**
+ * `format`, `pattern`, `uniqueItems`: constraints that, once set, reject values accepted without
+ * them; set narrows, unset widens, rewritten is undecidable (unclassified). A pattern every
+ * string matches and `uniqueItems: false` constrain nothing.
+ */
+import { CONSTRAINTS } from "../../table/index.js";
+import { canonical, type Alternative } from "../../view.js";
+import { at, kindOf, type FindingParams, type Walk } from "../finding.js";
+
+/**
+ * Patterns every string matches (issue 29.3): empty, or `.*` anchored at most at one end, which
+ * matches at least the empty string wherever it may start. Not `^.*$`: `.` stops at a line break,
+ * so it rejects "a\nb" and is a real pattern.
+ */
+const MATCH_ALL_PATTERNS: ReadonlySet<string> = new Set([
+  "",
+  ".*",
+  "^.*",
+  ".*$",
+  "[\\s\\S]*",
+  "^[\\s\\S]*",
+  "[\\s\\S]*$",
+  "^[\\s\\S]*$",
+]);
+
+/** Per constraint, the values that constrain nothing: compared as if the keyword were absent. */
+const CONSTRAINS_NOTHING: Record<(typeof CONSTRAINTS)[number], (value: unknown) => boolean> = {
+  format: () => false,
+  pattern: (value) => typeof value === "string" && MATCH_ALL_PATTERNS.has(value),
+  uniqueItems: (value) => value === false,
+};
+
+export function compareConstraints(snapshot: Alternative, source: Alternative, field: string[], walk: Walk): void {
+  for (const keyword of CONSTRAINTS) {
+    const value = (alt: Alternative): unknown =>
+      CONSTRAINS_NOTHING[keyword](alt.schema[keyword]) ? undefined : alt.schema[keyword];
+    const vb = value(snapshot);
+    const va = value(source);
+    if (canonical(vb) === canonical(va)) continue;
+    const params: FindingParams = { keyword, from: vb, to: va, sample: { schema: snapshot.schema, side: "before" } };
+    const what = vb === undefined ? "constraint-set" : va === undefined ? "constraint-unset" : "keyword-changed";
+    walk.emit(kindOf(walk.direction, what), field, at(snapshot, keyword), at(source, keyword), params);
+  }
+}

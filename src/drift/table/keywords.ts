@@ -1,0 +1,84 @@
+/**
+ * The schema keywords the change table names: bounds, constraints, annotations, and the
+ * keywords whose change is reported but not classified; and the variants a row's id takes.
+ */
+import type { Variant } from "./row.js";
+
+/** Bounds, as oasdiff names them, and whether a larger value accepts more (upper) or less (lower). */
+export const BOUNDS = [
+  { keyword: "maximum", name: "max", upper: true },
+  { keyword: "minimum", name: "min", upper: false },
+  { keyword: "exclusiveMaximum", name: "exclusive-max", upper: true },
+  { keyword: "exclusiveMinimum", name: "exclusive-min", upper: false },
+  { keyword: "maxLength", name: "max-length", upper: true },
+  { keyword: "minLength", name: "min-length", upper: false },
+  { keyword: "maxItems", name: "max-items", upper: true },
+  { keyword: "minItems", name: "min-items", upper: false },
+  { keyword: "maxProperties", name: "max-properties", upper: true },
+  { keyword: "minProperties", name: "min-properties", upper: false },
+] as const;
+
+/**
+ * Keywords that, once set, reject values the schema accepted without them (a format, a
+ * pattern, a step, unique items), compared as set, unset or changed.
+ */
+export const CONSTRAINTS = ["format", "pattern", "uniqueItems"] as const;
+
+/** Annotation keywords: a change to one of them is `docs` (titles and descriptions are docs). */
+export const DOCS_KEYWORDS: ReadonlySet<string> = new Set(["title", "description", "examples", "$comment"]);
+
+/**
+ * Keywords whose change is reported but not classified (`*-{keyword}-changed`, unclassified):
+ * a format or pattern rewritten (which one accepts more is undecidable in general), an
+ * annotation with a meaning for clients, and every JSON Schema 2020-12 keyword the differ does
+ * not read itself. Any other keyword (an `x-` extension, a typo) is `*-unknown-keyword-changed`.
+ */
+export const UNCLASSIFIED_KEYWORDS = [
+  "format",
+  "pattern",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "items",
+  "prefixItems",
+  "contains",
+  "minContains",
+  "maxContains",
+  "additionalProperties",
+  "patternProperties",
+  "propertyNames",
+  "dependentRequired",
+  "dependentSchemas",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "allOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contentEncoding",
+  "contentMediaType",
+  "contentSchema",
+  "$ref",
+  "$dynamicRef",
+] as const;
+
+export const kw = (keywords: readonly string[]): Variant[] => keywords.map((keyword) => ({ keyword }));
+export const boundsWhere = (upper: boolean): string[] => BOUNDS.filter((b) => b.upper === upper).map((b) => b.keyword);
+export const ALL_BOUNDS = BOUNDS.map((b) => b.keyword);
+/** Response bounds: which (keyword, change) narrow what is sent and which widen it. */
+export const responseBounds = (narrow: boolean): Variant[] =>
+  BOUNDS.flatMap((b) => {
+    const changes = narrow
+      ? ([b.upper ? "decreased" : "increased", "set"] as const)
+      : ([b.upper ? "increased" : "decreased", "unset"] as const);
+    return changes.map((change) => ({ keyword: b.keyword, change }));
+  });
+
+/** A keyword in the kebab form ids use: `maxLength` → `max-length`, `$comment` → `comment`. */
+export function keywordName(keyword: string): string {
+  const bound = BOUNDS.find((b) => b.keyword === keyword);
+  if (bound) return bound.name;
+  return keyword.replace(/^\$/, "").replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}

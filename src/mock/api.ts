@@ -3,13 +3,14 @@
  * wire of QUEUE.md (routes.ts → handlers.ts), with the request log and webhook deliveries a test
  * asserts on. `createMockService` (index.ts) serves it over HTTP.
  */
+import { DEFAULT_CONCURRENT_SUBMITS, Slots } from "./body.js";
 import { outputOf, type MockContext } from "./handlers.js";
-import { DEFAULT_MAX_PREDICTIONS, PredictionStore, type Prediction } from "./predictions.js";
+import { PredictionStore, type Prediction, type StoreLimits } from "./predictions.js";
 import { apiError } from "./replies.js";
 import { DEFAULT_PATHS, route, type MockEndpoint, type MockPaths } from "./routes.js";
 import { deliver, signWebhook, type WebhookDelivery } from "./webhooks.js";
 
-export interface MockApiOptions {
+export interface MockApiOptions extends StoreLimits {
   endpoints: readonly MockEndpoint[];
   /** the API key `Authorization: Key <key>` must carry; any key is accepted when unset (spec 5) */
   key?: string;
@@ -31,8 +32,8 @@ export interface MockApiOptions {
   baseUrl?: string;
   /** the largest request body accepted (default 1 MiB) */
   maxBodyBytes?: number;
-  /** how many predictions are kept (default 10 000); the oldest finished ones are dropped first */
-  maxPredictions?: number;
+  /** how many submits are read, parsed and validated at once (default 8; the others wait their turn) */
+  maxConcurrentSubmits?: number;
   /** called after each request is answered (the CLI logs it) */
   onRequest?: (record: MockRequestRecord) => void;
 }
@@ -56,6 +57,7 @@ export class MockApi implements MockContext {
   readonly requests: MockRequestRecord[] = [];
   readonly webhooks: WebhookDelivery[] = [];
   readonly store: PredictionStore;
+  readonly submitSlots: Slots;
   readonly paths: MockPaths;
   readonly now: () => number;
   baseUrl: string;
@@ -65,14 +67,10 @@ export class MockApi implements MockContext {
 
   constructor(readonly options: MockApiOptions) {
     this.paths = { ...DEFAULT_PATHS, ...options.paths };
+    this.submitSlots = new Slots(options.maxConcurrentSubmits ?? DEFAULT_CONCURRENT_SUBMITS);
     this.now = options.now ?? Date.now;
     this.baseUrl = options.baseUrl ?? "http://mock.invalid";
-    this.store = new PredictionStore(
-      options.queueMs ?? 100,
-      options.runMs ?? 200,
-      options.maxPredictions ?? DEFAULT_MAX_PREDICTIONS,
-      () => this.now(),
-    );
+    this.store = new PredictionStore(options.queueMs ?? 100, options.runMs ?? 200, options, () => this.now());
     for (const endpoint of options.endpoints) {
       const [owner, name, ep] = endpoint.key.split("/");
       const model = `${owner}/${name}`;
@@ -109,13 +107,13 @@ export class MockApi implements MockContext {
     this.timers.clear();
   }
 
-  /** Answers one request; never throws. */
-  async fetch(request: Request): Promise<Response> {
+  /** Answers one request (`method`: its method, when fetch's `Request` cannot carry it); never throws. */
+  async fetch(request: Request, method = request.method.toUpperCase()): Promise<Response> {
     const url = new URL(request.url);
     let response: Response;
     let requestId: string | undefined;
     try {
-      ({ response, requestId } = await route(this, request, url));
+      ({ response, requestId } = await route(this, request, url, method));
     } catch (error) {
       response = apiError(
         500,
@@ -125,7 +123,7 @@ export class MockApi implements MockContext {
       );
     }
     this.record({
-      method: request.method,
+      method,
       path: url.pathname,
       status: response.status,
       ...(requestId === undefined ? {} : { requestId }),

@@ -7,9 +7,12 @@ import { apiError } from "./replies.js";
 /** The default cap on a request body (`maxBodyBytes`). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
-/** A JSON media type: `application/json` or `application/<x>+json`, parameters allowed. */
+/**
+ * Spec 5: `Content-Type: application/json`, parameters allowed (`; charset=utf-8`); not
+ * `application/json-evil` nor another `+json` type. A request without the header is read as JSON.
+ */
 export function isJsonType(type: string | null): boolean {
-  return type === null || /^application\/(.+\+)?json\b/i.test(type);
+  return type === null || /^\s*application\/json\s*(;|$)/i.test(type);
 }
 
 /** The body as text, or the 413 to answer. */
@@ -36,4 +39,31 @@ export async function readBody(request: Request, limit: number, now: number): Pr
   }
   if (size > limit) return tooLarge();
   return { text: Buffer.concat(chunks).toString("utf8") };
+}
+
+/** The default number of submits read, parsed and validated at once (`maxConcurrentSubmits`). */
+export const DEFAULT_CONCURRENT_SUBMITS = 8;
+
+/**
+ * At most `size` tasks at once, the rest waiting in order: a submit's body is read, parsed and
+ * validated inside a slot, so the memory they take is bounded whatever the number of connections
+ * (a waiting client's body stays in its socket).
+ */
+export class Slots {
+  private busy = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly size: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.busy >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.busy++;
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next === undefined) this.busy--;
+      else next();
+    }
+  }
 }

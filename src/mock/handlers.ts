@@ -3,9 +3,9 @@
  * (spec 7.3), cancel, and the prediction record (spec 4.6).
  */
 import { randomUUID } from "node:crypto";
-import { DEFAULT_MAX_BODY_BYTES, isJsonType, readBody } from "./body.js";
+import { DEFAULT_MAX_BODY_BYTES, isJsonType, readBody, type Slots } from "./body.js";
 import { outcomeOf, PreferError, type Outcome } from "./outcomes.js";
-import { sampleOutput } from "./output.js";
+import { inputDuration, sampleOutput } from "./output.js";
 import type { Prediction, PredictionStore } from "./predictions.js";
 import { apiError, json, timestamp, type Answer } from "./replies.js";
 import { fillPath } from "../runtime/index.js";
@@ -18,6 +18,7 @@ export interface MockContext {
   readonly options: MockApiOptions;
   readonly paths: MockPaths;
   readonly store: PredictionStore;
+  readonly submitSlots: Slots;
   readonly baseUrl: string;
   now(): number;
   endpoint(model: string, endpoint: string): MockEndpoint | undefined;
@@ -30,6 +31,11 @@ export interface MockContext {
 
 type Params = Record<string, string>;
 
+/** A failed prediction's message lists this many validation errors, then says how many more. */
+const MAX_LISTED_DIAGNOSTICS = 20;
+/** The longest failure message a prediction keeps (characters). */
+const MAX_MESSAGE_CHARS = 4096;
+
 function find(ctx: MockContext, params: Params): Prediction | Response {
   const p = ctx.store.get(params.id ?? "");
   if (p === undefined || (params.owner !== undefined && (p.owner !== params.owner || p.name !== params.name)))
@@ -39,11 +45,15 @@ function find(ctx: MockContext, params: Params): Prediction | Response {
 
 /** The output of a succeeded prediction, drawn from its endpoint's output schema (spec 2.3). */
 export function outputOf(ctx: MockContext, p: Prediction): unknown {
-  return sampleOutput(p.endpoint.output, { requestId: p.id, baseUrl: ctx.baseUrl, input: p.input });
+  return sampleOutput(p.endpoint.output, { requestId: p.id, baseUrl: ctx.baseUrl, duration: p.duration });
 }
 
-/** Spec 4.1: POST /v1/queue/{owner}/{name}/{endpoint}. */
-export async function submit(ctx: MockContext, request: Request, url: URL, params: Params): Promise<Answer> {
+/** Spec 4.1: POST /v1/queue/{owner}/{name}/{endpoint}, in one of the submit slots. */
+export function submit(ctx: MockContext, request: Request, url: URL, params: Params): Promise<Answer> {
+  return ctx.submitSlots.run(() => admit(ctx, request, url, params));
+}
+
+async function admit(ctx: MockContext, request: Request, url: URL, params: Params): Promise<Answer> {
   const now = ctx.now();
   const model = `${params.owner}/${params.name}`;
   const endpoint = ctx.endpoint(model, params.endpoint!);
@@ -100,7 +110,9 @@ export async function submit(ctx: MockContext, request: Request, url: URL, param
   }
   const diagnostics = (await endpoint.validate(input)).filter((d) => d.severity === "error");
   if (diagnostics.length > 0) {
-    const message = `Input validation failed: ${diagnostics.map((d) => d.message).join("; ")}`;
+    const listed = diagnostics.slice(0, MAX_LISTED_DIAGNOSTICS).map((d) => d.message);
+    const more = diagnostics.length - listed.length;
+    const message = `Input validation failed: ${listed.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
     if (ctx.options.strictSubmit)
       return {
         response: apiError(422, "INPUT_VALIDATION_FAILED", message, now, {
@@ -113,9 +125,11 @@ export async function submit(ctx: MockContext, request: Request, url: URL, param
       failure: { code: "invalid_input", reason: "input_validation_failed", retryable: false, message },
     };
   }
-  if (!ctx.store.makeRoom())
-    return {
-      response: apiError(503, "QUEUE_FULL", "the mock holds too many unfinished predictions; try again", now),
+  // what is kept is bounded: a failure's message is cut at MAX_MESSAGE_CHARS
+  if (outcome.kind === "failed" && outcome.failure.message.length > MAX_MESSAGE_CHARS)
+    outcome = {
+      kind: "failed",
+      failure: { ...outcome.failure, message: `${outcome.failure.message.slice(0, MAX_MESSAGE_CHARS)}…` },
     };
   const id = randomUUID();
   const prediction: Prediction = {
@@ -123,14 +137,24 @@ export async function submit(ctx: MockContext, request: Request, url: URL, param
     endpoint,
     owner: params.owner!,
     name: params.name!,
-    input,
+    duration: inputDuration(input),
     createdAt: now,
     outcome,
     forced: 0,
     delivered: false,
     ...(webhook === null ? {} : { webhook }),
   };
-  ctx.store.add(prediction);
+  if (!ctx.store.add(prediction))
+    return {
+      response: apiError(
+        503,
+        "QUEUE_FULL",
+        "the mock holds as many unfinished predictions as its memory limit allows (maxStoredBytes); let some finish or cancel them, then try again",
+        now,
+        undefined,
+        { "retry-after": "1" },
+      ),
+    };
   if (webhook !== null) ctx.scheduleDelivery(prediction);
   const ids = { owner: params.owner!, name: params.name!, id };
   return {

@@ -11,7 +11,10 @@
  */
 export type { MockApiOptions, MockCoreOptions, MockRequestRecord } from "./api.js";
 export type { MockDiagnostic, MockEndpoint, MockPaths } from "./routes.js";
-export type { PredictionStatus } from "./predictions.js";
+export type { PredictionStatus, StoreLimits } from "./predictions.js";
+export { DEFAULT_MAX_STORED_BYTES, DEFAULT_RETAIN_MS } from "./predictions.js";
+export { DEFAULT_HTTP_LIMITS, type HttpLimits } from "./http.js";
+export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
 export type { WebhookDelivery } from "./webhooks.js";
 export { DEFAULT_PATHS } from "./routes.js";
 export { OUTCOMES, parsePrefer, outcomeOf, PreferError, type Outcome, type FailureSpec } from "./outcomes.js";

@@ -74,7 +74,7 @@ export function matchPath(template: string, path: string): Record<string, string
 }
 
 /** Authenticates (spec 5: "Authorization: Key <API_KEY>", sent with every request), then dispatches. */
-export async function route(ctx: MockContext, request: Request, url: URL): Promise<Answer> {
+export async function route(ctx: MockContext, request: Request, url: URL, method: string): Promise<Answer> {
   const now = ctx.now();
   const auth = request.headers.get("authorization") ?? "";
   const match = /^Key\s+(\S.*)$/.exec(auth);
@@ -90,7 +90,6 @@ export async function route(ctx: MockContext, request: Request, url: URL): Promi
       ),
     };
   const path = url.pathname;
-  const method = request.method.toUpperCase();
   const allowed: string[] = [];
   for (const [routeMethod, template, handler] of routes(ctx.paths)) {
     const params = matchPath(template, path);

@@ -5,12 +5,12 @@
 import { loadConfig, type VskConfig } from "../config/index.js";
 import { openRegistry, RegistryError } from "../lint/index.js";
 import { readSnapshot } from "../snapshot/index.js";
-import { listen as listenHttp, type Listening } from "./http.js";
+import { listen as listenHttp, type HttpLimits, type Listening } from "./http.js";
 import { MockApi, type MockApiOptions, type MockRequestRecord } from "./api.js";
 import type { MockEndpoint } from "./routes.js";
 import type { WebhookDelivery } from "./webhooks.js";
 
-export interface MockServiceOptions extends Omit<MockApiOptions, "endpoints"> {
+export interface MockServiceOptions extends Omit<MockApiOptions, "endpoints">, HttpLimits {
   /** the endpoints to serve; default: every endpoint of the configured models */
   endpoints?: readonly MockEndpoint[];
   /** a `vsk.config.json` (default: the one in `cwd`, else the three embedded models) */
@@ -65,12 +65,13 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     async listen({ port = 0, host = "127.0.0.1" } = {}) {
       if (listening !== undefined) return { url: listening.url };
       listening = await listenHttp(
-        (r) => core.fetch(r),
+        (r, method) => core.fetch(r, method),
         port,
         host,
         (url) => {
           if (options.baseUrl === undefined) core.baseUrl = url;
         },
+        options,
       );
       return { url: listening.url };
     },

@@ -24,6 +24,8 @@ export interface MockApiOptions extends StoreLimits {
   strictSubmit?: boolean;
   /** sign webhook deliveries (Standard Webhooks) with this secret */
   webhookSecret?: string;
+  /** how much of a webhook receiver's answer is read (default 64 KiB); the rest is not */
+  maxWebhookResponseBytes?: number;
   /** the clock (ms since the epoch); default `Date.now` */
   now?: () => number;
   /** the paths the spec does not show (QUEUE.md defaults) */
@@ -162,7 +164,11 @@ export class MockApi implements MockContext {
     const body = JSON.stringify(payload);
     const headers =
       this.options.webhookSecret === undefined ? {} : signWebhook(this.options.webhookSecret, body, this.now());
-    const sending = deliver(p.webhook, body, headers, p.id).then((delivery) => {
+    const sending = deliver(p.webhook, body, headers, p.id, {
+      ...(this.options.maxWebhookResponseBytes === undefined
+        ? {}
+        : { maxResponseBytes: this.options.maxWebhookResponseBytes }),
+    }).then((delivery) => {
       this.webhooks.push(delivery);
       if (this.webhooks.length > MAX_RECORDS) this.webhooks.splice(0, this.webhooks.length - MAX_RECORDS);
     });

@@ -18,5 +18,5 @@ export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
 export type { WebhookDelivery } from "./webhooks.js";
 export { DEFAULT_PATHS } from "./routes.js";
 export { OUTCOMES, parsePrefer, outcomeOf, PreferError, type Outcome, type FailureSpec } from "./outcomes.js";
-export { signWebhook, isLoopbackUrl } from "./webhooks.js";
+export { signWebhook, isLoopbackUrl, DEFAULT_MAX_WEBHOOK_RESPONSE_BYTES } from "./webhooks.js";
 export { createMockService, endpointsFromConfig, type MockService, type MockServiceOptions } from "./service.js";

@@ -9,7 +9,8 @@ import { isSchemaObject, type JsonSchemaObject } from "../schema/index.js";
 export interface OutputContext {
   requestId: string;
   baseUrl: string;
-  input: unknown;
+  /** the input's `duration`, the one input field an output follows */
+  duration: number | undefined;
 }
 
 const MAX_DEPTH = 16;
@@ -48,7 +49,8 @@ function typeOf(schema: JsonSchemaObject): string | undefined {
   return undefined;
 }
 
-function inputDuration(input: unknown): number | undefined {
+/** The input's `duration` where it is a whole number of seconds: all a prediction keeps of its input. */
+export function inputDuration(input: unknown): number | undefined {
   if (typeof input !== "object" || input === null) return undefined;
   const d = (input as Record<string, unknown>).duration;
   return typeof d === "number" && Number.isInteger(d) && d > 0 ? d : undefined;
@@ -78,7 +80,7 @@ function valueFor(
       return Array.from({ length: count }, () => valueFor(name, items, root, ctx, depth + 1));
     }
     case "integer":
-      if (/dur/.test(name)) return clamp(inputDuration(ctx.input) ?? 5);
+      if (/dur/.test(name)) return clamp(ctx.duration ?? 5);
       if (/size/.test(name)) return clamp(1_048_576);
       if (/tokens/.test(name)) return clamp(108_000);
       return clamp(1);

@@ -14,7 +14,10 @@ export interface WebhookDelivery {
   headers: Record<string, string>;
   /** the exact body sent */
   body: string;
-  /** the receiver's HTTP status, or 0 when the delivery failed (then `error` says why) */
+  /**
+   * the receiver's HTTP status, or 0 when the delivery failed (then `error` says why); with a
+   * status, `error` says the receiver's answer was over the cap (`maxWebhookResponseBytes`)
+   */
   status: number;
   error?: string;
 }
@@ -49,13 +52,35 @@ export function isLoopbackUrl(text: string): boolean {
   return host === "localhost" || host === "::1" || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
+/** The default cap on the receiver's answer the mock reads (`maxWebhookResponseBytes`); the rest is not read. */
+export const DEFAULT_MAX_WEBHOOK_RESPONSE_BYTES = 64 * 1024;
+/** The default deadline of one delivery, answer included (ms). */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5000;
+
+/** Reads (and drops) at most `limit` bytes of an answer; true when there was more, which is left unread. */
+async function drainCapped(response: Response, limit: number): Promise<boolean> {
+  if (response.body === null) return false;
+  const reader = response.body.getReader();
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return false;
+      size += value.byteLength;
+      if (size > limit) return true;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
 /** POSTs one delivery; never throws (a receiver that is down is recorded, not fatal). */
 export async function deliver(
   url: string,
   body: string,
   headers: Record<string, string>,
   requestId: string,
-  timeoutMs = 5000,
+  { timeoutMs = DEFAULT_WEBHOOK_TIMEOUT_MS, maxResponseBytes = DEFAULT_MAX_WEBHOOK_RESPONSE_BYTES } = {},
 ): Promise<WebhookDelivery> {
   const all = { "content-type": "application/json", ...headers };
   try {
@@ -66,8 +91,15 @@ export async function deliver(
       redirect: "manual",
       signal: AbortSignal.timeout(timeoutMs),
     });
-    await response.arrayBuffer().catch(() => undefined);
-    return { requestId, url, headers: all, body, status: response.status };
+    const over = await drainCapped(response, maxResponseBytes).catch(() => false);
+    return {
+      requestId,
+      url,
+      headers: all,
+      body,
+      status: response.status,
+      ...(over ? { error: `the receiver's answer is over ${maxResponseBytes} bytes; the rest was not read` } : {}),
+    };
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
     return {

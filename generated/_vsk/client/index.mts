@@ -40,6 +40,7 @@ import {
   type AbortSignalLike,
   type FetchLike,
 } from "./platform.mjs";
+import { scrubSecrets, scrubText } from "./secrets.mjs";
 import { exchange, sleep, type Exchange, type RetryOptions } from "./transport.mjs";
 
 export * from "./errors.mjs";
@@ -112,7 +113,7 @@ export interface SubscribeOptions<I> {
 const FINAL = new Set(["succeeded", "failed", "cancelled"]);
 
 /** The start of a body for a message: one line, at most 200 characters, URLs redacted by the error. */
-function snippet(text: string): string {
+function clipLine(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
@@ -166,6 +167,9 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
       ...(json ? { "content-type": "application/json" } : {}),
     };
   }
+
+  /** A body's start for an error: keys removed before it is cut, so no part of one survives the cut. */
+  const snippet = (text: string): string => clipLine(scrubText(text, keysSent));
 
   function endpointOf(key: string): { entry: ClientEndpoint; owner: string; name: string } {
     const entry = Object.hasOwn(endpoints, key) ? endpoints[key] : undefined;
@@ -243,14 +247,9 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
     );
   }
 
-  /** Removes any key sent from an error's message and stack (a server may echo what it got). */
+  /** Every error a caller sees leaves here: no key sent in any string it carries (secrets.ts). */
   function scrub(error: unknown): never {
-    if (error instanceof Error)
-      for (const key of keysSent) {
-        if (error.message.includes(key)) error.message = error.message.split(key).join("<redacted>");
-        if (error.stack?.includes(key)) error.stack = error.stack.split(key).join("<redacted>");
-      }
-    throw error;
+    throw scrubSecrets(error, keysSent);
   }
 
   const client: QueueClient<M> = {

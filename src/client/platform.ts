@@ -10,12 +10,21 @@ export interface HeadersLike {
   get(name: string): string | null;
 }
 
+/** The part of a body stream's reader the client uses: chunks until done, or cancel. */
+export interface BodyReaderLike {
+  read(): Promise<{ done: boolean; value?: Uint8Array | undefined }>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
 /** The part of a `fetch` `Response` the client reads. */
 export interface ResponseLike {
   readonly status: number;
   readonly headers: HeadersLike;
+  /** `"opaqueredirect"` for a redirect a browser hides under `redirect: "manual"` */
+  readonly type?: string;
+  /** the body as a stream, read chunk by chunk up to the byte cap; without one, `text()` is read */
+  readonly body?: { getReader(): BodyReaderLike; cancel?(reason?: unknown): Promise<void> } | null;
   text(): Promise<string>;
-  arrayBuffer(): Promise<unknown>;
 }
 
 /** The part of an `AbortSignal` the client reads (the caller's own signal is accepted as it is). */
@@ -31,6 +40,8 @@ export interface FetchInit {
   method: string;
   headers: Record<string, string>;
   body?: string;
+  /** always `"manual"`: the client follows a redirect only to the same origin (transport.ts) */
+  redirect?: "manual";
   /**
    * The caller's AbortSignal (or the client's own, for `timeoutMs`), passed on as it is. Typed
    * `any` on purpose: `fetch` takes the platform's own AbortSignal type, which a structural type
@@ -69,6 +80,7 @@ interface Platform {
   clearTimeout(handle: unknown): void;
   crypto?: { subtle?: SubtleLike };
   TextEncoder: new () => { encode(text: string): Uint8Array };
+  TextDecoder: new () => { decode(bytes?: Uint8Array, options?: { stream?: boolean }): string };
   atob(base64: string): string;
   btoa(binary: string): string;
 }
@@ -124,6 +136,11 @@ export function subtleCrypto(): SubtleLike | undefined {
 
 export function utf8(text: string): Uint8Array {
   return new platform.TextEncoder().encode(text);
+}
+
+/** A streaming UTF-8 decoder (`TextDecoder`). */
+export function utf8Decoder(): { decode(bytes?: Uint8Array, options?: { stream?: boolean }): string } {
+  return new platform.TextDecoder();
 }
 
 export function fromBase64Text(base64: string): string {

@@ -204,8 +204,12 @@ describe("abort and timeout", () => {
     const { url } = await slow.listen();
     const c = createQueueClient<EndpointTypeMap>({ baseUrl: url, credentials: KEY, endpoints, pollIntervalMs: 20 });
     const controller = new AbortController();
-    const pending = c.subscribe("example/model-c/text-to-video", { input: { prompt: "x" }, signal: controller.signal });
-    setTimeout(() => controller.abort(), 80);
+    // aborted once polling runs (an abort during the submit is answered by the mock all the same)
+    const pending = c.subscribe("example/model-c/text-to-video", {
+      input: { prompt: "x" },
+      signal: controller.signal,
+      onQueueUpdate: () => controller.abort(),
+    });
     const error = (await pending.catch((e: unknown) => e)) as Error;
     expect(error.name).toBe("AbortError");
     const polls = slow.requests.length;
@@ -214,12 +218,12 @@ describe("abort and timeout", () => {
     await slow.close();
   });
 
-  it("timeoutMs rejects with SubscribeTimeoutError carrying the request id", async () => {
+  it("timeoutMs rejects with SubscribeTimeoutError carrying the request id once the submit was acknowledged", async () => {
     const slow = createMockService({ cwd: root, key: KEY, queueMs: 60_000, runMs: 60_000 });
     const { url } = await slow.listen();
     const c = createQueueClient<EndpointTypeMap>({ baseUrl: url, credentials: KEY, endpoints, pollIntervalMs: 20 });
     const error = (await c
-      .subscribe("example/model-c/text-to-video", { input: { prompt: "x" }, timeoutMs: 100 })
+      .subscribe("example/model-c/text-to-video", { input: { prompt: "x" }, timeoutMs: 3000 })
       .catch((e: unknown) => e)) as SubscribeTimeoutError;
     expect(error).toBeInstanceOf(SubscribeTimeoutError);
     expect(error.requestId).toBe(slow.requests[0]!.requestId);

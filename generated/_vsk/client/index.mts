@@ -19,6 +19,7 @@ import {
   toPredictionFailedError,
   type PredictionError,
   type PredictionFailedError,
+  type PredictionStatus,
   type QueuePaths,
 } from "../runtime/index.mjs";
 import {
@@ -108,8 +109,8 @@ export interface Submitted {
 
 export interface QueueStatus {
   requestId: string;
-  /** the status as sent (an open set: spec 6 does not show the queue's values) */
-  status: string;
+  /** the status as sent: one of spec 3's five, or another value carried through (open set) */
+  status: PredictionStatus;
   queuePosition?: number;
   logs?: unknown[];
   /** the failure, read by the runtime (null ≡ `{}`, open sets; spec 7.2, 9.2) */
@@ -121,11 +122,18 @@ export interface CallOptions {
   signal?: AbortSignalLike;
   /** this call's deadline in ms, retries and body included (default: the client's `requestTimeoutMs`) */
   timeoutMs?: number;
+  /**
+   * headers added to this call's requests (e.g. the mock's `Prefer: outcome=failed`); the
+   * client's own `authorization`, `accept` and `content-type` cannot be replaced
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface SubscribeOptions<I> {
   input: I;
   signal?: AbortSignalLike;
+  /** headers added to every request of the subscribe (submit, polls, result) */
+  headers?: Readonly<Record<string, string>>;
   /**
    * give up (SubscribeTimeoutError) after this many ms, counted from the start: the submit, the
    * polls and the result all fall within it; the prediction may still finish (no default: each
@@ -169,7 +177,7 @@ export interface QueueClient<M extends TypeMap<M>> {
   getPrediction(
     id: string,
     options?: CallOptions,
-  ): Promise<{ id: string; status: string; error: PredictionError | null }>;
+  ): Promise<{ id: string; status: PredictionStatus; error: PredictionError | null }>;
 }
 
 export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOptions<M>): QueueClient<M> {
@@ -188,11 +196,17 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
 
   /** Every key sent so far (credentials may rotate): none may appear in an error a caller sees. */
   const keysSent = new Set<string>();
-  async function headers(json: boolean): Promise<Record<string, string>> {
+  async function headers(
+    json: boolean,
+    extra: Readonly<Record<string, string>> = {},
+  ): Promise<Record<string, string>> {
     const key = typeof options.credentials === "function" ? await options.credentials() : options.credentials;
     if (key.length >= 4) keysSent.add(key);
+    const added: Record<string, string> = {};
+    for (const [name, value] of Object.entries(extra)) added[name.toLowerCase()] = value;
     // spec 5: Authorization: Key <API_KEY>, with every request
     return {
+      ...added,
       authorization: `Key ${key}`,
       accept: "application/json",
       ...(json ? { "content-type": "application/json" } : {}),
@@ -216,14 +230,19 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
   async function call(
     method: string,
     url: string,
-    { signal, timeoutMs }: CallOptions,
+    { signal, timeoutMs, headers: extra }: CallOptions,
     body?: string,
   ): Promise<Exchange> {
     const limits = { timeoutMs: bound("timeoutMs", timeoutMs, requestTimeoutMs, true), maxResponseBytes };
     return exchange(
       fetchImpl,
       url,
-      { method, headers: await headers(body !== undefined), ...(body === undefined ? {} : { body }), signal },
+      {
+        method,
+        headers: await headers(body !== undefined, extra),
+        ...(body === undefined ? {} : { body }),
+        signal,
+      },
       retry,
       limits,
     );
@@ -362,7 +381,10 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
       }
     },
 
-    async subscribe(key, { input, signal, timeoutMs, pollIntervalMs, onQueueUpdate, logs, webhookUrl }) {
+    async subscribe(
+      key,
+      { input, signal, headers: extra, timeoutMs, pollIntervalMs, onQueueUpdate, logs, webhookUrl },
+    ) {
       if (timeoutMs !== undefined) bound("timeoutMs", timeoutMs, 0, true);
       const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
       const interval = pollIntervalMs ?? options.pollIntervalMs ?? 1000;
@@ -374,6 +396,7 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
           ? undefined
           : setTimer(() => timeout.abort(), timeoutMs);
       const combined = signal === undefined ? timeout.signal : anySignal([signal, timeout.signal]);
+      const each = { signal: combined, ...(extra === undefined ? {} : { headers: extra }) };
       let requestId: string | undefined;
       const rethrow = (error: unknown): never => {
         if (signal?.aborted) throw abortError(signal);
@@ -382,17 +405,17 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
       };
       try {
         ({ requestId } = await client
-          .submit(key, { input, ...(webhookUrl === undefined ? {} : { webhookUrl }), signal: combined })
+          .submit(key, { input, ...(webhookUrl === undefined ? {} : { webhookUrl }), ...each })
           .catch(rethrow));
         for (;;) {
           const update = await client
-            .status(key, requestId, { ...(logs ? { logs } : {}), signal: combined })
+            .status(key, requestId, { ...(logs ? { logs } : {}), ...each })
             .catch(rethrow);
           onQueueUpdate?.(update);
           if (FINAL.has(update.status)) {
             if (update.status === "cancelled") throw new PredictionCancelledError(requestId);
             try {
-              return await client.result(key, requestId, { signal: combined });
+              return await client.result(key, requestId, each);
             } catch (error) {
               // the result endpoint decides (spec 7.3); only when it gives no reading of the
               // failure does the status's own error stand in, read by the same runtime

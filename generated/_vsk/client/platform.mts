@@ -51,8 +51,20 @@ export interface FetchInit {
   signal?: any;
 }
 
-/** `fetch` as the client calls it: the real one of any platform fits. */
-export type FetchLike = (url: string, init: FetchInit) => Promise<ResponseLike>;
+/**
+ * `fetch` as the client calls it: `input` is a `Request` built from `init` where the platform has
+ * one, else the URL string, and `init` repeats what it holds. So the real `fetch` of any platform
+ * fits, a wrapper `(input, init) => fetch(input, init)` does, and so does a `(request: Request) =>
+ * Response` handler such as the mock's in-process `fetch` (`input` is typed `any` for that: a
+ * structural type could never be assigned to the platform's own `Request`).
+ */
+export type FetchLike = (input: any, init: FetchInit) => Promise<ResponseLike>;
+
+/** A `Request` for `url` and `init` where the platform has one; the URL string elsewhere. */
+export function newRequest(url: string, init: FetchInit): unknown {
+  const Ctor = platform.Request;
+  return typeof Ctor === "function" ? new Ctor(url, init) : url;
+}
 
 interface AbortControllerLike {
   readonly signal: AbortSignalLike;
@@ -74,6 +86,7 @@ interface SubtleLike {
 /** The globals the client uses, as the platform provides them (none of them is in ES2022). */
 interface Platform {
   fetch?: FetchLike;
+  Request?: new (url: string, init: FetchInit) => unknown;
   AbortController: new () => AbortControllerLike;
   AbortSignal?: { any?(signals: AbortSignalLike[]): AbortSignalLike };
   DOMException?: new (message: string, name: string) => Error;

@@ -22,10 +22,12 @@ import {
   anySignal,
   clearTimer,
   newAbortController,
+  newRequest,
   setTimer,
   utf8,
   utf8Decoder,
   type AbortSignalLike,
+  type FetchInit,
   type FetchLike,
   type HeadersLike,
   type ResponseLike,
@@ -347,16 +349,14 @@ async function send(
 ): Promise<ResponseLike> {
   let target = url;
   for (let hops = 0; ; hops++) {
-    const response = await untilAborted(
-      fetchImpl(target, {
-        method: init.method,
-        headers: init.headers,
-        ...(init.body === undefined ? {} : { body: init.body }),
-        redirect: "manual",
-        signal: init.signal,
-      }),
-      init.signal,
-    );
+    const request: FetchInit = {
+      method: init.method,
+      headers: init.headers,
+      ...(init.body === undefined ? {} : { body: init.body }),
+      redirect: "manual",
+      signal: init.signal,
+    };
+    const response = await untilAborted(fetchImpl(newRequest(target, request), request), init.signal);
     if (!REDIRECTS.has(response.status) && response.type !== "opaqueredirect") return response;
     discard(response);
     target = redirectTarget(response, target, init.method, hops, label);

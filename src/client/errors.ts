@@ -64,11 +64,59 @@ export class EdgeError extends QueueClientError {
   }
 }
 
+/**
+ * A redirect the client does not follow: to another origin (the key and the input would go
+ * there), one that would change the method (a submit turned into a GET), or more than
+ * {@link MAX_REDIRECTS} in a row.
+ */
+export class RedirectError extends QueueClientError {
+  constructor(
+    message: string,
+    /** the 3xx status (0 for a redirect the platform hides) */
+    readonly status: number,
+    /** the origin the redirect pointed at, when known */
+    readonly targetOrigin?: string,
+  ) {
+    super(message);
+    this.name = "RedirectError";
+  }
+}
+
+/** One call got no complete answer within its deadline (`timeoutMs`, retries and body included). */
+export class RequestTimeoutError extends QueueClientError {
+  constructor(
+    message: string,
+    readonly timeoutMs: number,
+  ) {
+    super(message);
+    this.name = "RequestTimeoutError";
+  }
+}
+
+/** An answer's body is larger than `maxResponseBytes`; reading stopped there. */
+export class ResponseTooLargeError extends QueueClientError {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly limitBytes: number,
+  ) {
+    super(message);
+    this.name = "ResponseTooLargeError";
+  }
+}
+
 /** `subscribe` gave up waiting; the prediction may still finish (ask `status` with `requestId`). */
 export class SubscribeTimeoutError extends QueueClientError {
-  constructor(requestId: string, timeoutMs: number) {
+  constructor(
+    requestId: string | undefined,
+    readonly timeoutMs: number,
+    /** whether the client cancelled the prediction on giving up (`cancelOnTimeout`) */
+    readonly cancelled = false,
+  ) {
     super(
-      `no final status for request ${requestId} within ${timeoutMs} ms; the prediction may still finish`,
+      requestId === undefined
+        ? `no acknowledgement of the submit within ${timeoutMs} ms; the service may still have accepted it (no request id to ask about)`
+        : `no final status for request ${requestId} within ${timeoutMs} ms; ${cancelled ? "it was cancelled" : "the prediction may still finish"}`,
       requestId,
     );
     this.name = "SubscribeTimeoutError";

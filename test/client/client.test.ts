@@ -12,6 +12,8 @@ import { endpoints, type EndpointTypeMap, type ModelCTextToVideoOutput } from ".
 import {
   ApiRequestError,
   createQueueClient,
+  type QueueClient,
+  type QueueStatus,
   EdgeError,
   PredictionFailedError,
   readWebhook,
@@ -21,6 +23,8 @@ import {
   verifyWebhook,
 } from "../../src/client/index.js";
 import { createMockService, type MockService } from "../../src/mock/index.js";
+import type { PredictionStatus } from "../../src/runtime/index.js";
+import { createClient } from "../../generated/client.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const KEY = "sk_live_0123456789abcdef";
@@ -59,17 +63,8 @@ const INPUTS = {
   "example/model-c/text-to-video": { prompt: "A paper boat", duration: -1 },
 } satisfies { [K in keyof EndpointTypeMap]: EndpointTypeMap[K]["input"] };
 
-/** A client whose submits carry a Prefer header (the mock's outcomes on demand). */
-function preferring(prefer: string) {
-  return createQueueClient<EndpointTypeMap>({
-    baseUrl,
-    credentials: KEY,
-    endpoints,
-    pollIntervalMs: 10,
-    fetch: (url, init) =>
-      fetch(url, init?.method === "POST" ? { ...init, headers: { ...(init.headers as object), prefer } } : init),
-  });
-}
+/** The mock's outcomes on demand: a `Prefer` header on the call (issue 24.8, docs/client.md). */
+const preferring = (prefer: string) => ({ headers: { Prefer: prefer } });
 
 describe("happy path per endpoint (against the mock)", () => {
   it.each(Object.keys(INPUTS) as (keyof typeof INPUTS)[])("%s: subscribe resolves to the typed output", async (key) => {
@@ -164,14 +159,15 @@ describe("one failure, one error, whichever call reads it (spec 6.3, 7.3)", () =
     ],
     ["outcome=plain-text-failure", { code: "unknown_error_code", message: "upstream worker exited with status 137" }],
   ])("%s: subscribe and result throw equal PredictionFailedErrors with the request id", async (prefer, expected) => {
-    const c = preferring(prefer);
+    const c = client();
     const fromSubscribe = (await c
-      .subscribe("example/model-a/text-to-video", { input: { prompt: "x" } })
-      .catch((e: unknown) => e)) as PredictionFailedError & { requestId: string };
+      .subscribe("example/model-a/text-to-video", { input: { prompt: "x" }, ...preferring(prefer) })
+      .catch((e: unknown) => e)) as PredictionFailedError;
+    expect(fromSubscribe.requestId).toMatch(/\S/);
     expect(fromSubscribe).toBeInstanceOf(PredictionFailedError);
     expect(fromSubscribe).toMatchObject(expected);
     const fromResult = (await c
-      .result("example/model-a/text-to-video", fromSubscribe.requestId)
+      .result("example/model-a/text-to-video", fromSubscribe.requestId!)
       .catch((e: unknown) => e)) as PredictionFailedError;
     for (const field of ["code", "rawCode", "reason", "retryable", "message", "timestamp", "requestId"] as const)
       expect(fromResult[field as keyof PredictionFailedError]).toEqual(
@@ -180,8 +176,8 @@ describe("one failure, one error, whichever call reads it (spec 6.3, 7.3)", () =
   });
 
   it("an edge's plain-text 502 from the result endpoint is an EdgeError with status and snippet", async () => {
-    const error = (await preferring("outcome=edge-error")
-      .subscribe("example/model-a/text-to-video", { input: { prompt: "x" } })
+    const error = (await client()
+      .subscribe("example/model-a/text-to-video", { input: { prompt: "x" }, ...preferring("outcome=edge-error") })
       .catch((e: unknown) => e)) as EdgeError;
     expect(error).toBeInstanceOf(EdgeError);
     expect(error.status).toBe(502);
@@ -204,8 +200,12 @@ describe("abort and timeout", () => {
     const { url } = await slow.listen();
     const c = createQueueClient<EndpointTypeMap>({ baseUrl: url, credentials: KEY, endpoints, pollIntervalMs: 20 });
     const controller = new AbortController();
-    const pending = c.subscribe("example/model-c/text-to-video", { input: { prompt: "x" }, signal: controller.signal });
-    setTimeout(() => controller.abort(), 80);
+    // aborted once polling runs (an abort during the submit is answered by the mock all the same)
+    const pending = c.subscribe("example/model-c/text-to-video", {
+      input: { prompt: "x" },
+      signal: controller.signal,
+      onQueueUpdate: () => controller.abort(),
+    });
     const error = (await pending.catch((e: unknown) => e)) as Error;
     expect(error.name).toBe("AbortError");
     const polls = slow.requests.length;
@@ -214,12 +214,12 @@ describe("abort and timeout", () => {
     await slow.close();
   });
 
-  it("timeoutMs rejects with SubscribeTimeoutError carrying the request id", async () => {
+  it("timeoutMs rejects with SubscribeTimeoutError carrying the request id once the submit was acknowledged", async () => {
     const slow = createMockService({ cwd: root, key: KEY, queueMs: 60_000, runMs: 60_000 });
     const { url } = await slow.listen();
     const c = createQueueClient<EndpointTypeMap>({ baseUrl: url, credentials: KEY, endpoints, pollIntervalMs: 20 });
     const error = (await c
-      .subscribe("example/model-c/text-to-video", { input: { prompt: "x" }, timeoutMs: 100 })
+      .subscribe("example/model-c/text-to-video", { input: { prompt: "x" }, timeoutMs: 3000 })
       .catch((e: unknown) => e)) as SubscribeTimeoutError;
     expect(error).toBeInstanceOf(SubscribeTimeoutError);
     expect(error.requestId).toBe(slow.requests[0]!.requestId);
@@ -406,7 +406,61 @@ describe("webhooks: Standard Webhooks v1", () => {
   });
 });
 
+describe("24.7: the mock's in-process fetch is a client's fetch, as it is", () => {
+  it.each([
+    [
+      "package createQueueClient",
+      (f: MockService["fetch"]) =>
+        createQueueClient<EndpointTypeMap>({
+          baseUrl: "http://mock.invalid",
+          credentials: KEY,
+          endpoints,
+          fetch: f,
+          pollIntervalMs: 5,
+        }),
+    ],
+    [
+      "generated createClient",
+      (f: MockService["fetch"]) =>
+        createClient({ baseUrl: "http://mock.invalid", credentials: KEY, fetch: f, pollIntervalMs: 5 }),
+    ],
+  ] as const)("%s({ fetch: mock.fetch }): submit → result", async (_name, make) => {
+    const local = createMockService({ cwd: root, key: KEY, queueMs: 0, runMs: 0 });
+    try {
+      const c = make(local.fetch);
+      const { requestId } = await c.submit("example/model-c/text-to-video", { input: { prompt: "x" } });
+      local.advance(requestId);
+      local.advance(requestId);
+      expect((await c.getPrediction(requestId)).status).toBe("succeeded");
+      expect(await c.result("example/model-c/text-to-video", requestId)).toMatchObject({
+        video: { content_type: "video/mp4" },
+      });
+      // 24.8 on the same wire: a per-call Prefer header reaches the mock
+      const failed = await c
+        .subscribe("example/model-c/text-to-video", {
+          input: { prompt: "x" },
+          headers: { prefer: "reason=provider_timeout" },
+        })
+        .catch((e: unknown) => e);
+      expect(failed).toMatchObject({ name: "PredictionFailedError", reason: "provider_timeout" });
+    } finally {
+      await local.close();
+    }
+  });
+});
+
 describe("types follow the key", () => {
+  it("24.5, 24.6: requestId on PredictionFailedError; statuses are spec 3's five, open-ended", () => {
+    expectTypeOf<PredictionFailedError["requestId"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<QueueStatus["status"]>().toEqualTypeOf<PredictionStatus>();
+    expectTypeOf<Awaited<ReturnType<QueueClient<EndpointTypeMap>["getPrediction"]>>["status"]>().toEqualTypeOf<
+      "queued" | "running" | "succeeded" | "failed" | "cancelled" | (string & {})
+    >();
+    expectTypeOf<PredictionStatus>().toEqualTypeOf<
+      "queued" | "running" | "succeeded" | "failed" | "cancelled" | (string & {})
+    >();
+  });
+
   it("input and output are typed per endpoint key", () => {
     const c = client();
     expectTypeOf(c.result<"example/model-c/text-to-video">).returns.resolves.toEqualTypeOf<ModelCTextToVideoOutput>();

@@ -19,6 +19,7 @@ import {
   toPredictionFailedError,
   type PredictionError,
   type PredictionFailedError,
+  type PredictionStatus,
   type QueuePaths,
 } from "../runtime/index.mjs";
 import {
@@ -40,11 +41,21 @@ import {
   type AbortSignalLike,
   type FetchLike,
 } from "./platform.mjs";
-import { exchange, sleep, type Exchange, type RetryOptions } from "./transport.mjs";
+import { scrubSecrets, scrubText } from "./secrets.mjs";
+import {
+  bound,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  exchange,
+  sleep,
+  type Exchange,
+  type RetryOptions,
+} from "./transport.mjs";
 
 export * from "./errors.mjs";
 export { verifyWebhook, readWebhook, type WebhookRequest, type WebhookReading } from "./webhook.mjs";
 export type { RetryOptions } from "./transport.mjs";
+export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, MAX_REDIRECTS } from "./transport.mjs";
 export type { AbortSignalLike, FetchInit, FetchLike, HeadersLike, ResponseLike } from "./platform.mjs";
 export { PredictionFailedError } from "../runtime/index.mjs";
 
@@ -73,6 +84,14 @@ export interface QueueClientOptions<M extends TypeMap<M>> {
   /** the platform's global `fetch` by default; any `fetch` fits (DOM, Node, edge runtimes) */
   fetch?: FetchLike;
   retry?: RetryOptions;
+  /**
+   * the deadline of each call (`submit`, `status`, `result`, `cancel`, `getPrediction`, and each
+   * request `subscribe` makes), retries and body included, in ms: default {@link DEFAULT_TIMEOUT_MS}
+   * (60 000); `Infinity` for none; a call's own `timeoutMs` wins
+   */
+  requestTimeoutMs?: number;
+  /** the most bytes of any one answer read: default {@link DEFAULT_MAX_RESPONSE_BYTES} (10 MiB) */
+  maxResponseBytes?: number;
   /** default interval between status polls in `subscribe` (ms, default 1000) */
   pollIntervalMs?: number;
   /** validate inputs before submitting (default true) */
@@ -90,18 +109,36 @@ export interface Submitted {
 
 export interface QueueStatus {
   requestId: string;
-  /** the status as sent (an open set: spec 6 does not show the queue's values) */
-  status: string;
+  /** the status as sent: one of spec 3's five, or another value carried through (open set) */
+  status: PredictionStatus;
   queuePosition?: number;
   logs?: unknown[];
   /** the failure, read by the runtime (null ≡ `{}`, open sets; spec 7.2, 9.2) */
   error: PredictionError | null;
 }
 
+/** What every call takes. */
+export interface CallOptions {
+  signal?: AbortSignalLike;
+  /** this call's deadline in ms, retries and body included (default: the client's `requestTimeoutMs`) */
+  timeoutMs?: number;
+  /**
+   * headers added to this call's requests (e.g. the mock's `Prefer: outcome=failed`); the
+   * client's own `authorization`, `accept` and `content-type` cannot be replaced
+   */
+  headers?: Readonly<Record<string, string>>;
+}
+
 export interface SubscribeOptions<I> {
   input: I;
   signal?: AbortSignalLike;
-  /** give up (SubscribeTimeoutError) after this many ms; the prediction may still finish */
+  /** headers added to every request of the subscribe (submit, polls, result) */
+  headers?: Readonly<Record<string, string>>;
+  /**
+   * give up (SubscribeTimeoutError) after this many ms, counted from the start: the submit, the
+   * polls and the result all fall within it; the prediction may still finish (no default: each
+   * request has the client's `requestTimeoutMs`)
+   */
   timeoutMs?: number;
   pollIntervalMs?: number;
   onQueueUpdate?: (update: QueueStatus) => void;
@@ -112,7 +149,7 @@ export interface SubscribeOptions<I> {
 const FINAL = new Set(["succeeded", "failed", "cancelled"]);
 
 /** The start of a body for a message: one line, at most 200 characters, URLs redacted by the error. */
-function snippet(text: string): string {
+function clipLine(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
@@ -120,31 +157,27 @@ function snippet(text: string): string {
 export interface QueueClient<M extends TypeMap<M>> {
   submit<K extends keyof M & string>(
     key: K,
-    options: { input: M[K]["input"]; webhookUrl?: string; signal?: AbortSignalLike },
+    options: { input: M[K]["input"]; webhookUrl?: string } & CallOptions,
   ): Promise<Submitted>;
   status<K extends keyof M & string>(
     key: K,
     requestId: string,
-    options?: { logs?: boolean; signal?: AbortSignalLike },
+    options?: { logs?: boolean } & CallOptions,
   ): Promise<QueueStatus>;
   result<K extends keyof M & string>(
     key: K,
     requestId: string,
-    options?: { signal?: AbortSignalLike },
+    options?: CallOptions,
   ): Promise<M[K]["output"]>;
   subscribe<K extends keyof M & string>(
     key: K,
     options: SubscribeOptions<M[K]["input"]>,
   ): Promise<M[K]["output"]>;
-  cancel<K extends keyof M & string>(
-    key: K,
-    requestId: string,
-    options?: { signal?: AbortSignalLike },
-  ): Promise<void>;
+  cancel<K extends keyof M & string>(key: K, requestId: string, options?: CallOptions): Promise<void>;
   getPrediction(
     id: string,
-    options?: { signal?: AbortSignalLike },
-  ): Promise<{ id: string; status: string; error: PredictionError | null }>;
+    options?: CallOptions,
+  ): Promise<{ id: string; status: PredictionStatus; error: PredictionError | null }>;
 }
 
 export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOptions<M>): QueueClient<M> {
@@ -153,19 +186,35 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
   const paths = { ...DEFAULT_CLIENT_PATHS, ...options.paths };
   const retry = options.retry ?? {};
   const endpoints = options.endpoints as Readonly<Record<string, ClientEndpoint>>;
+  const requestTimeoutMs = bound("requestTimeoutMs", options.requestTimeoutMs, DEFAULT_TIMEOUT_MS, true);
+  const maxResponseBytes = bound(
+    "maxResponseBytes",
+    options.maxResponseBytes,
+    DEFAULT_MAX_RESPONSE_BYTES,
+    false,
+  );
 
   /** Every key sent so far (credentials may rotate): none may appear in an error a caller sees. */
   const keysSent = new Set<string>();
-  async function headers(json: boolean): Promise<Record<string, string>> {
+  async function headers(
+    json: boolean,
+    extra: Readonly<Record<string, string>> = {},
+  ): Promise<Record<string, string>> {
     const key = typeof options.credentials === "function" ? await options.credentials() : options.credentials;
     if (key.length >= 4) keysSent.add(key);
+    const added: Record<string, string> = {};
+    for (const [name, value] of Object.entries(extra)) added[name.toLowerCase()] = value;
     // spec 5: Authorization: Key <API_KEY>, with every request
     return {
+      ...added,
       authorization: `Key ${key}`,
       accept: "application/json",
       ...(json ? { "content-type": "application/json" } : {}),
     };
   }
+
+  /** A body's start for an error: keys removed before it is cut, so no part of one survives the cut. */
+  const snippet = (text: string): string => clipLine(scrubText(text, keysSent));
 
   function endpointOf(key: string): { entry: ClientEndpoint; owner: string; name: string } {
     const entry = Object.hasOwn(endpoints, key) ? endpoints[key] : undefined;
@@ -177,17 +226,25 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
     return { entry, owner, name };
   }
 
+  /** One exchange within the call's deadline and the client's body cap (transport.ts). */
   async function call(
     method: string,
     url: string,
-    signal: AbortSignalLike | undefined,
+    { signal, timeoutMs, headers: extra }: CallOptions,
     body?: string,
   ): Promise<Exchange> {
+    const limits = { timeoutMs: bound("timeoutMs", timeoutMs, requestTimeoutMs, true), maxResponseBytes };
     return exchange(
       fetchImpl,
       url,
-      { method, headers: await headers(body !== undefined), ...(body === undefined ? {} : { body }), signal },
+      {
+        method,
+        headers: await headers(body !== undefined, extra),
+        ...(body === undefined ? {} : { body }),
+        signal,
+      },
       retry,
+      limits,
     );
   }
 
@@ -243,18 +300,13 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
     );
   }
 
-  /** Removes any key sent from an error's message and stack (a server may echo what it got). */
+  /** Every error a caller sees leaves here: no key sent in any string it carries (secrets.ts). */
   function scrub(error: unknown): never {
-    if (error instanceof Error)
-      for (const key of keysSent) {
-        if (error.message.includes(key)) error.message = error.message.split(key).join("<redacted>");
-        if (error.stack?.includes(key)) error.stack = error.stack.split(key).join("<redacted>");
-      }
-    throw error;
+    throw scrubSecrets(error, keysSent);
   }
 
   const client: QueueClient<M> = {
-    async submit(key, { input, webhookUrl, signal }) {
+    async submit(key, { input, webhookUrl, ...callOptions }) {
       const { entry, owner, name } = endpointOf(key);
       if (options.validate !== false) {
         const diagnostics = entry.validate(input);
@@ -262,7 +314,7 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
           throw new RequestValidationError(key, diagnostics);
       }
       const url = `${base}${entry.path}${webhookUrl === undefined ? "" : `?webhook=${encodeURIComponent(webhookUrl)}`}`;
-      const answer = await call("POST", url, signal, JSON.stringify(input));
+      const answer = await call("POST", url, callOptions, JSON.stringify(input));
       if (answer.status < 200 || answer.status >= 300) throw failure(`submit ${key}`, url, answer);
       const ack = parseJson(`submit ${key}`, url, answer);
       const requestId = ack.request_id;
@@ -283,10 +335,10 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
       };
     },
 
-    async status(key, requestId, { logs, signal } = {}) {
+    async status(key, requestId, { logs, ...callOptions } = {}) {
       const { owner, name } = endpointOf(key);
       const url = base + fillPath(paths.status, { owner, name, id: requestId }) + (logs ? "?logs=1" : "");
-      const answer = await call("GET", url, signal);
+      const answer = await call("GET", url, callOptions);
       if (answer.status < 200 || answer.status >= 300)
         throw failure(`status of ${requestId}`, url, answer, requestId);
       const body = parseJson(`status of ${requestId}`, url, answer, requestId);
@@ -300,10 +352,10 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
       };
     },
 
-    async result(key, requestId, { signal } = {}) {
+    async result(key, requestId, callOptions = {}) {
       const { owner, name } = endpointOf(key);
       const url = base + fillPath(paths.result, { owner, name, id: requestId });
-      const answer = await call("GET", url, signal);
+      const answer = await call("GET", url, callOptions);
       const reading = readResultResponse({ status: answer.status, body: answer.text });
       switch (reading.kind) {
         case "output":
@@ -329,33 +381,41 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
       }
     },
 
-    async subscribe(key, { input, signal, timeoutMs, pollIntervalMs, onQueueUpdate, logs, webhookUrl }) {
-      const { requestId } = await client.submit(key, {
-        input,
-        ...(webhookUrl === undefined ? {} : { webhookUrl }),
-        ...(signal === undefined ? {} : { signal }),
-      });
+    async subscribe(
+      key,
+      { input, signal, headers: extra, timeoutMs, pollIntervalMs, onQueueUpdate, logs, webhookUrl },
+    ) {
+      if (timeoutMs !== undefined) bound("timeoutMs", timeoutMs, 0, true);
       const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
       const interval = pollIntervalMs ?? options.pollIntervalMs ?? 1000;
-      // one signal for abort and timeout, so a pending poll or wait stops at once
+      // one signal for abort and timeout, started before the submit (issue 23.9), so a pending
+      // submit, poll or wait stops at once
       const timeout = newAbortController();
-      const timer = timeoutMs === undefined ? undefined : setTimer(() => timeout.abort(), timeoutMs);
+      const timer =
+        timeoutMs === undefined || !Number.isFinite(timeoutMs)
+          ? undefined
+          : setTimer(() => timeout.abort(), timeoutMs);
       const combined = signal === undefined ? timeout.signal : anySignal([signal, timeout.signal]);
+      const each = { signal: combined, ...(extra === undefined ? {} : { headers: extra }) };
+      let requestId: string | undefined;
       const rethrow = (error: unknown): never => {
         if (signal?.aborted) throw abortError(signal);
         if (timeout.signal.aborted) throw new SubscribeTimeoutError(requestId, timeoutMs ?? 0);
         throw error;
       };
       try {
+        ({ requestId } = await client
+          .submit(key, { input, ...(webhookUrl === undefined ? {} : { webhookUrl }), ...each })
+          .catch(rethrow));
         for (;;) {
           const update = await client
-            .status(key, requestId, { ...(logs ? { logs } : {}), signal: combined })
+            .status(key, requestId, { ...(logs ? { logs } : {}), ...each })
             .catch(rethrow);
           onQueueUpdate?.(update);
           if (FINAL.has(update.status)) {
             if (update.status === "cancelled") throw new PredictionCancelledError(requestId);
             try {
-              return await client.result(key, requestId, { signal: combined });
+              return await client.result(key, requestId, each);
             } catch (error) {
               // the result endpoint decides (spec 7.3); only when it gives no reading of the
               // failure does the status's own error stand in, read by the same runtime
@@ -373,17 +433,17 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
       }
     },
 
-    async cancel(key, requestId, { signal } = {}) {
+    async cancel(key, requestId, callOptions = {}) {
       const { owner, name } = endpointOf(key);
       const url = base + fillPath(paths.cancel, { owner, name, id: requestId });
-      const answer = await call("PUT", url, signal);
+      const answer = await call("PUT", url, callOptions);
       if (answer.status < 200 || answer.status >= 300)
         throw failure(`cancel ${requestId}`, url, answer, requestId);
     },
 
-    async getPrediction(id, { signal } = {}) {
+    async getPrediction(id, callOptions = {}) {
       const url = base + fillPath(paths.prediction, { id });
-      const answer = await call("GET", url, signal);
+      const answer = await call("GET", url, callOptions);
       if (answer.status < 200 || answer.status >= 300) throw failure(`prediction ${id}`, url, answer, id);
       const body = parseJson(`prediction ${id}`, url, answer, id);
       const reading = readPrediction(body);

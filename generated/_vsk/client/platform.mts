@@ -11,12 +11,21 @@ export interface HeadersLike {
   get(name: string): string | null;
 }
 
+/** The part of a body stream's reader the client uses: chunks until done, or cancel. */
+export interface BodyReaderLike {
+  read(): Promise<{ done: boolean; value?: Uint8Array | undefined }>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
 /** The part of a `fetch` `Response` the client reads. */
 export interface ResponseLike {
   readonly status: number;
   readonly headers: HeadersLike;
+  /** `"opaqueredirect"` for a redirect a browser hides under `redirect: "manual"` */
+  readonly type?: string;
+  /** the body as a stream, read chunk by chunk up to the byte cap; without one, `text()` is read */
+  readonly body?: { getReader(): BodyReaderLike; cancel?(reason?: unknown): Promise<void> } | null;
   text(): Promise<string>;
-  arrayBuffer(): Promise<unknown>;
 }
 
 /** The part of an `AbortSignal` the client reads (the caller's own signal is accepted as it is). */
@@ -32,6 +41,8 @@ export interface FetchInit {
   method: string;
   headers: Record<string, string>;
   body?: string;
+  /** always `"manual"`: the client follows a redirect only to the same origin (transport.ts) */
+  redirect?: "manual";
   /**
    * The caller's AbortSignal (or the client's own, for `timeoutMs`), passed on as it is. Typed
    * `any` on purpose: `fetch` takes the platform's own AbortSignal type, which a structural type
@@ -40,8 +51,20 @@ export interface FetchInit {
   signal?: any;
 }
 
-/** `fetch` as the client calls it: the real one of any platform fits. */
-export type FetchLike = (url: string, init: FetchInit) => Promise<ResponseLike>;
+/**
+ * `fetch` as the client calls it: `input` is a `Request` built from `init` where the platform has
+ * one, else the URL string, and `init` repeats what it holds. So the real `fetch` of any platform
+ * fits, a wrapper `(input, init) => fetch(input, init)` does, and so does a `(request: Request) =>
+ * Response` handler such as the mock's in-process `fetch` (`input` is typed `any` for that: a
+ * structural type could never be assigned to the platform's own `Request`).
+ */
+export type FetchLike = (input: any, init: FetchInit) => Promise<ResponseLike>;
+
+/** A `Request` for `url` and `init` where the platform has one; the URL string elsewhere. */
+export function newRequest(url: string, init: FetchInit): unknown {
+  const Ctor = platform.Request;
+  return typeof Ctor === "function" ? new Ctor(url, init) : url;
+}
 
 interface AbortControllerLike {
   readonly signal: AbortSignalLike;
@@ -63,6 +86,7 @@ interface SubtleLike {
 /** The globals the client uses, as the platform provides them (none of them is in ES2022). */
 interface Platform {
   fetch?: FetchLike;
+  Request?: new (url: string, init: FetchInit) => unknown;
   AbortController: new () => AbortControllerLike;
   AbortSignal?: { any?(signals: AbortSignalLike[]): AbortSignalLike };
   DOMException?: new (message: string, name: string) => Error;
@@ -70,6 +94,7 @@ interface Platform {
   clearTimeout(handle: unknown): void;
   crypto?: { subtle?: SubtleLike };
   TextEncoder: new () => { encode(text: string): Uint8Array };
+  TextDecoder: new () => { decode(bytes?: Uint8Array, options?: { stream?: boolean }): string };
   atob(base64: string): string;
   btoa(binary: string): string;
 }
@@ -125,6 +150,11 @@ export function subtleCrypto(): SubtleLike | undefined {
 
 export function utf8(text: string): Uint8Array {
   return new platform.TextEncoder().encode(text);
+}
+
+/** A streaming UTF-8 decoder (`TextDecoder`). */
+export function utf8Decoder(): { decode(bytes?: Uint8Array, options?: { stream?: boolean }): string } {
+  return new platform.TextDecoder();
 }
 
 export function fromBase64Text(base64: string): string {

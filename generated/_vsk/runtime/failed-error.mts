@@ -30,6 +30,11 @@ export class PredictionFailedError extends Error {
   readonly timestamp: string | undefined;
   /** The reading this error was built from. */
   readonly predictionError: PredictionError;
+  /**
+   * The request id the failure belongs to (quote it to support): set by the queue client on what
+   * `result()` and `subscribe()` throw; absent on an error built from a reading alone.
+   */
+  declare readonly requestId?: string;
 
   constructor(error: PredictionError) {
     super(error.message);

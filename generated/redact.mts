@@ -33,6 +33,9 @@ export function mayHoldSecret(text: string): boolean {
 /** `scheme:` then two slashes, either way round: WHATWG URL parsers read `https:\\h` as `https://h`. */
 const SCHEME_SEPARATOR = /:[\\/]{2}/;
 
+/** A path that ends in a file name with an extension (`a/b.png`), the last segment of a URL path. */
+const FILE_NAME_END = /[\\/][^\\/]*[A-Za-z0-9_-]\.[A-Za-z0-9]+$/;
+
 /** `;name=value` path parameters, up to the next path separator or parameter. */
 const PATH_PARAMETER = /;[^/\\;?#=]*=[^/\\;?#]*/g;
 
@@ -104,14 +107,28 @@ function redactWord(word: string): string {
   return redactPlain(word);
 }
 
-/** A word with no scheme: redacted where it looks like a URL or a path. */
+/**
+ * A host at the start of a word without a scheme (after an opening bracket or quote, or
+ * `user:password@`): a dotted name (`cdn.example`, `bucket.s3.amazonaws.com`), `localhost`, a
+ * bracketed IPv6 address, or any name with a port (`h:8080`). `octo-org/octo-repo` is none of these.
+ */
+const HOST_START =
+  /^[^A-Za-z0-9[]*(?:[^\s/\\@]*@)?(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\.?|localhost|\[[0-9A-Fa-f:.]*\]|[A-Za-z0-9.-]+:\d+)(?=$|[:/\\?#;])/i;
+
+/**
+ * A word with no scheme: its query or fragment goes only where the word is a URL, that is it
+ * starts with a host (`h.example/x#access_token=…`), the query or fragment holds parameters
+ * (`host/a.png?download&sig=…`), or it follows a file name (`a.png?X-Amz…`). Anything else keeps its
+ * `?` and `#` (`octo-org/octo-repo#2`, `## Forged`, `why?`).
+ */
 function redactPlain(word: string): string {
   let out = word;
   const cut = out.search(/[?#]/);
   if (cut !== -1) {
     const before = out.slice(0, cut);
     const after = out.slice(cut + 1);
-    if (after !== "" && (/[/.\\]/.test(before) || /[=&]/.test(after))) out = before;
+    if (after !== "" && (HOST_START.test(before) || /[=&]/.test(after) || FILE_NAME_END.test(before)))
+      out = before;
   }
   // `;name=value` after a path or host (`a.png;jsessionid=…`), not in prose (`a;b=c`)
   const pathLike = out.search(/[/.\\]/);

@@ -157,3 +157,28 @@ function keepTrailing(match: string, redact: (text: string) => string): string {
   while (end > 0 && TRAILING_PUNCTUATION.includes(match[end - 1]!)) end--;
   return redact(match.slice(0, end)) + match.slice(end);
 }
+
+/**
+ * A JSON-like value with every string in it (object keys too) passed through `redact`, by default
+ * {@link redactUrlsInText}: what a report holds is redacted as data, before it is serialized for
+ * any format, never as finished text (issue 23.2: a redactor run on serialized JSON cut an escaped
+ * quote and broke the document). Returns a copy; the value is not changed.
+ */
+export function redactValues<T>(value: T, redact: (text: string) => string = redactUrlsInText): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return redact(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v !== "object" || v === null) return v;
+    const out: Record<string, unknown> = {};
+    // defineProperty: a `__proto__` key from the data stays a key, never the copy's prototype
+    for (const [key, item] of Object.entries(v))
+      Object.defineProperty(out, redact(key), {
+        value: walk(item),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    return out;
+  };
+  return walk(value) as T;
+}

@@ -33,6 +33,9 @@ export function mayHoldSecret(text: string): boolean {
 /** `scheme:` then two slashes, either way round: WHATWG URL parsers read `https:\\h` as `https://h`. */
 const SCHEME_SEPARATOR = /:[\\/]{2}/;
 
+/** A path that ends in a file name with an extension (`a/b.png`), the last segment of a URL path. */
+const FILE_NAME_END = /[\\/][^\\/]*[A-Za-z0-9_-]\.[A-Za-z0-9]+$/;
+
 /** `;name=value` path parameters, up to the next path separator or parameter. */
 const PATH_PARAMETER = /;[^/\\;?#=]*=[^/\\;?#]*/g;
 
@@ -104,14 +107,28 @@ function redactWord(word: string): string {
   return redactPlain(word);
 }
 
-/** A word with no scheme: redacted where it looks like a URL or a path. */
+/**
+ * A host at the start of a word without a scheme (after an opening bracket or quote, or
+ * `user:password@`): a dotted name (`cdn.example`, `bucket.s3.amazonaws.com`), `localhost`, a
+ * bracketed IPv6 address, or any name with a port (`h:8080`). `octo-org/octo-repo` is none of these.
+ */
+const HOST_START =
+  /^[^A-Za-z0-9[]*(?:[^\s/\\@]*@)?(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+\.?|localhost|\[[0-9A-Fa-f:.]*\]|[A-Za-z0-9.-]+:\d+)(?=$|[:/\\?#;])/i;
+
+/**
+ * A word with no scheme: its query or fragment goes only where the word is a URL, that is it
+ * starts with a host (`h.example/x#access_token=…`), the query or fragment holds parameters
+ * (`host/a.png?download&sig=…`), or it follows a file name (`a.png?X-Amz…`). Anything else keeps its
+ * `?` and `#` (`octo-org/octo-repo#2`, `## Forged`, `why?`).
+ */
 function redactPlain(word: string): string {
   let out = word;
   const cut = out.search(/[?#]/);
   if (cut !== -1) {
     const before = out.slice(0, cut);
     const after = out.slice(cut + 1);
-    if (after !== "" && (/[/.\\]/.test(before) || /[=&]/.test(after))) out = before;
+    if (after !== "" && (HOST_START.test(before) || /[=&]/.test(after) || FILE_NAME_END.test(before)))
+      out = before;
   }
   // `;name=value` after a path or host (`a.png;jsessionid=…`), not in prose (`a;b=c`)
   const pathLike = out.search(/[/.\\]/);
@@ -144,4 +161,29 @@ function keepTrailing(match: string, redact: (text: string) => string): string {
   let end = match.length;
   while (end > 0 && TRAILING_PUNCTUATION.includes(match[end - 1]!)) end--;
   return redact(match.slice(0, end)) + match.slice(end);
+}
+
+/**
+ * A JSON-like value with every string in it (object keys too) passed through `redact`, by default
+ * {@link redactUrlsInText}: what a report holds is redacted as data, before it is serialized for
+ * any format, never as finished text (issue 23.2: a redactor run on serialized JSON cut an escaped
+ * quote and broke the document). Returns a copy; the value is not changed.
+ */
+export function redactValues<T>(value: T, redact: (text: string) => string = redactUrlsInText): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === "string") return redact(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v !== "object" || v === null) return v;
+    const out: Record<string, unknown> = {};
+    // defineProperty: a `__proto__` key from the data stays a key, never the copy's prototype
+    for (const [key, item] of Object.entries(v))
+      Object.defineProperty(out, redact(key), {
+        value: walk(item),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    return out;
+  };
+  return walk(value) as T;
 }

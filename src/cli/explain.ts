@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { explain, orderKeys, renderText, type InputKind } from "../explain/index.js";
 import { jsonSyntaxError } from "../json/index.js";
 import { jsonText, terminalText } from "../output/index.js";
-import { redactUrlsInText } from "../runtime/index.js";
+import { redactValues } from "../runtime/redact.js";
 import { commandParser } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
 
@@ -25,11 +25,12 @@ export async function runExplain(argv: string[]): Promise<number> {
   if (args === "help") return ExitCode.ok;
   const { text, source } = await readInput(args.file);
   const value = parseJson(text, source);
-  const explanation = orderKeys(explain(value, source, AS_CHOICES[args.as]));
+  // raw values (an unknown code, a request_id) are printed as sent, but never with a URL's query
+  // string: every value is redacted as data, before it is serialized (issue 23.2), never the output
+  const explanation = redactValues(orderKeys(explain(value, source, AS_CHOICES[args.as])));
   const output =
     args.format === "json" ? jsonText(JSON.stringify(explanation, null, 2)) + "\n" : renderText(explanation);
-  // raw values (an unknown code, a request_id) are printed as sent: never with a URL's query string
-  process.stdout.write(redactUrlsInText(output));
+  process.stdout.write(output);
   return ExitCode.ok;
 }
 

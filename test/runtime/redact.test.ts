@@ -91,6 +91,10 @@ describe("redactUrlsInText", () => {
     ["backslash separators", "get https:/\\u:SECRET@h.example/a now", "get https:/\\h.example/a now"],
     ["an IPv6 host with user info", "get http://u:SECRET@[::1]:8080/a now", "get http://[::1]:8080/a now"],
     ["a quoted JSON value", '{"url":"https://h.example/a?sig=SECRET"}', '{"url":"https://h.example/a"}'],
+    ["a host with a port, no scheme", "get localhost:8080/a?SECRET now", "get localhost:8080/a now"],
+    ["a dotted host, no path", "get h.example?SECRET now", "get h.example now"],
+    ["a path ending in a file name", "get some/dir/a.mp4?SECRET now", "get some/dir/a.mp4 now"],
+    ["a path with parameters in the fragment", "get owner/repo#token=SECRET now", "get owner/repo now"],
   ];
   it.each(hostile)("hostile: %s", (_name, text, want) => {
     expect(redactUrlsInText(text)).toBe(want);
@@ -102,6 +106,13 @@ describe("redactUrlsInText", () => {
     ["an e-mail address", "write to ops@example.com"],
     ["a content type", "application/json; charset=utf-8"],
     ["a ratio", 'aspect_ratio: "17:9" is not one of "16:9"'],
+    // issue 23.3: only a URL loses its query string and fragment
+    ["a repository issue reference", "octo-org/octo-repo#2"],
+    ["a Markdown heading", "## Forged"],
+    ["a heading after a line break", "x\n## Forged"],
+    ["a path with a fragment-like tail", "docs/guide#setup and src/a?b"],
+    ["a repository reference in a sentence", "see octo-org/octo-repo#2, then owner/name?tab"],
+    ["a C# file name", "src/C#/x and ##"],
   ])("leaves prose alone: %s", (_name, text) => {
     expect(redactUrlsInText(text)).toBe(text);
   });

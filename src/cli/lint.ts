@@ -72,14 +72,20 @@ function argumentProblem(error: unknown): string {
   const unknown = /^Unknown option '([^']*)'/.exec(message);
   if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && unknown !== null) {
     const flags = Object.entries(OPTIONS).flatMap(([k, o]) => ["--" + k, ...("short" in o ? ["-" + o.short] : [])]);
-    return `unknown option ${quote(unknown[1]!)}${didYouMean(unknown[1]!, flags)}`;
+    return `unknown option ${shownValue(unknown[1]!)}${didYouMean(redactUrlsInText(unknown[1]!), flags)}`;
   }
-  return message.split("\n")[0]!.replace(/\. To specify a positional argument.*$/, "");
+  // node's own prose, which may echo an argument: its URLs redacted
+  return redactUrlsInText(message.split("\n")[0]!.replace(/\. To specify a positional argument.*$/, ""));
+}
+
+/** A flag's value as a message quotes it: its URLs redacted first, then quoted (never the quoted text). */
+function shownValue(value: string): string {
+  return quote(redactUrlsInText(value));
 }
 
 function usage(message: string): never {
-  // a flag's value is echoed back: never with a URL's query string
-  throw new CliError(`lint: ${redactUrlsInText(message)} (see \`vsk lint --help\`)`, ExitCode.usage);
+  // a flag's value in the message was redacted before it was quoted (shownValue), never the message
+  throw new CliError(`lint: ${message} (see \`vsk lint --help\`)`, ExitCode.usage);
 }
 
 /** Resolves --model/--endpoint against the generated registry; unknown ones list the known. */
@@ -103,19 +109,19 @@ export async function runLint(argv: string[]): Promise<number> {
   }
   const format = values.format ?? "pretty";
   if (!(FORMATS as readonly string[]).includes(format))
-    usage(`--format must be one of ${FORMATS.join(", ")}, not "${format}"`);
+    usage(`--format must be one of ${FORMATS.join(", ")}, not ${shownValue(format)}`);
   let maxWarnings = Infinity;
   if (values["max-warnings"] !== undefined) {
     maxWarnings = /^-?\d+$/.test(values["max-warnings"].trim()) ? Number(values["max-warnings"]) : NaN;
     if (!Number.isInteger(maxWarnings) || maxWarnings < -1)
-      usage(`--max-warnings must be a whole number, not "${values["max-warnings"]}"`);
+      usage(`--max-warnings must be a whole number, not ${shownValue(values["max-warnings"])}`);
     if (maxWarnings === -1) maxWarnings = Infinity;
   }
   let maxLineBytes = DEFAULT_MAX_LINE_BYTES;
   if (values["max-line-bytes"] !== undefined) {
     maxLineBytes = /^\d+$/.test(values["max-line-bytes"].trim()) ? Number(values["max-line-bytes"]) : NaN;
     if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
-      usage(`--max-line-bytes must be a whole number of bytes >= 1, not "${values["max-line-bytes"]}"`);
+      usage(`--max-line-bytes must be a whole number of bytes >= 1, not ${shownValue(values["max-line-bytes"])}`);
   }
   const cwd = process.cwd();
   let registry: ValidatorRegistry;

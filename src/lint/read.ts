@@ -8,6 +8,7 @@ import { createReadStream, type ReadStream } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { extname, join, resolve } from "node:path";
 import { findDuplicateKeys, jsonSyntaxError } from "../json/index.js";
+import { redactUrlsInText } from "../diagnostics/index.js";
 
 /** Where a payload came from: the path as the user wrote it (`<stdin>` for stdin) and its 1-based line. */
 export interface PayloadSource {
@@ -125,6 +126,12 @@ function firstInvalidUtf8(b: Buffer, start: number, end: number): number {
   return -1;
 }
 
+/** A key as a message quotes it: URLs in it redacted, then cut to 60 characters, then JSON-quoted. */
+function quotedKey(key: string): string {
+  const safe = redactUrlsInText(key.length > 4096 ? key.slice(0, 4096) : key);
+  return JSON.stringify(safe.length > 60 ? `${safe.slice(0, 59)}…` : safe);
+}
+
 /** Repeated keys as warnings: JSON.parse kept the last, silently; the service may read another. */
 function duplicateWarnings(text: string, value: unknown, firstLine: number): ReadWarning[] | undefined {
   if (typeof value !== "object" || value === null) return undefined;
@@ -133,7 +140,8 @@ function duplicateWarnings(text: string, value: unknown, firstLine: number): Rea
   return found.map((d) => ({
     rule: "lint/duplicate-key",
     pointer: d.pointer,
-    message: `${JSON.stringify(d.key.length > 60 ? `${d.key.slice(0, 59)}…` : d.key)} appears again at line ${d.line} in the same object; only the last one is read (another JSON parser may take the first): remove the duplicate`,
+    // the key is data: redacted (and cut) as a value first, then quoted; never the quoted text
+    message: `${quotedKey(d.key)} appears again at line ${d.line} in the same object; only the last one is read (another JSON parser may take the first): remove the duplicate`,
   }));
 }
 

@@ -170,6 +170,8 @@ export async function runLint(argv: string[]): Promise<number> {
     }
   }
   await reporter.end(linter.summary);
+  const refused = registry.cacheWarning();
+  if (refused !== undefined) process.stderr.write(`vsk: warning: ${terminalText(refused)}\n`);
   const note = registry.compiledNote();
   if (note !== undefined) process.stderr.write(`vsk: ${terminalText(note)}\n`);
   for (const e of errors) process.stderr.write(`vsk: ${terminalText(e.message)}\n`);

@@ -10,11 +10,12 @@ import { loadConfig } from "../config/index.js";
 import {
   DEFAULT_MAX_LINE_BYTES,
   expandInputs,
-  githubReporter,
-  jsonReporter,
+  FORMAT_NAMES,
+  FORMATS,
+  formatChoices,
+  isFormat,
   Linter,
   openRegistry,
-  prettyReporter,
   RegistryError,
   resolveTarget,
   Sink,
@@ -40,7 +41,7 @@ A payload is bare (then --model and --endpoint say what it is for) or an envelop
 Options:
   --model ID|ALIAS       model of bare payloads (e.g. example/model-a or modelA)
   --endpoint NAME        endpoint of bare payloads (e.g. keyframes-to-video)
-  --format FORMAT        pretty (default), json or github
+  --format FORMAT        ${formatChoices()}
   --max-warnings N       exit 1 when there are more than N warnings (default: no limit)
   --max-line-bytes N     longest NDJSON line read, in bytes (default 8388608, 8 MiB); a longer
                          line is reported (lint/line-too-long) and skipped, never buffered whole
@@ -50,8 +51,6 @@ Options:
   -h, --help             show this help
 
 Exit codes: 0 all valid, 1 some invalid (or too many warnings), 2 usage or I/O error.`;
-
-const FORMATS = ["pretty", "json", "github"] as const;
 
 const OPTIONS = {
   model: { type: "string" },
@@ -107,9 +106,8 @@ export async function runLint(argv: string[]): Promise<number> {
     process.stdout.write(HELP + "\n");
     return ExitCode.ok;
   }
-  const format = values.format ?? "pretty";
-  if (!(FORMATS as readonly string[]).includes(format))
-    usage(`--format must be one of ${FORMATS.join(", ")}, not ${shownValue(format)}`);
+  const format = values.format ?? FORMAT_NAMES[0]!;
+  if (!isFormat(format)) usage(`--format must be one of ${FORMAT_NAMES.join(", ")}, not ${shownValue(format)}`);
   let maxWarnings = Infinity;
   if (values["max-warnings"] !== undefined) {
     maxWarnings = /^-?\d+$/.test(values["max-warnings"].trim()) ? Number(values["max-warnings"]) : NaN;
@@ -151,13 +149,12 @@ export async function runLint(argv: string[]): Promise<number> {
   if (stale !== undefined) process.stderr.write(`vsk: warning: ${stale}\n`);
 
   const sink = new Sink(process.stdout);
-  const color = format === "pretty" && process.stdout.isTTY === true && !("NO_COLOR" in process.env);
-  const reporter =
-    format === "json"
-      ? jsonReporter(sink)
-      : format === "github"
-        ? githubReporter(sink, process.env.GITHUB_STEP_SUMMARY)
-        : prettyReporter(sink, color, values["show-valid"] === true);
+  const color = FORMATS[format].colors && process.stdout.isTTY === true && !("NO_COLOR" in process.env);
+  const reporter = FORMATS[format].reporter(sink, {
+    color,
+    showValid: values["show-valid"] === true,
+    stepSummary: process.env.GITHUB_STEP_SUMMARY,
+  });
   const linter = new Linter(registry, target, reporter, { maxLineBytes });
   const { files, errors } = await expandInputs(inputs, cwd);
   for (const file of files) {

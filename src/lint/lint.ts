@@ -3,16 +3,9 @@
  * that endpoint's generated validator, and hands one `LintResult` per payload to a reporter.
  */
 import { redacted, redactUrlsInText, type Diagnostic } from "../diagnostics/index.js";
-import {
-  isNdjsonPath,
-  openFile,
-  readNdjson,
-  readSingleJson,
-  type PayloadSource,
-  type ReadOptions,
-  type ReadProblem,
-  type ReadWarning,
-} from "./read.js";
+import { readSingleJson, type PayloadSource, type ReadOptions, type ReadProblem, type ReadWarning } from "./decode.js";
+import { readNdjson } from "./ndjson.js";
+import { isNdjsonPath, openFile } from "./inputs.js";
 import type { ValidatorRegistry } from "./registry.js";
 import { resolvePayload, type LintTarget } from "./resolve.js";
 import { locatePointer } from "../json/index.js";

@@ -10,11 +10,12 @@ import { loadConfig } from "../config/index.js";
 import {
   DEFAULT_MAX_LINE_BYTES,
   expandInputs,
-  githubReporter,
-  jsonReporter,
+  FORMAT_NAMES,
+  FORMATS,
+  formatChoices,
+  isFormat,
   Linter,
   openRegistry,
-  prettyReporter,
   RegistryError,
   resolveTarget,
   Sink,
@@ -40,7 +41,7 @@ A payload is bare (then --model and --endpoint say what it is for) or an envelop
 Options:
   --model ID|ALIAS       model of bare payloads (e.g. example/model-a or modelA)
   --endpoint NAME        endpoint of bare payloads (e.g. keyframes-to-video)
-  --format FORMAT        pretty (default), json or github
+  --format FORMAT        ${formatChoices()}
   --max-warnings N       exit 1 when there are more than N warnings (default: no limit)
   --max-line-bytes N     longest NDJSON line read, in bytes (default 8388608, 8 MiB); a longer
                          line is reported (lint/line-too-long) and skipped, never buffered whole
@@ -50,8 +51,6 @@ Options:
   -h, --help             show this help
 
 Exit codes: 0 all valid, 1 some invalid (or too many warnings), 2 usage or I/O error.`;
-
-const FORMATS = ["pretty", "json", "github"] as const;
 
 const OPTIONS = {
   model: { type: "string" },
@@ -72,14 +71,20 @@ function argumentProblem(error: unknown): string {
   const unknown = /^Unknown option '([^']*)'/.exec(message);
   if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && unknown !== null) {
     const flags = Object.entries(OPTIONS).flatMap(([k, o]) => ["--" + k, ...("short" in o ? ["-" + o.short] : [])]);
-    return `unknown option ${quote(unknown[1]!)}${didYouMean(unknown[1]!, flags)}`;
+    return `unknown option ${shownValue(unknown[1]!)}${didYouMean(redactUrlsInText(unknown[1]!), flags)}`;
   }
-  return message.split("\n")[0]!.replace(/\. To specify a positional argument.*$/, "");
+  // node's own prose, which may echo an argument: its URLs redacted
+  return redactUrlsInText(message.split("\n")[0]!.replace(/\. To specify a positional argument.*$/, ""));
+}
+
+/** A flag's value as a message quotes it: its URLs redacted first, then quoted (never the quoted text). */
+function shownValue(value: string): string {
+  return quote(redactUrlsInText(value));
 }
 
 function usage(message: string): never {
-  // a flag's value is echoed back: never with a URL's query string
-  throw new CliError(`lint: ${redactUrlsInText(message)} (see \`vsk lint --help\`)`, ExitCode.usage);
+  // a flag's value in the message was redacted before it was quoted (shownValue), never the message
+  throw new CliError(`lint: ${message} (see \`vsk lint --help\`)`, ExitCode.usage);
 }
 
 /** Resolves --model/--endpoint against the generated registry; unknown ones list the known. */
@@ -101,21 +106,20 @@ export async function runLint(argv: string[]): Promise<number> {
     process.stdout.write(HELP + "\n");
     return ExitCode.ok;
   }
-  const format = values.format ?? "pretty";
-  if (!(FORMATS as readonly string[]).includes(format))
-    usage(`--format must be one of ${FORMATS.join(", ")}, not "${format}"`);
+  const format = values.format ?? FORMAT_NAMES[0]!;
+  if (!isFormat(format)) usage(`--format must be one of ${FORMAT_NAMES.join(", ")}, not ${shownValue(format)}`);
   let maxWarnings = Infinity;
   if (values["max-warnings"] !== undefined) {
     maxWarnings = /^-?\d+$/.test(values["max-warnings"].trim()) ? Number(values["max-warnings"]) : NaN;
     if (!Number.isInteger(maxWarnings) || maxWarnings < -1)
-      usage(`--max-warnings must be a whole number, not "${values["max-warnings"]}"`);
+      usage(`--max-warnings must be a whole number, not ${shownValue(values["max-warnings"])}`);
     if (maxWarnings === -1) maxWarnings = Infinity;
   }
   let maxLineBytes = DEFAULT_MAX_LINE_BYTES;
   if (values["max-line-bytes"] !== undefined) {
     maxLineBytes = /^\d+$/.test(values["max-line-bytes"].trim()) ? Number(values["max-line-bytes"]) : NaN;
     if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
-      usage(`--max-line-bytes must be a whole number of bytes >= 1, not "${values["max-line-bytes"]}"`);
+      usage(`--max-line-bytes must be a whole number of bytes >= 1, not ${shownValue(values["max-line-bytes"])}`);
   }
   const cwd = process.cwd();
   let registry: ValidatorRegistry;
@@ -145,13 +149,12 @@ export async function runLint(argv: string[]): Promise<number> {
   if (stale !== undefined) process.stderr.write(`vsk: warning: ${stale}\n`);
 
   const sink = new Sink(process.stdout);
-  const color = format === "pretty" && process.stdout.isTTY === true && !("NO_COLOR" in process.env);
-  const reporter =
-    format === "json"
-      ? jsonReporter(sink)
-      : format === "github"
-        ? githubReporter(sink, process.env.GITHUB_STEP_SUMMARY)
-        : prettyReporter(sink, color, values["show-valid"] === true);
+  const color = FORMATS[format].colors && process.stdout.isTTY === true && !("NO_COLOR" in process.env);
+  const reporter = FORMATS[format].reporter(sink, {
+    color,
+    showValid: values["show-valid"] === true,
+    stepSummary: process.env.GITHUB_STEP_SUMMARY,
+  });
   const linter = new Linter(registry, target, reporter, { maxLineBytes });
   const { files, errors } = await expandInputs(inputs, cwd);
   for (const file of files) {
@@ -164,6 +167,8 @@ export async function runLint(argv: string[]): Promise<number> {
     }
   }
   await reporter.end(linter.summary);
+  const refused = registry.cacheWarning();
+  if (refused !== undefined) process.stderr.write(`vsk: warning: ${terminalText(refused)}\n`);
   const note = registry.compiledNote();
   if (note !== undefined) process.stderr.write(`vsk: ${terminalText(note)}\n`);
   for (const e of errors) process.stderr.write(`vsk: ${terminalText(e.message)}\n`);

@@ -2,19 +2,38 @@
  * How `vsk lint` runs TypeScript validators under plain `node`: generated code is `.mts`,
  * which Node 20 cannot import, so lint runs a JavaScript build of the validator modules (and
  * the support module they import), kept in a cache keyed by their content:
- * `node_modules/.cache/video-schema-kit/lint/<support hash>/<stem>.validate.<hash>.mjs` (the
- * nearest `node_modules` above the generated directory, else the system temp directory).
+ * `<cache>/video-schema-kit/lint/<support hash>/<stem>.validate.<hash>.mjs`, where `<cache>` is
+ * the nearest `node_modules/.cache` above the generated directory, else the user's own cache
+ * directory (`$XDG_CACHE_HOME`, else `~/.cache`; never a shared temp directory, issue 23.13).
  * `vsk generate` fills it; when it is missing or stale (a fresh clone, generated code from
  * another machine) lint compiles the modules once, says so, and keeps them. Cold start with a
  * filled cache costs two small file hashes; nothing else is loaded.
+ *
+ * The cache holds code lint imports, so it is trusted only when it is the user's own: its
+ * directories are created 0700, and a directory or file of it that another user owns, that
+ * others may write, or that is a symbolic link is refused: lint warns and compiles into a
+ * private directory of its own for that run instead (removed when it ends).
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { basename, dirname, isAbsolute, join } from "node:path";
 
 /** The support modules every validator imports, relative to the generated directory. */
 const SUPPORT = ["support.mts", "redact.mts"];
+
+/** The directory every cache path of ours sits in; it and everything below it is checked. */
+const CACHE_NAME = "video-schema-kit";
 
 const hash = (...texts: string[]): string => {
   const h = createHash("sha256");
@@ -22,15 +41,52 @@ const hash = (...texts: string[]): string => {
   return h.digest("hex").slice(0, 16);
 };
 
-/** The lint cache directory for a generated directory. */
-export function lintCacheDir(generatedDir: string): string {
+/**
+ * The lint cache directory for a generated directory: the nearest `node_modules/.cache` above
+ * it, else `$XDG_CACHE_HOME` (an absolute path; the XDG spec ignores a relative one), else `~/.cache`.
+ */
+export function lintCacheDir(generatedDir: string, env: NodeJS.ProcessEnv = process.env): string {
   for (let dir = generatedDir; ; dir = dirname(dir)) {
     const modules = join(dir, "node_modules");
-    if (existsSync(modules) && statSync(modules).isDirectory())
-      return join(modules, ".cache", "video-schema-kit", "lint");
+    if (existsSync(modules) && statSync(modules).isDirectory()) return join(modules, ".cache", CACHE_NAME, "lint");
     if (dirname(dir) === dir) break;
   }
-  return join(tmpdir(), `video-schema-kit-${process.getuid?.() ?? "user"}`, "lint");
+  const xdg = env.XDG_CACHE_HOME;
+  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), ".cache"), CACHE_NAME, "lint");
+}
+
+/**
+ * Why a path of the cache cannot be trusted, or undefined (also when it does not exist yet: we
+ * create it). Ownership and mode are POSIX; on Windows (no uid) nothing is refused.
+ */
+function distrust(path: string): string | undefined {
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  let info;
+  try {
+    info = lstatSync(path);
+  } catch {
+    return undefined;
+  }
+  if (info.isSymbolicLink()) return `${path} is a symbolic link`;
+  if (info.uid !== uid) return `${path} is owned by another user (uid ${info.uid}, not ${uid})`;
+  if ((info.mode & 0o022) !== 0)
+    return `${path} is writable by others (mode ${(info.mode & 0o777).toString(8).padStart(3, "0")})`;
+  return undefined;
+}
+
+/** The first untrusted directory from the `video-schema-kit` directory down to `root`, or undefined. */
+function distrustChain(root: string): string | undefined {
+  const chain: string[] = [];
+  for (let dir = root; ; dir = dirname(dir)) {
+    chain.unshift(dir);
+    if (basename(dir) === CACHE_NAME || dirname(dir) === dir) break;
+  }
+  for (const dir of chain) {
+    const problem = distrust(dir);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
 }
 
 /** A TypeScript module to JavaScript (types erased, imports kept); from the compiler ts-morph bundles. */
@@ -52,10 +108,10 @@ export async function loadTranspiler(): Promise<Transpile> {
 
 /** Writes a file whole or not at all (a temp file renamed into place). */
 function writeAtomically(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.vsk-tmp-${process.pid}`;
   try {
-    writeFileSync(temp, text);
+    writeFileSync(temp, text, { mode: 0o600 });
     renameSync(temp, file);
   } catch (error) {
     rmSync(temp, { force: true });
@@ -65,34 +121,58 @@ function writeAtomically(file: string, text: string): void {
 
 /** The JavaScript build of a generated directory's TypeScript validators, for lint. */
 export class CompiledValidators {
-  private readonly root: string;
+  private root: string;
   private transpile: Transpile | undefined;
   /** set when this run compiled something (lint says so once) */
   compiled = 0;
+  /** why the cache was refused and a private directory used instead, for a warning; undefined when it was not */
+  refused: string | undefined;
 
   constructor(
     private readonly generatedDir: string,
     cacheDir = lintCacheDir(generatedDir),
     transpile?: Transpile,
+    /** false: an untrusted cache throws (`vsk generate` fills only the real cache) instead of moving aside */
+    private readonly fallback = true,
   ) {
     const support = SUPPORT.map((f) => this.read(f));
     this.root = join(cacheDir, hash(...support));
     this.transpile = transpile;
+    const problem = distrustChain(this.root);
+    if (problem !== undefined) this.refuse(problem);
   }
 
   get cacheRoot(): string {
     return this.root;
   }
 
+  /** Leaves an untrusted cache for a fresh private directory (0700, removed at exit), or throws. */
+  private refuse(problem: string): void {
+    if (!this.fallback)
+      throw Object.assign(new Error(`the lint cache is not safe to use: ${problem}`), { code: "unsafe: " + problem });
+    const cache = this.root;
+    const own = mkdtempSync(join(tmpdir(), "vsk-lint-"));
+    process.once("exit", () => rmSync(own, { recursive: true, force: true }));
+    this.root = own;
+    this.refused = `the lint cache ${cache} is not used: ${problem}; compiled into a private directory for this run instead (remove the cache, or give it back to your user with mode 0700)`;
+  }
+
   private read(file: string): string {
     return readFileSync(join(this.generatedDir, file), "utf8");
   }
 
-  /** Where the JavaScript build of `<stem>.validate.mts` is, and whether it is there. */
+  /** Where the JavaScript build of `<stem>.validate.mts` is, and whether it is there (and trusted). */
   locate(validator: string): { file: string; ready: boolean } {
     const stem = validator.replace(/\.mts$/, "");
-    const file = join(this.root, `${stem}.${hash(this.read(validator))}.mjs`);
-    return { file, ready: existsSync(file) && existsSync(join(this.root, "support.mjs")) };
+    const name = `${stem}.${hash(this.read(validator))}.mjs`;
+    const supports = SUPPORT.map((f) => f.replace(/\.mts$/, ".mjs"));
+    for (const f of [...supports, name]) {
+      if (this.refused !== undefined) break;
+      const problem = distrust(join(this.root, f));
+      if (problem !== undefined) this.refuse(problem);
+    }
+    const file = join(this.root, name);
+    return { file, ready: existsSync(file) && supports.every((f) => existsSync(join(this.root, f))) };
   }
 
   /** Compiles a validator (and the support modules, when missing) into the cache; returns its file. */
@@ -120,7 +200,7 @@ export async function buildLintCache(generatedDir: string): Promise<string | und
   };
   const validators = (manifest.endpoints ?? []).map((e) => e.validator).filter((v) => v.endsWith(".mts"));
   if (validators.length === 0) return undefined;
-  const compiled = new CompiledValidators(generatedDir, lintCacheDir(generatedDir), await loadTranspiler());
+  const compiled = new CompiledValidators(generatedDir, lintCacheDir(generatedDir), await loadTranspiler(), false);
   for (const validator of validators) if (!compiled.locate(validator).ready) await compiled.build(validator);
   return compiled.cacheRoot;
 }

@@ -13,19 +13,16 @@ export {
   type UnresolvedPayload,
 } from "./resolve.js";
 export {
-  expandInputs,
-  readNdjson,
   readSingleJson,
-  isNdjsonPath,
-  openFile,
-  InputError,
   DEFAULT_MAX_LINE_BYTES,
   type PayloadHandler,
   type ReadOptions,
   type ReadWarning,
   type PayloadSource,
   type ReadProblem,
-} from "./read.js";
+} from "./decode.js";
+export { readNdjson } from "./ndjson.js";
+export { expandInputs, isNdjsonPath, openFile, InputError } from "./inputs.js";
 export {
   openRegistry,
   generatedDirFor,
@@ -34,4 +31,17 @@ export {
   type EndpointEntry,
 } from "./registry.js";
 export { buildLintCache, lintCacheDir } from "./compiled.js";
-export { Sink, jsonReporter, prettyReporter, githubReporter, summaryLine } from "./report.js";
+export {
+  Sink,
+  jsonReporter,
+  prettyReporter,
+  githubReporter,
+  summaryLine,
+  FORMATS,
+  FORMAT_NAMES,
+  formatChoices,
+  isFormat,
+  type FormatName,
+  type FormatContext,
+  type LintFormat,
+} from "./format/index.js";

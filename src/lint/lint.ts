@@ -2,17 +2,10 @@
  * Lints payloads: finds the endpoint each one is for (envelope or `--model/--endpoint`), runs
  * that endpoint's generated validator, and hands one `LintResult` per payload to a reporter.
  */
-import { diagnostic, type Diagnostic } from "../diagnostics/index.js";
-import {
-  isNdjsonPath,
-  openFile,
-  readNdjson,
-  readSingleJson,
-  type PayloadSource,
-  type ReadOptions,
-  type ReadProblem,
-  type ReadWarning,
-} from "./read.js";
+import { redacted, redactUrlsInText, type Diagnostic } from "../diagnostics/index.js";
+import { readSingleJson, type PayloadSource, type ReadOptions, type ReadProblem, type ReadWarning } from "./decode.js";
+import { readNdjson } from "./ndjson.js";
+import { isNdjsonPath, openFile } from "./inputs.js";
 import type { ValidatorRegistry } from "./registry.js";
 import { resolvePayload, type LintTarget } from "./resolve.js";
 import { locatePointer } from "../json/index.js";
@@ -49,13 +42,18 @@ function rawNumberAt(text: string, pointer: string): string | undefined {
   return literal.exec(text)?.[0];
 }
 
+/**
+ * A diagnostic of lint's own. Its message is built from values already redacted before they were
+ * quoted (`describeValue`, the reader's `quotedKey`) and is never redacted again as text; the
+ * pointer is the payload's own keys, redacted as a value (issue 23.2).
+ */
 function lintDiagnostic(
   rule: string,
   message: string,
   pointer = "",
   severity: Diagnostic["severity"] = "error",
 ): Diagnostic {
-  return diagnostic(severity, pointer, rule, message);
+  return redacted(severity, redactUrlsInText(pointer), rule, message);
 }
 
 export class Linter {

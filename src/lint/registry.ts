@@ -46,6 +46,8 @@ export interface ValidatorRegistry extends EndpointCatalog {
   staleness(snapshotDir: string): string | undefined;
   /** what lint compiled into its cache in this run, to say so once, or undefined */
   compiledNote(): string | undefined;
+  /** why lint did not use its cache this run (another user's, writable by others: compiled.ts), or undefined */
+  cacheWarning(): string | undefined;
 }
 
 /** Where the validators of the configured models are: the config's outDir, else the package's own. */
@@ -149,6 +151,7 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
       return validatorOf(entry.model, entry.endpoint);
     },
     describe: () => describeEndpoints(modelIds, endpointsOf, (id) => models.find((m) => m.id === id)?.alias),
+    cacheWarning: () => compiled?.refused,
     compiledNote() {
       if (compiled === undefined || compiled.compiled === 0) return undefined;
       return `compiled ${compiled.compiled} TypeScript validator${compiled.compiled === 1 ? "" : "s"} of ${dir} for lint into ${compiled.cacheRoot} (once per change; \`vsk generate\` does it too)`;

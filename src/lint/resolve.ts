@@ -42,7 +42,10 @@ export interface LintTarget {
   endpoint?: string;
 }
 
-/** The flags checked against the catalog: a target, or what is wrong with them (a usage error). */
+/**
+ * The flags checked against the catalog: a target, or what is wrong with them (a usage error);
+ * a flag's value is quoted as a message shows any value (redacted, then quoted: issue 23.2).
+ */
 export function resolveTarget(
   catalog: EndpointCatalog,
   model: string | undefined,
@@ -55,12 +58,12 @@ export function resolveTarget(
     return {
       problem:
         matches.length === 0
-          ? `unknown endpoint "${endpoint}"; known: ${catalog.describe()}`
-          : `endpoint "${endpoint}" exists for ${matches.join(" and ")}; add --model`,
+          ? `unknown endpoint ${describeValue(endpoint)}; known: ${catalog.describe()}`
+          : `endpoint ${describeValue(endpoint)} exists for ${matches.join(" and ")}; add --model`,
     };
   }
   const id = catalog.resolveModel(model);
-  if (id === undefined) return { problem: `unknown model "${model}"; known: ${catalog.describe()}` };
+  if (id === undefined) return { problem: `unknown model ${describeValue(model)}; known: ${catalog.describe()}` };
   const own = catalog.endpointsOf(id);
   if (endpoint === undefined) {
     if (own.length === 1) return { model: id, endpoint: own[0]! };
@@ -70,7 +73,8 @@ export function resolveTarget(
       problem: `${id} has ${own.length} endpoints (${own.join(", ")}); add --endpoint NAME to say which one the payloads are for`,
     };
   }
-  if (!own.includes(endpoint)) return { problem: `unknown endpoint "${endpoint}" for ${id}; known: ${own.join(", ")}` };
+  if (!own.includes(endpoint))
+    return { problem: `unknown endpoint ${describeValue(endpoint)} for ${id}; known: ${own.join(", ")}` };
   return { model: id, endpoint };
 }
 

@@ -1,0 +1,59 @@
+/**
+ * Lint's output formats, one file each, listed in one table: the CLI derives its `--format`
+ * choices, its help and its dispatch from `FORMATS`. A new format is one file and one row.
+ */
+import type { Reporter } from "../lint.js";
+import { githubReporter } from "./github.js";
+import { jsonReporter } from "./json.js";
+import { prettyReporter } from "./pretty.js";
+import type { Sink } from "./sink.js";
+
+export { Sink } from "./sink.js";
+export { summaryLine } from "./summary.js";
+export { jsonReporter, prettyReporter, githubReporter };
+
+/** What a format may use besides its sink: set by the CLI from flags, the terminal and the environment. */
+export interface FormatContext {
+  /** colour the output (pretty only) */
+  color: boolean;
+  /** `--show-valid` (pretty only) */
+  showValid: boolean;
+  /** `$GITHUB_STEP_SUMMARY` (github only) */
+  stepSummary: string | undefined;
+}
+
+export interface LintFormat {
+  /** whether the format colours its output on a terminal */
+  colors: boolean;
+  reporter(out: Sink, context: FormatContext): Reporter;
+}
+
+/** Every `--format`, the default first. */
+export const FORMATS = {
+  pretty: {
+    colors: true,
+    reporter: (out, c) => prettyReporter(out, c.color, c.showValid),
+  },
+  json: {
+    colors: false,
+    reporter: (out) => jsonReporter(out),
+  },
+  github: {
+    colors: false,
+    reporter: (out, c) => githubReporter(out, c.stepSummary),
+  },
+} as const satisfies Record<string, LintFormat>;
+
+export type FormatName = keyof typeof FORMATS;
+
+export const FORMAT_NAMES = Object.keys(FORMATS) as FormatName[];
+
+export function isFormat(name: string): name is FormatName {
+  return Object.hasOwn(FORMATS, name);
+}
+
+/** `pretty (default), json or github`: the choices as `--help` lists them. */
+export function formatChoices(): string {
+  const [first, ...rest] = FORMAT_NAMES;
+  return `${first} (default), ${rest.slice(0, -1).join(", ")} or ${rest[rest.length - 1]}`;
+}

@@ -1,0 +1,71 @@
+/**
+ * `--format json`: one object for machines (`schemas/lint-report.schema.json`), streamed so a
+ * million results never sit in memory.
+ */
+import { jsonText } from "../../output/index.js";
+import type { Diagnostic } from "../../diagnostics/index.js";
+import type { Reporter } from "../lint.js";
+import type { Sink } from "./sink.js";
+
+/** `JSON.stringify` of the few strings that repeat on every result (sources, model ids, endpoints), remembered. */
+function quoter(): (text: string | null) => string {
+  const known = new Map<string, string>();
+  return (text) => {
+    if (text === null) return "null";
+    let quoted = known.get(text);
+    if (quoted === undefined) {
+      quoted = jsonText(JSON.stringify(text));
+      if (known.size < 1024) known.set(text, quoted);
+    }
+    return quoted;
+  };
+}
+
+/**
+ * A diagnostic's JSON, remembered by its message: the messages a validator remembers come back
+ * payload after payload with the same `expected` and `received` (the same objects), so their
+ * text is written once. Any field that differs, and the diagnostic is stringified afresh.
+ */
+function diagnosticWriter(): (d: Diagnostic) => string {
+  const known = new Map<string, { d: Diagnostic; keys: number; json: string }>();
+  return (d) => {
+    const seen = known.get(d.message);
+    if (
+      seen !== undefined &&
+      seen.d.pointer === d.pointer &&
+      seen.d.rule === d.rule &&
+      seen.d.severity === d.severity &&
+      seen.d.expected === d.expected &&
+      seen.d.received === d.received &&
+      Object.keys(d).length === seen.keys
+    )
+      return seen.json;
+    const json = jsonText(JSON.stringify(d));
+    if (known.size >= 4096) known.clear();
+    known.set(d.message, { d, keys: Object.keys(d).length, json });
+    return json;
+  };
+}
+
+export function jsonReporter(out: Sink): Reporter {
+  let first = true;
+  const quote = quoter();
+  const diagnosticJson = diagnosticWriter();
+  return {
+    result(r) {
+      // written by hand, in JSON.stringify's key order (source, line, model, endpoint, valid,
+      // diagnostics): the same text as JSON.stringify(r), with the repeated parts remembered
+      let diagnostics = "";
+      for (let i = 0; i < r.diagnostics.length; i++)
+        diagnostics += (i === 0 ? "" : ",") + diagnosticJson(r.diagnostics[i]!);
+      const json = `{"source":${quote(r.source)},"line":${r.line},"model":${quote(r.model)},"endpoint":${quote(r.endpoint)},"valid":${r.valid},"diagnostics":[${diagnostics}]}`;
+      const text = (first ? '{"results":[\n' : ",\n") + json;
+      first = false;
+      return out.write(text);
+    },
+    async end(summary) {
+      await out.write(`${first ? '{"results":[' : "\n"}],\n"summary":${JSON.stringify(summary)}}\n`);
+      await out.flush();
+    },
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * Reading payloads, part 3: the command line's inputs as files (directories, globs, `-` for
+ * stdin), which of them are NDJSON, and opening one for streaming.
+ */
+import { createReadStream, type ReadStream } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { extname, join, resolve } from "node:path";
+
+export const PAYLOAD_EXTENSIONS = new Set([".json", ".ndjson", ".jsonl"]);
+export function isNdjsonPath(path: string): boolean {
+  const ext = extname(path).toLowerCase();
+  return ext === ".ndjson" || ext === ".jsonl";
+}
+
+export class InputError extends Error {
+  override name = "InputError";
+}
+
+/**
+ * Expands the command line's inputs into files: a directory becomes its `.json`, `.ndjson` and
+ * `.jsonl` files (recursively, sorted), a glob its matches (only when no file or directory has
+ * that very name: `requests[1].json` is a file first); `-` stays stdin. A missing file or
+ * unreadable directory is an `InputError` (exit 2), reported after the others were linted.
+ */
+export async function expandInputs(
+  inputs: readonly string[],
+  cwd: string,
+): Promise<{ files: string[]; errors: InputError[] }> {
+  const files: string[] = [];
+  const errors: InputError[] = [];
+  for (const input of inputs) {
+    if (input === "-") {
+      files.push("-");
+      continue;
+    }
+    let info;
+    let statError: unknown;
+    try {
+      info = await stat(resolve(cwd, input));
+    } catch (error) {
+      statError = error;
+    }
+    // An existing path is read as named, even `requests[1].json`; only one that does not exist is a pattern.
+    const absent = ["ENOENT", "ENOTDIR"].includes((statError as NodeJS.ErrnoException | undefined)?.code ?? "");
+    if (info === undefined && absent && /[*?[\]{}]/.test(input)) {
+      const { glob } = await import("tinyglobby");
+      const matches = (await glob(input, { cwd, onlyFiles: true, dot: false, expandDirectories: false }))
+        .filter((f) => PAYLOAD_EXTENSIONS.has(extname(f).toLowerCase()))
+        .sort();
+      if (matches.length === 0)
+        errors.push(new InputError(`${input}: no .json, .ndjson or .jsonl file matches this pattern`));
+      files.push(...matches);
+      continue;
+    }
+    if (info === undefined) {
+      const code = (statError as NodeJS.ErrnoException).code;
+      errors.push(
+        new InputError(
+          code === "ENOENT"
+            ? `${input}: no such file or directory`
+            : `${input}: cannot be read (${code ?? String(statError)})`,
+        ),
+      );
+      continue;
+    }
+    if (info.isDirectory()) files.push(...(await payloadFilesIn(input, cwd, errors)));
+    else files.push(input);
+  }
+  return { files, errors };
+}
+
+/**
+ * The payload files under `dir`, sorted. A directory that cannot be read (EACCES, ELOOP,
+ * ENAMETOOLONG…) becomes an `InputError` and the walk goes on with its siblings, so everything
+ * readable is still linted and the run exits 2 at the end.
+ */
+async function payloadFilesIn(dir: string, cwd: string, errors: InputError[]): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(resolve(cwd, dir), { withFileTypes: true });
+  } catch (error) {
+    errors.push(
+      new InputError(`${dir}: directory cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`),
+    );
+    return [];
+  }
+  const out: string[] = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await payloadFilesIn(path, cwd, errors)));
+    // regular files only: a FIFO or socket in a directory would block the run forever
+    else if (
+      PAYLOAD_EXTENSIONS.has(extname(entry.name).toLowerCase()) &&
+      (entry.isFile() || (entry.isSymbolicLink() && (await stat(resolve(cwd, path)).catch(() => undefined))?.isFile()))
+    )
+      out.push(path);
+  }
+  return out;
+}
+
+/** Opens a file for streaming; errors surface when it is read. */
+export function openFile(path: string, cwd: string): ReadStream {
+  // 64 KiB, node's default for files: with 1 MiB chunks peak RSS rose from ~95 to ~165 MB on a
+  // 1M-line log (freed chunk buffers fragment malloc's heap), for no gain in speed
+  return createReadStream(resolve(cwd, path), { highWaterMark: 64 * 1024 });
+}

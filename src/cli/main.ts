@@ -127,16 +127,6 @@ export function reportFailure(thrown: unknown): number {
   return ExitCode.internal;
 }
 
-/** Run only as the program itself (also through npm's `vsk` link), never when imported. */
-function invokedDirectly(): boolean {
-  const script = process.argv[1];
-  if (script === undefined) return false;
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
 /**
  * `vsk lint … | head -1`: the reader went away. Nothing more can be shown, so stop quietly with the
  * exit code so far (0 unless one was set), never with an EPIPE stack trace.
@@ -147,9 +137,18 @@ function exitQuietlyOnClosedPipe(error: NodeJS.ErrnoException): void {
   process.exit(ExitCode.usage);
 }
 
-if (invokedDirectly()) {
+/**
+ * The program: what `bin/vsk.mjs` (the installed `vsk` command) and `node dist/src/cli/main.js`
+ * both run. The closed-pipe handler is installed here, not only when this module is the entry
+ * point, so that it also holds through the bin script that imports it.
+ */
+export function runAsProgram(argv: string[]): Promise<void> {
   process.stdout.on("error", exitQuietlyOnClosedPipe);
-  main(process.argv.slice(2)).then(
+  // `vsk … 2>&1 | head -1`: nothing can report a failed stderr, so it ends quietly too
+  process.stderr.on("error", (error: NodeJS.ErrnoException) =>
+    process.exit(error.code === "EPIPE" ? (process.exitCode ?? 0) : ExitCode.usage),
+  );
+  return main(argv).then(
     (code) => {
       process.exitCode = code;
     },
@@ -158,3 +157,16 @@ if (invokedDirectly()) {
     },
   );
 }
+
+/** Run only as the program itself, never when imported (bin/vsk.mjs calls runAsProgram). */
+function invokedDirectly(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (invokedDirectly()) void runAsProgram(process.argv.slice(2));

@@ -131,10 +131,10 @@ describe("vsk init", () => {
   it("installed as a devDependency: $schema is the package's own copy, relative to the config", () => {
     const project = tempDir();
     const pkg = join(project, "node_modules/video-schema-kit");
-    for (const part of ["package.json", "dist", "schemas", "schemas-cache", "templates"])
+    for (const part of ["package.json", "bin", "dist", "schemas", "schemas-cache", "templates"])
       cpSync(join(ROOT, part), join(pkg, part), { recursive: true });
     symlinkSync(join(ROOT, "node_modules"), join(pkg, "node_modules"), "dir");
-    const cli = join(pkg, "dist/src/cli/main.js");
+    const cli = join(pkg, "bin/vsk.mjs");
 
     const run = vsk(["init"], project, {}, cli);
     expect(run.code).toBe(0);

@@ -1,5 +1,5 @@
 /**
- * `vsk pull` end to end: the built CLI (`dist/src/cli/main.js`) as a child process, in a temp
+ * `vsk pull` end to end: the `vsk` command (`bin/vsk.mjs`) as a child process, in a temp
  * project, against a real HTTP server on 127.0.0.1 or a mirror directory. Nothing here writes
  * to the repository's own schemas-cache/ (checked after the suite).
  */
@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { hang, json, oversize, redirect, startServer, text, type TestServer } from "../fetch/serve.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const CLI = join(ROOT, "dist/src/cli/main.js");
+const CLI = join(ROOT, "bin/vsk.mjs");
 const FIXTURES = join(ROOT, "test/fixtures/pull");
 const MIRROR = join(FIXTURES, "mirror");
 const MODELS = ["example/model-a", "example/model-b", "example/model-c"] as const;

@@ -1,5 +1,5 @@
 /**
- * The built CLI (`node dist/src/cli/main.js …`) as a user runs it, in a child process with a
+ * The `vsk` command (`node bin/vsk.mjs …`, the package's bin) as a user runs it, in a child process with a
  * clean environment (no VSK_*, no colour settings), for the CLI tests of init, config and the
  * command-line details. Every run is also checked for a stack trace, which no input may cause.
  */
@@ -10,7 +10,8 @@ import { join, resolve } from "node:path";
 import { afterAll, expect } from "vitest";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
-export const CLI = join(ROOT, "dist/src/cli/main.js");
+/** The installed `vsk` command (package.json "bin"), which users run: not dist/ directly. */
+export const CLI = join(ROOT, "bin/vsk.mjs");
 /** A mirror directory laid out as spec 9.1 (`main/<owner>/<name>/latest.json`) of the three example models. */
 export const MIRROR = join(ROOT, "test/fixtures/pull/mirror");
 

@@ -12,7 +12,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const CLI = join(ROOT, "dist/src/cli/main.js");
+const CLI = join(ROOT, "bin/vsk.mjs");
 
 interface Run {
   code: number | null;

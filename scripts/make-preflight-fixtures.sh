@@ -22,8 +22,9 @@ ff -f lavfi -i testsrc2=s=160x120:r=12 -t 4 -c:v libx264 -preset ultrafast -pix_
 # 6 s at 24 fps with the moov box at the end (no faststart), ~300 KB
 ff -f lavfi -i testsrc2=s=320x240:r=24 -t 6 -c:v libx264 -preset ultrafast -b:v 400k -minrate 400k -maxrate 400k \
   -bufsize 200k -x264-params nal-hrd=cbr -pix_fmt yuv420p video-moov-at-end.mp4
-# WebM (VP8) 5 s at 25 fps; MOV 5 s at 30 fps
+# WebM (VP8) 5 s at 25 fps, and 3 s at 12 fps; MOV 5 s at 30 fps
 ff -f lavfi -i testsrc2=s=160x120:r=25 -t 5 -c:v libvpx -b:v 200k video.webm
+ff -f lavfi -i testsrc2=s=96x72:r=12 -t 3 -c:v libvpx -b:v 100k video-12fps.webm
 ff -f lavfi -i testsrc2=s=160x120:r=30 -t 5 -c:v libx264 -preset ultrafast -pix_fmt yuv420p video.mov
 
 # audios: 6 s each (MP3, WAV, M4A); three of them add up to 18 s, over the 15 s total

@@ -1,8 +1,8 @@
 /**
  * What a file is, read from its bytes (not its name or Content-Type) with well-kept parsers:
  * `file-type` names the format from the first bytes; `mp4box` reads an MP4/MOV/M4A's `moov`
- * (its duration and each video track's frame rate), wherever it sits; `music-metadata` reads
- * the duration of WebM, MP3 and WAV. Only the bytes these need are read (spec 4.4, 8).
+ * (its duration and each video track's frame rate), wherever it sits; `mediabunny` reads a
+ * WebM's duration and frame rate; `music-metadata` reads the duration of MP3 and WAV. Only the bytes these need are read (spec 4.4, 8).
  */
 import type { ByteSource } from "./source.js";
 
@@ -119,23 +119,52 @@ async function readIsoBmff(source: ByteSource, head: Uint8Array): Promise<Partia
   return out;
 }
 
-/** WebM, Matroska: the duration sits in the Segment Info near the start; read more when tags come first. */
+/**
+ * WebM, Matroska: mediabunny reads the Segment Info's duration and the frame rate from the first
+ * video packets' timestamps, through 64 KiB blocks read once each, at most DEEP_READ_BYTES.
+ */
 async function readMatroska(source: ByteSource, head: Uint8Array): Promise<Partial<MediaInfo>> {
-  const { parseBuffer } = await import("music-metadata");
-  let bytes = head;
-  for (;;) {
-    try {
-      const meta = await parseBuffer(bytes, { mimeType: "video/webm" }, { duration: false, skipCovers: true });
-      if (meta.format.duration !== undefined) return { duration: meta.format.duration };
-    } catch {
-      // the bytes read so far end inside an element: read more, below
+  const { Input, StreamSource, WEBM, MATROSKA } = await import("mediabunny");
+  const blocks = new Map<number, Promise<Uint8Array>>([[0, Promise.resolve(head)]]);
+  let budget = DEEP_READ_BYTES;
+  const block = (n: number): Promise<Uint8Array> => {
+    let found = blocks.get(n);
+    if (found === undefined) {
+      budget -= HEAD_BYTES;
+      if (budget < 0) throw new Error("over the preflight's read budget");
+      found = source.read(n * HEAD_BYTES, HEAD_BYTES);
+      blocks.set(n, found);
     }
-    const whole = source.size !== undefined && bytes.length >= source.size;
-    if (whole || bytes.length >= DEEP_READ_BYTES || bytes.length < HEAD_BYTES) return {};
-    const more = await source.read(bytes.length, bytes.length);
-    if (more.length === 0) return {};
-    bytes = Buffer.concat([bytes, more]);
+    return found;
+  };
+  const input = new Input({
+    formats: [WEBM, MATROSKA],
+    source: new StreamSource({
+      getSize: () => source.size ?? head.length,
+      read: async (start, end) => {
+        const first = Math.floor(start / HEAD_BYTES);
+        const last = Math.floor((end - 1) / HEAD_BYTES);
+        const parts = await Promise.all(Array.from({ length: last - first + 1 }, (_, i) => block(first + i)));
+        const joined = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+        return joined.subarray(start - first * HEAD_BYTES, end - first * HEAD_BYTES);
+      },
+    }),
+  });
+  const out: Partial<MediaInfo> = {};
+  try {
+    const duration = await input.getDurationFromMetadata();
+    if (duration !== null) out.duration = duration;
+    const video = await input.getPrimaryVideoTrack();
+    if (video !== null) {
+      const stats = await video.computePacketStats(48);
+      if (stats.packetCount > 1 && Number.isFinite(stats.averagePacketRate)) out.fps = stats.averagePacketRate;
+    }
+  } catch {
+    // what was read up to the budget: the rest stays unknown (a warning says so)
+  } finally {
+    input.dispose();
   }
+  return out;
 }
 
 /** MP3, WAV, FLAC, Ogg: the header and the file's size give the duration (a CBR MP3 by its size). */

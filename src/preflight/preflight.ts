@@ -209,7 +209,7 @@ function diagnose(refs: readonly MediaReference[], results: readonly Inspection[
     const what = ref.kind === "video" ? "videos" : "audios";
     const readable = ref.kind === "video" ? "MP4, MOV, WebM" : "MP3, WAV, M4A";
     const needs = ref.kind === "video" ? "duration and frame rate" : "duration";
-    if (info.family !== ref.kind || info.duration === undefined) {
+    if (info.family !== ref.kind || info.duration === undefined || (ref.kind === "video" && info.fps === undefined)) {
       out.push(unreadable(ref.pointer, ref.url, info, needs, readable));
     }
     if (ref.kind === "video" && info.family === "video" && info.fps !== undefined && info.fps < MEDIA_LIMITS.minFps)

@@ -71,6 +71,10 @@ describe("media on the bytes", () => {
     expect(ds[1]!.message).toBe(
       "reference_videos: the reference videos add up to 18 s ([0] 4 s, [1] 4 s, [2] 5 s, [3] 5 s); at most 15 s in total (spec 4.4, 8): the service will fail this prediction with invalid_input",
     );
+    // a WebM's frame rate is read too
+    const webm = await preflight(MODEL_B, { reference_videos: [url("/media/video-12fps.webm")] }, allow);
+    expect(rules(webm)).toEqual(["/reference_videos/0 video-frame-rate"]);
+    expect(webm[0]!.message).toContain("video-12fps.webm runs at 12 fps;");
     // within 15 s in total: nothing to report
     expect(
       await preflight(MODEL_B, { reference_videos: [url("/media/video.mov"), url("/media/video.webm")] }, allow),

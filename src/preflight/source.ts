@@ -6,6 +6,7 @@
  * whose `retryable` follows spec 7.2 rules 1 and 2.
  */
 import { lookup as dnsLookup } from "node:dns";
+import { isIP } from "node:net";
 import { STATUS_CODES } from "node:http";
 import type { Agent } from "undici";
 import { errorCode, TRANSIENT_ERRORS } from "../fetch/retry.js";
@@ -107,13 +108,17 @@ export function dataSource(uri: string, settings: Pick<SourceSettings, "maxFileB
 /** Addresses already resolved and checked, by host name: the connection uses exactly these. */
 type Pinned = Map<string, string[]>;
 
-/** Whether the service may fetch from `url`'s host; throws the failure when not. */
+/**
+ * Whether the service may fetch from `url`'s host; throws the failure when not. The addresses
+ * checked are pinned: the connection goes to exactly these (no second lookup to rebind). An
+ * allow-listed host is resolved and pinned the same way, and not checked.
+ */
 async function checkHost(url: URL, settings: SourceSettings, pinned: Pinned): Promise<void> {
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
-  if (settings.allowHosts.has(url.hostname, port)) return;
+  const allowed = settings.allowHosts.has(url.hostname, port);
   const literal = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: string[];
-  if (notPublicKind(literal) !== undefined || /^[\d.]+$|:/.test(literal)) addresses = [literal];
+  if (isIP(literal) !== 0) addresses = [literal];
   else {
     try {
       addresses = await settings.resolve(url.hostname);
@@ -127,7 +132,7 @@ async function checkHost(url: URL, settings: SourceSettings, pinned: Pinned): Pr
     if (addresses.length === 0)
       throw new FetchFailed({ retryable: true, why: `DNS lookup of ${url.hostname} found no address` });
   }
-  for (const address of addresses) {
+  for (const address of allowed ? [] : addresses) {
     const kind = notPublicKind(address);
     if (kind !== undefined)
       throw new FetchFailed({
@@ -280,9 +285,10 @@ export function pinnedLookup(pinned: Pinned) {
     options: { all?: boolean },
     callback: (error: Error | null, address: string | { address: string; family: number }[], family?: number) => void,
   ): void => {
+    // checkHost pinned every host before its first request; anything else is refused
     const addresses = pinned.get(hostname);
-    // an allow-listed host name was not resolved by checkHost: the system resolver answers
-    if (addresses === undefined) return dnsLookup(hostname, options as { all: true }, callback as never);
+    if (addresses === undefined || addresses.length === 0)
+      return callback(Object.assign(new Error(`preflight: ${hostname} was not checked`), { code: "ENOTFOUND" }), []);
     const entries = addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
     if (options.all) callback(null, entries);
     else callback(null, entries[0]!.address, entries[0]!.family);

@@ -39,7 +39,13 @@ const ROUTES: Record<string, Route> = {
   "/reset": (res) => res.socket?.destroy(),
 };
 
-export async function startMediaServer(options: { slowMs?: number } = {}): Promise<MediaServer> {
+/**
+ * `gate: n` holds every media answer until n requests are held, then sends them all: a client
+ * that sends fewer than n at a time never gets an answer, one that sends more is seen by
+ * `maxInFlight`.
+ */
+export async function startMediaServer(options: { gate?: number } = {}): Promise<MediaServer> {
+  let held: Array<() => void> = [];
   const requests: MediaServer["requests"] = [];
   const bytesSent = new Map<string, number>();
   const sockets = new Set<Socket>();
@@ -69,8 +75,13 @@ export async function startMediaServer(options: { slowMs?: number } = {}): Promi
         bytesSent.set(path, (bytesSent.get(path) ?? 0) + body.length);
         res.writeHead(status, { "content-type": "application/octet-stream", ...headers }).end(body);
       };
-      if (options.slowMs === undefined) send();
-      else setTimeout(send, options.slowMs);
+      if (options.gate === undefined) return send();
+      held.push(send);
+      if (held.length >= options.gate) {
+        const go = held;
+        held = [];
+        for (const release of go) release();
+      }
     };
     const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? "");
     if (media![1] === "media" && range !== null) {

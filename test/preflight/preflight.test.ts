@@ -262,7 +262,7 @@ describe("what it sends, and how often", () => {
   });
 
   it("fetches each distinct URL once per run across payloads, at most `concurrency` at a time per host", async () => {
-    const slow = await startMediaServer({ slowMs: 30 });
+    const slow = await startMediaServer({ gate: 2 });
     try {
       const run = createPreflight({ allowHosts: [slow.host], concurrency: 2 });
       const images = Array.from({ length: 6 }, (_, i) => `${slow.origin}/media/image.png?copy=${i}`);
@@ -276,6 +276,27 @@ describe("what it sends, and how often", () => {
     } finally {
       await slow.close();
     }
+  });
+});
+
+describe("host names", () => {
+  it("connects an allow-listed host name to the address its resolver gave (and to no other)", async () => {
+    const port = server.host.split(":")[1];
+    const resolve = async (host: string) => (host === "mirror.test" ? ["127.0.0.1"] : []);
+    const ok = await preflight(
+      MODEL_B,
+      { reference_images: [`http://mirror.test:${port}/media/image.webp?mirror`] },
+      { allowHosts: [`mirror.test:${port}`], resolve },
+    );
+    expect(ok).toEqual([]);
+    expect(server.requests.at(-1)).toMatchObject({ target: "/media/image.webp?mirror" });
+    expect(server.requests.at(-1)!.headers.host).toBe(`mirror.test:${port}`);
+  });
+
+  it("stops every fetch at the run's overall deadline, retryable", async () => {
+    const ds = await preflight(MODEL_B, { web_url: url("/never?deadline") }, { ...allow, deadlineMs: 200 });
+    expect(ds[0]).toMatchObject({ pointer: "/web_url", rule: "input-fetch-failed", retryable: true });
+    expect(ds[0]!.message).toContain("the preflight's overall deadline passed before the file answered");
   });
 });
 

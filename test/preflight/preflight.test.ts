@@ -113,6 +113,26 @@ describe("media on the bytes", () => {
     expect(server.bytesSent.get(path)!).toBeLessThan(size);
   });
 
+  it("reads a server that ignores Range from the start and cuts it off, the tail too", async () => {
+    const ds = await preflight(
+      MODEL_B,
+      {
+        reference_images: [url("/norange/image.gif")],
+        reference_videos: [
+          url("/norange/video-moov-at-end.mp4"),
+          url("/norange/video.mov"),
+          url("/norange/video.webm"),
+        ],
+      },
+      allow,
+    );
+    expect(rules(ds)).toEqual([
+      "/reference_images/0 image-format",
+      "/reference_videos reference-videos-total-duration",
+    ]);
+    expect(ds[1]!.message).toContain("add up to 16 s ([0] 6 s, [1] 5 s, [2] 5 s)");
+  });
+
   it("reports reference audios over 15 s in total (MP3, WAV, M4A)", async () => {
     const input = { reference_audios: [url("/media/audio.mp3"), url("/media/audio.wav"), url("/media/audio.m4a")] };
     const ds = await preflight(MODEL_B, input, allow);

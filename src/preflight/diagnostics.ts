@@ -40,7 +40,9 @@ export function shownUrl(url: string): string {
     const meta = url.slice(5, Math.max(5, url.indexOf(","))).split(";")[0] || "text/plain";
     return `a data: URI (${meta.slice(0, 60)}, ${url.length} characters)`;
   }
-  return redactUrl(url);
+  const shown = redactUrl(url);
+  // a URL can be 2083 characters (spec 8) or far more in a bad payload: its start names it
+  return shown.length > 200 ? `${shown.slice(0, 200)}… (${shown.length} characters)` : shown;
 }
 
 const WILL_FAIL = "the service will fail this prediction with invalid_input";

@@ -169,6 +169,9 @@ export function httpSource(raw: string, settings: SourceSettings, pinned: Pinned
       why: `a ${url.protocol} URL, which the service does not fetch`,
       advice: "give an https URL",
     });
+  // credentials in the URL (`user:pw@host`) would become an Authorization header: never sent
+  url.username = "";
+  url.password = "";
   let checked: Promise<void> | undefined;
   const source: ByteSource = {
     size: undefined,

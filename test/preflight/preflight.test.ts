@@ -281,6 +281,16 @@ describe("what it sends, and how often", () => {
     expect(Object.keys(sent[0]!.headers).sort()).toEqual(["connection", "host", "range", "user-agent"]);
   });
 
+  it("drops user info from a URL: no Basic Authorization, and no password in any output", async () => {
+    const before = server.requests.length;
+    const withUser = url("/media/image.gif").replace("http://", "http://alice:PASSWORD123@");
+    const ds = await preflight(MODEL_B, { reference_images: [withUser] }, allow);
+    expect(rules(ds)).toEqual(["/reference_images/0 image-format"]);
+    expect(JSON.stringify(ds)).not.toContain("PASSWORD123");
+    const sent = server.requests.slice(before);
+    expect(sent.map((r) => r.headers.authorization)).toEqual([undefined]);
+  });
+
   it("fetches each distinct URL once per run across payloads, at most `concurrency` at a time per host", async () => {
     const slow = await startMediaServer({ gate: 2 });
     try {

@@ -16,3 +16,13 @@ export { readSnapshot, writeSnapshot, readManifest, type Manifest } from "./snap
 export { rulesFor, SPEC_RULES, checkRules, runValidation, type RuleSpec, type Diagnostic } from "./rules/index.js";
 export { generateFiles, compareWithDisk, writeGenerated, simplifySchema, type GeneratedFile } from "./emit/index.js";
 export { Linter, openRegistry, type LintResult, type LintSummary } from "./lint/index.js";
+export {
+  preflight,
+  createPreflight,
+  PREFLIGHT_DEFAULTS,
+  PREFLIGHT_RULES,
+  type PreflightOptions,
+  type PreflightTarget,
+  type PreflightRun,
+  type PreflightDiagnostic,
+} from "./preflight/index.js";

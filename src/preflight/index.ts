@@ -1,0 +1,29 @@
+/**
+ * Stage "preflight" (issue 26; spec 2.2, 4.4, 7.2, 8): the files a request references, fetched
+ * the way the service will fetch them, and checked on their bytes. Opt-in: it goes to the
+ * network. fields.ts finds the referencing fields by shape; address.ts says which hosts the
+ * service may not fetch from; source.ts reads bytes (Range requests, data: URIs); media.ts
+ * names formats and reads durations and frame rates; diagnostics.ts words the findings;
+ * preflight.ts runs it all, once per URL.
+ */
+export {
+  preflight,
+  createPreflight,
+  PREFLIGHT_DEFAULTS,
+  type PreflightOptions,
+  type PreflightTarget,
+  type PreflightRun,
+  type PreflightStats,
+} from "./preflight.js";
+export { PREFLIGHT_RULES, MEDIA_LIMITS, type PreflightDiagnostic } from "./diagnostics.js";
+export {
+  mediaFieldsOf,
+  referencesOf,
+  SPEC_MEDIA_FIELDS,
+  type MediaField,
+  type MediaKind,
+  type MediaReference,
+} from "./fields.js";
+export { notPublicKind, AllowHosts, type Resolver } from "./address.js";
+export type { FetchFailure } from "./source.js";
+export { inspect, type MediaInfo } from "./media.js";

@@ -8,13 +8,74 @@ import { mayHoldSecret, redactUrlsInText } from "../runtime/redact.js";
 // #region runtime (copied into the generated support module: no imports in here)
 export type Severity = "error" | "warning";
 
+/**
+ * The JSON Schema keywords a schema diagnostic names: its `rule` is `schema/<keyword>`, its
+ * `expected.kind` the keyword (each has its sentence in wording.ts's SCHEMA_MESSAGES).
+ */
+export type SchemaKeyword =
+  | "required"
+  | "type"
+  | "enum"
+  | "const"
+  | "minimum"
+  | "maximum"
+  | "exclusiveMinimum"
+  | "exclusiveMaximum"
+  | "multipleOf"
+  | "minLength"
+  | "maxLength"
+  | "pattern"
+  | "format"
+  | "minItems"
+  | "maxItems"
+  | "uniqueItems"
+  | "minProperties"
+  | "maxProperties"
+  | "additionalProperties"
+  | "unevaluatedProperties"
+  | "propertyNames"
+  | "dependentRequired"
+  | "oneOf"
+  | "anyOf"
+  | "not"
+  | "contains"
+  | "if"
+  | "false";
+
+/** The ids of vsk's rules (src/rules/kinds.ts: the spec's cross-field rules, the unknown-field warning). */
+export type RuleId =
+  | "frame-index-unique"
+  | "frame-index-within-duration"
+  | "file-url-requires-thinking"
+  | "web-url-requires-thinking"
+  | "duration-auto-or-range"
+  | "prompt-length-recommendation"
+  | "unknown-field";
+
+/** The kinds of vsk's rules (src/rules/kinds.ts), a rule diagnostic's `expected.kind`. */
+export type RuleKindName =
+  | "uniqueItemField"
+  | "itemFieldWithinDuration"
+  | "requiresFlag"
+  | "integerInSetOrRange"
+  | "promptLengthRecommendation"
+  | "unknownFields";
+
+/**
+ * A diagnostic's `rule` as this version of vsk names it (editors complete these); the type stays
+ * open (`string & {}`) because a newer vsk, or `vsk lint` (`lint/…`), may name others.
+ */
+export type KnownRule = `schema/${SchemaKeyword}` | RuleId;
+/** `expected.kind` as this version of vsk names it: a schema keyword or a rule kind (open, as `KnownRule`). */
+export type KnownExpectedKind = SchemaKeyword | RuleKindName;
+
 /** One finding about one field of a request payload. */
 export interface Diagnostic {
   severity: Severity;
   /** JSON Pointer to the offending field; a missing required field points at the field itself */
   pointer: string;
   /** `schema/<keyword>` for a schema violation, the rule id for a cross-field rule */
-  rule: string;
+  rule: KnownRule | (string & {});
   /** spec 7.1: the code the service would fail the prediction with */
   code: "invalid_input";
   /** spec 7.2: the reason the service would give */
@@ -39,7 +100,7 @@ export type JsonValue = string | number | boolean | null | readonly JsonValue[] 
  * redacted like messages.
  */
 export interface Expected {
-  readonly kind: string;
+  readonly kind: KnownExpectedKind | (string & {});
   readonly [param: string]: JsonValue;
 }
 
@@ -67,7 +128,7 @@ const VALIDATION_ERROR = Symbol.for("video-schema-kit.RequestValidationError");
  * support module, `video-schema-kit/models`, `video-schema-kit/client`): one error, whichever a
  * caller imported.
  */
-export class RequestValidationError extends Error {
+export class RequestValidationError<TEndpoint extends string = string> extends Error {
   static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === "object" && value !== null && VALIDATION_ERROR in value;
   }
@@ -75,7 +136,7 @@ export class RequestValidationError extends Error {
   readonly reason = "input_validation_failed";
   readonly retryable = false;
   constructor(
-    readonly endpoint: string,
+    readonly endpoint: TEndpoint,
     readonly diagnostics: readonly Diagnostic[],
   ) {
     const errors = diagnostics.filter((d) => d.severity === "error");
@@ -87,9 +148,10 @@ export class RequestValidationError extends Error {
   }
 }
 
-export type BuildResult<TBody> =
-  | { ok: true; request: { method: "POST"; path: string; body: TBody }; warnings: Diagnostic[] }
-  | { ok: false; error: RequestValidationError };
+/** What `safeBuild…()` returns; a generated builder names its queue path and endpoint key as literals. */
+export type BuildResult<TBody, TPath extends string = string, TEndpoint extends string = string> =
+  | { ok: true; request: { method: "POST"; path: TPath; body: TBody }; warnings: Diagnostic[] }
+  | { ok: false; error: RequestValidationError<TEndpoint> };
 
 /** A diagnostic in the service's vocabulary (spec 7.2); pointer and message lose any URL query string. */
 export function diagnostic(

@@ -5,7 +5,7 @@
  * is its kind's `message`, in its record (src/rules/<kind>.ts).
  */
 import { redactUrl, redactUrlsInText } from "../runtime/redact.js";
-import { redactOnce, type Received } from "./diagnostic.js";
+import { redactOnce, type Received, type SchemaKeyword } from "./diagnostic.js";
 
 // #region runtime (copied into the generated support module: no imports in here)
 /** A short, safe rendering of a received value for a message. */
@@ -130,8 +130,10 @@ function closestOf(word: string, candidates: readonly string[]): string | undefi
 
 const plural = (n: unknown, one: string): string => `${String(n)} ${one}${n === 1 ? "" : "s"}`;
 
-/** keyword → message after the field label; `v` is the received value. */
-export const SCHEMA_MESSAGES: Record<string, (p: Record<string, unknown>, v: unknown) => string> = {
+type SchemaMessage = (p: Record<string, unknown>, v: unknown) => string;
+
+/** keyword → message after the field label; `v` is the received value. Every `SchemaKeyword`, no other. */
+export const SCHEMA_MESSAGES: Record<string, SchemaMessage> = {
   required: () => "is required but missing",
   type: (p, v) => `expected ${String(p.type).replace(/,/g, " or ")}, received ${received(v)}`,
   enum: (p, v) => {
@@ -166,7 +168,7 @@ export const SCHEMA_MESSAGES: Record<string, (p: Record<string, unknown>, v: unk
   contains: () => "contains no item of the required kind",
   if: (p) => `does not satisfy the "${String(p.failingKeyword)}" condition`,
   false: () => "is not allowed",
-};
+} satisfies Record<SchemaKeyword, SchemaMessage>;
 
 /** An enum's string values and its listing, worked out once per schema array. */
 const ENUMS = new WeakMap<readonly unknown[], { strings: string[]; list: string }>();

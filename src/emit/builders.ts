@@ -120,7 +120,8 @@ export function emitBuilders(
       name: names.safeBuild,
       docs: [`Builds the queue request for \`${endpoint.key}\`, or returns the validation error instead of throwing.`],
       parameters: [{ name: "input", type: input }],
-      returnType: `BuildResult<${input}>`,
+      // the request's path and the error's endpoint as the literals they are (issue 24.6)
+      returnType: `BuildResult<${input}, typeof ${names.path}, ${JSON.stringify(endpoint.key)}>`,
       statements: [
         "const diagnostics = validateInput(input);",
         `const warnings = diagnostics.filter((d) => d.severity === "warning");`,
@@ -132,9 +133,17 @@ export function emitBuilders(
       kind: StructureKind.Function,
       isExported: true,
       name: names.build,
+      // one JSDoc block: an editor's hover shows only the last of two blocks
       docs: [
-        `Builds the queue request for \`${endpoint.key}\` (spec 4.1).`,
-        `@throws RequestValidationError with every diagnostic when the service would reject the payload.`,
+        {
+          description: `Builds the queue request for \`${endpoint.key}\` (spec 4.1).`,
+          tags: [
+            {
+              tagName: "throws",
+              text: "RequestValidationError with every diagnostic when the service would reject the payload.",
+            },
+          ],
+        },
       ],
       parameters: [{ name: "input", type: input }],
       returnType: requestType,

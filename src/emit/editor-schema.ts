@@ -47,7 +47,12 @@ function facts(schema: JsonSchemaObject): Note[] {
   if (range !== undefined) out.push({ text: `Allowed: ${range.text}.`, markdown: `Allowed: ${range.markdown}.` });
   const branches = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined;
   if (branches !== undefined) {
-    const shown = branches.filter(isSchemaObject).map((b) => {
+    // nested anyOf/oneOf flattened: a nullable "URI or any string" is its three forms, not "any value"
+    const flat = (list: unknown[]): JsonSchemaObject[] =>
+      list
+        .filter(isSchemaObject)
+        .flatMap((b) => (Array.isArray(b.anyOf) ? flat(b.anyOf) : Array.isArray(b.oneOf) ? flat(b.oneOf) : [b]));
+    const shown = flat(branches).map((b) => {
       if (b.type === "null") return note("null");
       const r = describeRange(b);
       const type = typeof b.type === "string" ? b.type : "value";

@@ -53,12 +53,36 @@ function describeConstraints(node: JsonSchemaObject): string[] {
   return lines;
 }
 
+/** The forms an `anyOf` admits, nested `anyOf`s flattened (nullable "URI or any string"). */
+function branchesOf(node: JsonSchemaObject): JsonSchemaObject[] {
+  if (!Array.isArray(node.anyOf)) return [];
+  return (node.anyOf as unknown[])
+    .filter(isSchemaObject)
+    .flatMap((b) => (Array.isArray(b.anyOf) ? branchesOf(b) : [b]));
+}
+
+/** `{type: "string"}` and nothing that narrows it. */
+function isPlain(node: JsonSchemaObject): boolean {
+  const narrowing = Object.keys(node).filter((k) => !["type", "title", "description"].includes(k));
+  return typeof node.type === "string" && node.type !== "null" && narrowing.length === 0;
+}
+
 /** Doc comment text of a property: the description, its integer-ness and bounds, its default. */
 function documented(node: JsonSchemaObject): JsonSchemaObject {
-  const inner = Array.isArray(node.anyOf) ? (node.anyOf as unknown[]).filter(isSchemaObject) : [];
+  const inner = branchesOf(node);
   const parts: string[] = [];
   if (typeof node.description === "string") parts.push(node.description);
-  const constraints = [...describeConstraints(node), ...inner.flatMap(describeConstraints)];
+  // a form beside a plain `{type: T}` ("URI or any string", spec 2.2) binds nothing: say so
+  const plain = new Set(inner.filter(isPlain).map((s) => s.type));
+  const constraints = [
+    ...describeConstraints(node),
+    ...inner.flatMap((s) => {
+      const said = describeConstraints(s);
+      if (said.length === 0 || !plain.has(s.type)) return said;
+      const other = `Any other ${String(s.type)} is accepted too${s.type === "string" ? ', "" included' : ""}.`;
+      return [`Expected: ${said.join(" ")} ${other}`];
+    }),
+  ];
   if (inner.some((s) => s.type === "null")) constraints.push("May be null.");
   if (constraints.length > 0) parts.push(constraints.join(" "));
   if ("default" in node) parts.push(`@default ${JSON.stringify(node.default)}`);

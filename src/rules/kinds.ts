@@ -7,6 +7,7 @@
  * before check.ts's. A new kind: its file (one `RuleKind` record), one line here, one test file
  * test/rules/<kind>.test.ts.
  */
+import type { RuleKindName } from "../diagnostics/index.js";
 import type { RuleBase, RuleKind } from "./define.js";
 import { integerInSetOrRange } from "./integer-in-set-or-range.js";
 import { itemFieldWithinDuration } from "./item-field-within-duration.js";
@@ -26,6 +27,10 @@ export const RULE_KINDS = [
 
 /** A rule as data: its kind names its record; the rest are its parameters. */
 export type RuleSpec = (typeof RULE_KINDS)[number] extends infer K ? (K extends RuleKind<infer R> ? R : never) : never;
+
+/** The diagnostics' names of the kinds (`RuleKindName`, a diagnostic's `expected.kind`) are this list's. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+true satisfies Same<RuleSpec["kind"], RuleKindName>;
 
 const BY_KIND = new Map<string, RuleKind<RuleBase>>(
   RULE_KINDS.map((k) => [k.kind, k as unknown as RuleKind<RuleBase>]),

@@ -90,7 +90,7 @@ export const requiresFlag: RuleKind<RequiresFlagRule> = {
       { code: label(rule.field) },
       " requires ",
       { code: `${label(rule.flag)}: true` },
-      " when it is set (not null)",
+      ' when it is set (not null, not "")',
     ],
     fields: [rule.field, rule.flag],
     spec: rule.spec,

@@ -88,7 +88,7 @@ describe("editor schemas (one per endpoint, draft 2020-12)", () => {
     expect(a.properties.duration!.description).toContain("rule frame-index-within-duration");
     const b = schemaOf("example/model-b/reference-to-video");
     expect(b.properties.file_url!.markdownDescription).toContain(
-      "`file_url` requires `enable_thinking: true` when it is set (not null) (error, spec 4.4; rule file-url-requires-thinking)",
+      '`file_url` requires `enable_thinking: true` when it is set (not null, not "") (error, spec 4.4; rule file-url-requires-thinking)',
     );
     expect(b.properties.enable_thinking!.description).toContain("rule web-url-requires-thinking");
     const c = schemaOf("example/model-c/text-to-video");

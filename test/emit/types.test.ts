@@ -82,6 +82,7 @@ describe("generated types (tsc on test/fixtures/emit/types)", () => {
     expect(fixtureFiles.sort()).toEqual([
       "keyframes-duration-auto.ts",
       "missing-prompt.ts",
+      "narrow-types.ts",
       "valid-builds.ts",
       "wrong-enum.ts",
     ]);

@@ -3,7 +3,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { RULE_DEFINITIONS, RULE_KINDS } from "../../src/rules/index.js";
+import { SCHEMA_MESSAGES } from "../../src/diagnostics/wording.js";
+import { RULE_DEFINITIONS, RULE_KINDS, UNKNOWN_FIELD_RULE } from "../../src/rules/index.js";
 
 const RULES = resolve(import.meta.dirname, "../../src/rules");
 
@@ -29,5 +30,19 @@ describe("the list of rule kinds", () => {
     expect(at.every((i) => i > 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(support.indexOf("// vsk's src/rules/check.ts\n")).toBeGreaterThan(at.at(-1)!);
+  });
+});
+
+describe("the diagnostics' names for rules (Diagnostic.rule and expected.kind types)", () => {
+  const source = readFileSync(resolve(import.meta.dirname, "../../src/diagnostics/diagnostic.ts"), "utf8");
+  const union = (name: string) =>
+    [...new RegExp(`export type ${name} =([^;]*);`).exec(source)![1]!.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+
+  it("RuleId lists every rule id, the spec's and the derived warning's", () => {
+    expect(union("RuleId").sort()).toEqual([...RULE_DEFINITIONS.map((d) => d.id), UNKNOWN_FIELD_RULE].sort());
+  });
+
+  it("SchemaKeyword lists the keywords that have a sentence", () => {
+    expect(union("SchemaKeyword").sort()).toEqual(Object.keys(SCHEMA_MESSAGES).sort());
   });
 });

@@ -49,7 +49,12 @@ describe("rule kind requiresFlag", () => {
 
   it("describes itself for the editor schema", () => {
     expect(requiresFlag.describe(rule)).toEqual({
-      parts: [{ code: "file_url" }, " requires ", { code: "enable_thinking: true" }, " when it is set (not null)"],
+      parts: [
+        { code: "file_url" },
+        " requires ",
+        { code: "enable_thinking: true" },
+        ' when it is set (not null, not "")',
+      ],
       fields: ["/file_url", "/enable_thinking"],
       spec: "4.4",
     });

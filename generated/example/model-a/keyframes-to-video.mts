@@ -96,7 +96,11 @@ export function validateModelAKeyframesToVideo(input: unknown): Diagnostic[] {
 /** Builds the queue request for `example/model-a/keyframes-to-video`, or returns the validation error instead of throwing. */
 export function safeBuildModelAKeyframesToVideo(
   input: ModelAKeyframesToVideoInput,
-): BuildResult<ModelAKeyframesToVideoInput> {
+): BuildResult<
+  ModelAKeyframesToVideoInput,
+  typeof modelAKeyframesToVideoPath,
+  "example/model-a/keyframes-to-video"
+> {
   const diagnostics = validateInput(input);
   const warnings = diagnostics.filter((d) => d.severity === "warning");
   if (warnings.length !== diagnostics.length)
@@ -107,8 +111,10 @@ export function safeBuildModelAKeyframesToVideo(
   return { ok: true, request: { method: "POST", path: modelAKeyframesToVideoPath, body: input }, warnings };
 }
 
-/** Builds the queue request for `example/model-a/keyframes-to-video` (spec 4.1). */
-/** @throws RequestValidationError with every diagnostic when the service would reject the payload. */
+/**
+ * Builds the queue request for `example/model-a/keyframes-to-video` (spec 4.1).
+ * @throws RequestValidationError with every diagnostic when the service would reject the payload.
+ */
 export function buildModelAKeyframesToVideo(input: ModelAKeyframesToVideoInput): {
   method: "POST";
   path: typeof modelAKeyframesToVideoPath;

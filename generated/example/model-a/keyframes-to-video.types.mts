@@ -42,7 +42,7 @@ export interface ModelAKeyframesToVideoInputKeyframe {
   /**
    * Image in PNG, JPEG or WebP format
    *
-   * Length 1 to 2083 characters. Format: uri.
+   * Expected: Length 1 to 2083 characters. Format: uri. Any other string is accepted too, "" included.
    */
   image_url: string;
   /**

@@ -66,7 +66,7 @@ export function validateModelATextToVideo(input: unknown): Diagnostic[] {
 /** Builds the queue request for `example/model-a/text-to-video`, or returns the validation error instead of throwing. */
 export function safeBuildModelATextToVideo(
   input: ModelATextToVideoInput,
-): BuildResult<ModelATextToVideoInput> {
+): BuildResult<ModelATextToVideoInput, typeof modelATextToVideoPath, "example/model-a/text-to-video"> {
   const diagnostics = validateInput(input);
   const warnings = diagnostics.filter((d) => d.severity === "warning");
   if (warnings.length !== diagnostics.length)
@@ -74,8 +74,10 @@ export function safeBuildModelATextToVideo(
   return { ok: true, request: { method: "POST", path: modelATextToVideoPath, body: input }, warnings };
 }
 
-/** Builds the queue request for `example/model-a/text-to-video` (spec 4.1). */
-/** @throws RequestValidationError with every diagnostic when the service would reject the payload. */
+/**
+ * Builds the queue request for `example/model-a/text-to-video` (spec 4.1).
+ * @throws RequestValidationError with every diagnostic when the service would reject the payload.
+ */
 export function buildModelATextToVideo(input: ModelATextToVideoInput): {
   method: "POST";
   path: typeof modelATextToVideoPath;

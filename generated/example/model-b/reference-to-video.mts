@@ -129,7 +129,11 @@ export function validateModelBReferenceToVideo(input: unknown): Diagnostic[] {
 /** Builds the queue request for `example/model-b/reference-to-video`, or returns the validation error instead of throwing. */
 export function safeBuildModelBReferenceToVideo(
   input: ModelBReferenceToVideoInput,
-): BuildResult<ModelBReferenceToVideoInput> {
+): BuildResult<
+  ModelBReferenceToVideoInput,
+  typeof modelBReferenceToVideoPath,
+  "example/model-b/reference-to-video"
+> {
   const diagnostics = validateInput(input);
   const warnings = diagnostics.filter((d) => d.severity === "warning");
   if (warnings.length !== diagnostics.length)
@@ -140,8 +144,10 @@ export function safeBuildModelBReferenceToVideo(
   return { ok: true, request: { method: "POST", path: modelBReferenceToVideoPath, body: input }, warnings };
 }
 
-/** Builds the queue request for `example/model-b/reference-to-video` (spec 4.1). */
-/** @throws RequestValidationError with every diagnostic when the service would reject the payload. */
+/**
+ * Builds the queue request for `example/model-b/reference-to-video` (spec 4.1).
+ * @throws RequestValidationError with every diagnostic when the service would reject the payload.
+ */
 export function buildModelBReferenceToVideo(input: ModelBReferenceToVideoInput): {
   method: "POST";
   path: typeof modelBReferenceToVideoPath;

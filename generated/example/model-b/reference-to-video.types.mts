@@ -39,13 +39,13 @@ export interface ModelBReferenceToVideoInput {
   /**
    * Document URL to base the video on
    *
-   * May be null.
+   * Expected: Length 1 to 2083 characters. Format: uri. Any other string is accepted too, "" included. May be null.
    */
   file_url?: string | null;
   /**
    * Public web page URL to base the video on; only pages that need no login can be read
    *
-   * May be null.
+   * Expected: Length 1 to 2083 characters. Format: uri. Any other string is accepted too, "" included. May be null.
    */
   web_url?: string | null;
   /**

@@ -66,7 +66,7 @@ export function validateModelCTextToVideo(input: unknown): Diagnostic[] {
 /** Builds the queue request for `example/model-c/text-to-video`, or returns the validation error instead of throwing. */
 export function safeBuildModelCTextToVideo(
   input: ModelCTextToVideoInput,
-): BuildResult<ModelCTextToVideoInput> {
+): BuildResult<ModelCTextToVideoInput, typeof modelCTextToVideoPath, "example/model-c/text-to-video"> {
   const diagnostics = validateInput(input);
   const warnings = diagnostics.filter((d) => d.severity === "warning");
   if (warnings.length !== diagnostics.length)
@@ -74,8 +74,10 @@ export function safeBuildModelCTextToVideo(
   return { ok: true, request: { method: "POST", path: modelCTextToVideoPath, body: input }, warnings };
 }
 
-/** Builds the queue request for `example/model-c/text-to-video` (spec 4.1). */
-/** @throws RequestValidationError with every diagnostic when the service would reject the payload. */
+/**
+ * Builds the queue request for `example/model-c/text-to-video` (spec 4.1).
+ * @throws RequestValidationError with every diagnostic when the service would reject the payload.
+ */
 export function buildModelCTextToVideo(input: ModelCTextToVideoInput): {
   method: "POST";
   path: typeof modelCTextToVideoPath;

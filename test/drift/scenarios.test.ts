@@ -691,3 +691,15 @@ describe("equivalent rewrites report nothing", () => {
     expect(changes(before, after)).toEqual([]);
   });
 });
+
+describe("a request default added, changed or removed is behavior, and says why (issue 29.6, spec 1, 2.3)", () => {
+  it.each([
+    ["added", S, { ...S, default: "720p" }, "request-property-default-value-added"],
+    ["changed", { ...S, default: "720p" }, { ...S, default: "1080p" }, "request-property-default-value-changed"],
+    ["removed", { ...S, default: "720p" }, S, "request-property-default-value-removed"],
+  ])("%s", (_name, before, after, id) => {
+    const found = changes(model(before, { responseX: before }), model(after, { responseX: before }));
+    expect(found.map((c) => [c.id, c.severity])).toEqual([[id, "behavior"]]);
+    expect(found[0]!.text).toMatch(/payloads that omit it .*, which can change the output and what is billed$/);
+  });
+});

@@ -268,7 +268,7 @@ export const REQUEST_ROWS = [
     id: "request-property-default-value-added",
     direction: "request",
     severity: "behavior",
-    text: "{field}: default {to} added: payloads that omit it now get {to}",
+    text: "{field}: default {to} added: payloads that omit it now get {to}, which can change the output and what is billed",
   },
   {
     kind: "request/default-changed",
@@ -282,7 +282,7 @@ export const REQUEST_ROWS = [
     id: "request-property-default-value-removed",
     direction: "request",
     severity: "behavior",
-    text: "{field}: default {from} removed: payloads that omit it no longer get {from}",
+    text: "{field}: default {from} removed: payloads that omit it no longer get {from}, which can change the output and what is billed",
   },
   {
     kind: "request/docs-changed",

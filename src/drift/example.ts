@@ -141,8 +141,40 @@ const STRATEGIES: Record<ExampleStrategy, Strategy> = {
   "type-sample": (f, sides, budget) => one(sampleFrom(f, sides, budget)),
   "branch-sample": (f, sides, budget) => one(sampleFrom(f, sides, budget)),
   "crossing-value": crossingValues,
-  "extra-property": () => [FILLER, 0, true, null, {}, []].map((value) => ({ leaf: { value }, extra: UNLISTED_NAME })),
+  "extra-property": () => extraProperty(UNLISTED_NAME),
+  "keyword-witness": (f, sides, budget) => [...keywordWitnesses(f, sides, budget), ...crossingValues(f, sides, budget)],
 };
+
+/** The object at the change with one more property `name`, of a few values. */
+function extraProperty(name: string): Candidate[] {
+  return [FILLER, 0, true, null, {}, []].map((value) => ({ leaf: { value }, extra: name }));
+}
+
+/**
+ * Values a 2020-12 keyword newly set may reject (issue 29.2), from the keyword's own value: a
+ * property its object names (`dependentRequired`, `dependentSchemas`, `patternProperties`) or
+ * one it does not list (`propertyNames`, `unevaluatedProperties`); an array of one item of the
+ * `contains` schema (`minContains`); numbers near those the new value holds (`then`, `else`).
+ */
+function keywordWitnesses(finding: Finding, sides: Sides, budget: SampleBudget): Candidate[] {
+  const to = finding.params.to;
+  const schema = (finding.params.sample?.schema ?? {}) as JsonSchemaObject;
+  const out: Candidate[] = [];
+  if (
+    isSchemaObject(to) &&
+    /^(dependentRequired|dependentSchemas|patternProperties)$/.test(finding.params.keyword ?? "")
+  )
+    for (const key of Object.keys(to)) out.push(...extraProperty(key.replace(/^\^|[$.*+?()[\]{}|\\]/g, "")));
+  out.push(...extraProperty(UNLISTED_NAME));
+  if (schema.contains !== undefined) {
+    const item = sampleValue(schema.contains, sides.before, undefined, 0, budget);
+    if (item !== undefined) out.push({ leaf: { value: [item] } });
+  }
+  if (isSchemaObject(to))
+    for (const v of Object.values(to))
+      if (typeof v === "number") out.push(...near(v).map((n) => ({ leaf: { value: n } })));
+  return out;
+}
 
 /**
  * The toolkit's one Ajv configuration (rules stage), with Ajv's code optimisation off: it makes

@@ -4,7 +4,14 @@
  * a user sees; endpoint changes; and the equivalent rewrites that must report nothing.
  */
 import { describe, expect, it } from "vitest";
-import { buildReport, catalogueEntry, classifyModel, diffModels, type Change } from "../../src/drift/index.js";
+import {
+  buildReport,
+  catalogueEntry,
+  classifyModel,
+  diffModels,
+  keywordName,
+  type Change,
+} from "../../src/drift/index.js";
 import { loadModelDocument, type ModelSchema } from "../../src/schema/index.js";
 
 type Json = Record<string, unknown>;
@@ -167,6 +174,39 @@ const ROWS: Row[] = [
     ["request-property-pattern-unset", "safe"],
     ["response-property-pattern-unset", "behavior"],
   ],
+  // issue 29.2: the 2020-12 keywords, set and unset
+  ...(
+    [
+      ["contains", A, { contains: { const: "a" } }],
+      ["minContains", { ...A, contains: { const: "a" } }, { minContains: 2 }],
+      ["prefixItems", A, { prefixItems: [{ const: "a" }] }],
+      ["propertyNames", O, { propertyNames: { maxLength: 1 } }],
+      ["patternProperties", O, { patternProperties: { "^a": I } }],
+      ["dependentRequired", O, { dependentRequired: { a: ["b"] } }],
+      ["dependentSchemas", O, { dependentSchemas: { a: { required: ["b"] } } }],
+      ["unevaluatedProperties", O, { unevaluatedProperties: false }],
+      ["unevaluatedItems", { type: "array", prefixItems: [S] }, { unevaluatedItems: false }],
+      ["then", { ...I, if: { minimum: 10 } }, { then: { maximum: 20 } }],
+    ] as const
+  ).flatMap(([keyword, base, set]): Row[] => {
+    const id = keywordName(keyword);
+    return [
+      [
+        `${keyword} set`,
+        base,
+        { ...base, ...set },
+        [`request-property-${id}-set`, "breaking"],
+        [`response-property-${id}-set`, "safe"],
+      ],
+      [
+        `${keyword} unset`,
+        { ...base, ...set },
+        base,
+        [`request-property-${id}-unset`, "safe"],
+        [`response-property-${id}-unset`, "behavior"],
+      ],
+    ];
+  }),
   [
     "pattern rewritten",
     { ...S, pattern: "^a" },
@@ -649,5 +689,17 @@ describe("equivalent rewrites report nothing", () => {
     ["keys in another order", model({ type: "integer", maximum: 3 }), model({ maximum: 3, type: "integer" })],
   ])("%s", (_name, before, after) => {
     expect(changes(before, after)).toEqual([]);
+  });
+});
+
+describe("a request default added, changed or removed is behavior, and says why (issue 29.6, spec 1, 2.3)", () => {
+  it.each([
+    ["added", S, { ...S, default: "720p" }, "request-property-default-value-added"],
+    ["changed", { ...S, default: "720p" }, { ...S, default: "1080p" }, "request-property-default-value-changed"],
+    ["removed", { ...S, default: "720p" }, S, "request-property-default-value-removed"],
+  ])("%s", (_name, before, after, id) => {
+    const found = changes(model(before, { responseX: before }), model(after, { responseX: before }));
+    expect(found.map((c) => [c.id, c.severity])).toEqual([[id, "behavior"]]);
+    expect(found[0]!.text).toMatch(/payloads that omit it .*, which can change the output and what is billed$/);
   });
 });

@@ -1,6 +1,6 @@
 /** The change table (see catalogue.ts): rows by direction, the keywords they name, the catalogue of ids. */
 export type { ChangeKind, ExampleStrategy, Variant } from "./row.js";
-export { BOUNDS, CONSTRAINTS, DOCS_KEYWORDS, UNCLASSIFIED_KEYWORDS, keywordName } from "./keywords.js";
+export { BOUNDS, CONSTRAINTS, DOCS_KEYWORDS, SCHEMA_KEYWORDS, UNCLASSIFIED_KEYWORDS, keywordName } from "./keywords.js";
 export {
   CHANGE_CATALOGUE,
   CHANGE_KINDS,

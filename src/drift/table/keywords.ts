@@ -24,6 +24,29 @@ export const BOUNDS = [
  */
 export const CONSTRAINTS = ["format", "pattern", "uniqueItems"] as const;
 
+/**
+ * JSON Schema 2020-12 keywords that, once set, reject values accepted without them (issue 29.2):
+ * set and unset are classified (`*-{keyword}-set` / `-unset`); one value rewritten into another
+ * stays `*-{keyword}-changed` (unclassified), compared with every `$ref` below it followed.
+ * Not `contentEncoding`/`contentMediaType`/`contentSchema`: 2020-12 validators (Ajv among them)
+ * only annotate with them, so no payload crosses a change; they stay unclassified.
+ */
+export const SCHEMA_KEYWORDS = [
+  "prefixItems",
+  "contains",
+  "minContains",
+  "maxContains",
+  "patternProperties",
+  "propertyNames",
+  "dependentRequired",
+  "dependentSchemas",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "if",
+  "then",
+  "else",
+] as const;
+
 /** Annotation keywords: a change to one of them is `docs` (titles and descriptions are docs). */
 export const DOCS_KEYWORDS: ReadonlySet<string> = new Set(["title", "description", "examples", "$comment"]);
 

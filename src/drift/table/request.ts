@@ -1,5 +1,13 @@
 /** The request rows of the change table: what the service accepts. Narrowing rejects payloads that passed before. */
-import { ALL_BOUNDS, boundsWhere, CONSTRAINTS, DOCS_KEYWORDS, kw, UNCLASSIFIED_KEYWORDS } from "./keywords.js";
+import {
+  ALL_BOUNDS,
+  boundsWhere,
+  CONSTRAINTS,
+  DOCS_KEYWORDS,
+  kw,
+  SCHEMA_KEYWORDS,
+  UNCLASSIFIED_KEYWORDS,
+} from "./keywords.js";
 import type { ChangeKind } from "./row.js";
 
 export const REQUEST_ROWS = [
@@ -100,6 +108,23 @@ export const REQUEST_ROWS = [
     severity: "safe",
     text: "{field}: {keyword} {from} no longer enforced",
     variants: kw(CONSTRAINTS),
+  },
+  {
+    kind: "request/schema-keyword-set",
+    id: "request-property-{keyword}-set",
+    direction: "request",
+    severity: "breaking",
+    text: "{field}: new {keyword} {to}: payloads that do not satisfy it are rejected",
+    example: "keyword-witness",
+    variants: kw(SCHEMA_KEYWORDS),
+  },
+  {
+    kind: "request/schema-keyword-unset",
+    id: "request-property-{keyword}-unset",
+    direction: "request",
+    severity: "safe",
+    text: "{field}: {keyword} {from} no longer enforced",
+    variants: kw(SCHEMA_KEYWORDS),
   },
   {
     kind: "request/multiple-of-narrowed",
@@ -243,7 +268,7 @@ export const REQUEST_ROWS = [
     id: "request-property-default-value-added",
     direction: "request",
     severity: "behavior",
-    text: "{field}: default {to} added: payloads that omit it now get {to}",
+    text: "{field}: default {to} added: payloads that omit it now get {to}, which can change the output and what is billed",
   },
   {
     kind: "request/default-changed",
@@ -257,7 +282,7 @@ export const REQUEST_ROWS = [
     id: "request-property-default-value-removed",
     direction: "request",
     severity: "behavior",
-    text: "{field}: default {from} removed: payloads that omit it no longer get {from}",
+    text: "{field}: default {from} removed: payloads that omit it no longer get {from}, which can change the output and what is billed",
   },
   {
     kind: "request/docs-changed",

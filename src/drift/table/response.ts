@@ -1,5 +1,5 @@
 /** The response rows of the change table: what clients receive. Widening sends values a client did not expect. */
-import { CONSTRAINTS, DOCS_KEYWORDS, kw, responseBounds, UNCLASSIFIED_KEYWORDS } from "./keywords.js";
+import { CONSTRAINTS, DOCS_KEYWORDS, kw, responseBounds, SCHEMA_KEYWORDS, UNCLASSIFIED_KEYWORDS } from "./keywords.js";
 import type { ChangeKind } from "./row.js";
 
 export const RESPONSE_ROWS = [
@@ -139,6 +139,23 @@ export const RESPONSE_ROWS = [
     text: "{field}: {keyword} {from} no longer guaranteed: values that do not match it may now be returned",
     example: "crossing-value",
     variants: kw(CONSTRAINTS),
+  },
+  {
+    kind: "response/schema-keyword-set",
+    id: "response-property-{keyword}-set",
+    direction: "response",
+    severity: "safe",
+    text: "{field}: new {keyword} {to}: what is returned now satisfies it",
+    variants: kw(SCHEMA_KEYWORDS),
+  },
+  {
+    kind: "response/schema-keyword-unset",
+    id: "response-property-{keyword}-unset",
+    direction: "response",
+    severity: "behavior",
+    text: "{field}: {keyword} {from} no longer guaranteed: values that do not satisfy it may now be returned",
+    example: "keyword-witness",
+    variants: kw(SCHEMA_KEYWORDS),
   },
   {
     kind: "response/multiple-of-narrowed",

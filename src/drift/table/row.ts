@@ -24,6 +24,8 @@ import type { Direction, ChangeSeverity } from "../types.js";
  * - `crossing-value`: a few candidate values of the field's type (samples of both sides, near
  *   the bounds, off the step, unlike the format); the first one Ajv finds crossing is shown
  * - `extra-property`: the object with one property its schema does not list
+ * - `keyword-witness`: values drawn from a 2020-12 keyword's new value (a property it names, an
+ *   item of `contains`, numbers near its bounds), then the `crossing-value` candidates
  */
 export type ExampleStrategy =
   | "value"
@@ -35,7 +37,8 @@ export type ExampleStrategy =
   | "type-sample"
   | "branch-sample"
   | "crossing-value"
-  | "extra-property";
+  | "extra-property"
+  | "keyword-witness";
 
 /** One variant of a row: the keyword (and for response bounds, the change) filled into its id. */
 export interface Variant {

@@ -4,7 +4,7 @@
  * (`keyword-changed`, unclassified; `unknown-keyword-changed` when it is not JSON Schema 2020-12),
  * so no change is dropped.
  */
-import { BOUNDS, CONSTRAINTS, UNCLASSIFIED_KEYWORDS } from "../../table/index.js";
+import { BOUNDS, CONSTRAINTS, SCHEMA_KEYWORDS, UNCLASSIFIED_KEYWORDS } from "../../table/index.js";
 import type { Alternative } from "../../view.js";
 import { at, kindOf, type CompareKeywords, type Walk } from "../finding.js";
 import { sameWritten } from "../refs.js";
@@ -13,6 +13,7 @@ import { compareBounds, compareMultipleOf } from "./bounds.js";
 import { compareConstraints } from "./constraints.js";
 import { compareEnums } from "./enums.js";
 import { compareAdditionalProperties, compareProperties } from "./objects.js";
+import { compareSchemaKeywords } from "./schema-keywords.js";
 import { compareTypes } from "./types.js";
 
 export { compareAnnotations } from "./annotations.js";
@@ -31,6 +32,7 @@ export const KEYWORD_GROUPS: readonly KeywordGroup[] = [
   { keywords: ["additionalProperties"], compare: compareAdditionalProperties },
   { keywords: ["properties", "required"], compare: compareProperties },
   { keywords: ["items"], compare: compareItems },
+  { keywords: SCHEMA_KEYWORDS, compare: compareSchemaKeywords },
 ];
 
 /** Keywords a group compares itself; any other difference is `keyword-changed`. */

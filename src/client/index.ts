@@ -42,7 +42,7 @@ import {
 import { exchange, sleep, type Exchange, type RetryOptions } from "./transport.js";
 
 export * from "./errors.js";
-export { verifyWebhook, readWebhook, type WebhookRequest, type WebhookReading } from "./webhook.js";
+export { verifyWebhook, readWebhook, webhookKey, type WebhookRequest, type WebhookReading } from "./webhook.js";
 export type { RetryOptions } from "./transport.js";
 export type { AbortSignalLike, FetchInit, FetchLike, HeadersLike, ResponseLike } from "./platform.js";
 export { PredictionFailedError } from "../runtime/index.js";

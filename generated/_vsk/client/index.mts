@@ -43,7 +43,13 @@ import {
 import { exchange, sleep, type Exchange, type RetryOptions } from "./transport.mjs";
 
 export * from "./errors.mjs";
-export { verifyWebhook, readWebhook, type WebhookRequest, type WebhookReading } from "./webhook.mjs";
+export {
+  verifyWebhook,
+  readWebhook,
+  webhookKey,
+  type WebhookRequest,
+  type WebhookReading,
+} from "./webhook.mjs";
 export type { RetryOptions } from "./transport.mjs";
 export type { AbortSignalLike, FetchInit, FetchLike, HeadersLike, ResponseLike } from "./platform.mjs";
 export { PredictionFailedError } from "../runtime/index.mjs";

@@ -2,7 +2,7 @@
  * `vsk mock`: the local service (QUEUE.md) on a real port, for a team's tests and demos. Binds
  * 127.0.0.1 unless `--host` says otherwise; logs each request on stderr; SIGINT/SIGTERM stop it.
  */
-import { createMockService } from "../mock/index.js";
+import { createMockService, webhookKey } from "../mock/index.js";
 import { commandParser, helpShown } from "./args.js";
 import { CliError, ExitCode, toCliError } from "./errors.js";
 
@@ -27,7 +27,11 @@ export async function runMock(argv: string[]): Promise<number> {
       default: false,
       describe: "reject an invalid payload with 422 at submit instead of a failed prediction",
     })
-    .option("webhook-secret", { type: "string", describe: "sign webhook deliveries (Standard Webhooks)" })
+    .option("webhook-secret", {
+      type: "string",
+      describe:
+        "sign webhook deliveries (Standard Webhooks): whsec_<base64>, base64, or any other text used as its bytes",
+    })
     .option("config", {
       type: "string",
       describe: "config file (default: ./vsk.config.json, else the embedded models)",
@@ -44,6 +48,12 @@ export async function runMock(argv: string[]): Promise<number> {
         `mock: ${flag} must be a whole number${flag === "--port" ? " from 0 to 65535" : " of milliseconds"} (see \`vsk mock --help\`)`,
       );
   }
+  if (args["webhook-secret"] !== undefined)
+    try {
+      webhookKey(args["webhook-secret"]);
+    } catch (error) {
+      throw new CliError(`mock: --webhook-secret: ${(error as Error).message}`, ExitCode.usage);
+    }
   let service;
   try {
     service = createMockService({

@@ -52,7 +52,7 @@ import {
 } from "./transport.js";
 
 export * from "./errors.js";
-export { verifyWebhook, readWebhook, type WebhookRequest, type WebhookReading } from "./webhook.js";
+export { verifyWebhook, readWebhook, webhookKey, type WebhookRequest, type WebhookReading } from "./webhook.js";
 export type { RetryOptions } from "./transport.js";
 export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, MAX_REDIRECTS } from "./transport.js";
 export type { AbortSignalLike, FetchInit, FetchLike, HeadersLike, ResponseLike } from "./platform.js";

@@ -3,6 +3,7 @@
  * wire of QUEUE.md (routes.ts → handlers.ts), with the request log and webhook deliveries a test
  * asserts on. `createMockService` (index.ts) serves it over HTTP.
  */
+import { webhookKey } from "../client/webhook.js";
 import { DEFAULT_CONCURRENT_SUBMITS, Slots } from "./body.js";
 import { outputOf, type MockContext } from "./handlers.js";
 import { PredictionStore, type Prediction, type StoreLimits } from "./predictions.js";
@@ -22,7 +23,7 @@ export interface MockApiOptions extends StoreLimits {
   pre92?: boolean;
   /** answer an invalid payload with 422 at submit instead of a failed prediction */
   strictSubmit?: boolean;
-  /** sign webhook deliveries (Standard Webhooks) with this secret */
+  /** sign webhook deliveries (Standard Webhooks) with this secret (decoded as `webhookKey` says) */
   webhookSecret?: string;
   /** how much of a webhook receiver's answer is read (default 64 KiB); the rest is not */
   maxWebhookResponseBytes?: number;
@@ -68,6 +69,8 @@ export class MockApi implements MockContext {
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
 
   constructor(readonly options: MockApiOptions) {
+    // a secret the signer cannot decode is said at once (TypeError), not at the first delivery
+    if (options.webhookSecret !== undefined) webhookKey(options.webhookSecret);
     this.paths = { ...DEFAULT_PATHS, ...options.paths };
     this.submitSlots = new Slots(options.maxConcurrentSubmits ?? DEFAULT_CONCURRENT_SUBMITS);
     this.now = options.now ?? Date.now;

@@ -2,9 +2,12 @@
  * Webhook deliveries (spec 6.2): the final state of a prediction, POSTed to the URL given at
  * submit (`?webhook=`, QUEUE.md). Signed per Standard Webhooks v1 when a secret is set:
  * `webhook-id`, `webhook-timestamp` (seconds), `webhook-signature: v1,<base64 HMAC-SHA256 of
- * "id.timestamp.body">`, the key being the base64 secret after an optional `whsec_` prefix.
+ * "id.timestamp.body">`, the key decoded from the secret by the client's `webhookKey` (the one
+ * decoding `verifyWebhook` uses: a `whsec_` secret is base64, another is base64 when it is
+ * base64 and its UTF-8 bytes otherwise).
  */
 import { createHmac, randomUUID } from "node:crypto";
+import { webhookKey } from "../client/webhook.js";
 
 /** One delivery, as recorded by the mock (for a test to assert on). */
 export interface WebhookDelivery {
@@ -20,11 +23,6 @@ export interface WebhookDelivery {
    */
   status: number;
   error?: string;
-}
-
-/** The Standard Webhooks signing key of a secret: base64 after an optional `whsec_` prefix. */
-export function webhookKey(secret: string): Buffer {
-  return Buffer.from(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret, "base64");
 }
 
 /** The headers of a signed delivery (Standard Webhooks v1). */

@@ -53,7 +53,13 @@ import {
 } from "./transport.mjs";
 
 export * from "./errors.mjs";
-export { verifyWebhook, readWebhook, type WebhookRequest, type WebhookReading } from "./webhook.mjs";
+export {
+  verifyWebhook,
+  readWebhook,
+  webhookKey,
+  type WebhookRequest,
+  type WebhookReading,
+} from "./webhook.mjs";
 export type { RetryOptions } from "./transport.mjs";
 export { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, MAX_REDIRECTS } from "./transport.mjs";
 export type { AbortSignalLike, FetchInit, FetchLike, HeadersLike, ResponseLike } from "./platform.mjs";

@@ -2,9 +2,9 @@
 /**
  * Webhook deliveries (spec 6.2), verified per Standard Webhooks v1 with Web Crypto (Node,
  * browsers, edge runtimes): `webhook-id`, `webhook-timestamp` (seconds), `webhook-signature`
- * holding space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`; the key is the base64
- * secret after an optional `whsec_` prefix. Signature and delivery format are ours (QUEUE.md):
- * the spec does not show them.
+ * holding space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. Signature and
+ * delivery format are ours (QUEUE.md): the spec does not show them. The secret's key bytes come
+ * from `webhookKey`, which the mock's signer uses too.
  */
 import { readWebhook as readWebhookRuntime, type PredictionReading } from "../runtime/index.mjs";
 import { fromBase64Text, subtleCrypto, toBase64Text, utf8, type HeadersLike } from "./platform.mjs";
@@ -16,22 +16,71 @@ export interface WebhookRequest {
   body: string;
 }
 
-function header(headers: WebhookRequest["headers"], name: string): string | undefined {
-  if (typeof (headers as HeadersLike).get === "function")
-    return (headers as HeadersLike).get(name) ?? undefined;
-  const record = headers as Record<string, string | string[] | undefined>;
-  const key = Object.keys(record).find((k) => k.toLowerCase() === name);
-  const value = key === undefined ? undefined : record[key];
-  return Array.isArray(value) ? value[0] : value;
+const PREFIX = "whsec_";
+/** Standard base64, padded: what Standard Webhooks libraries decode. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * The HMAC key of a webhook secret, the one decoding of the toolkit (`verifyWebhook` and the
+ * mock's signer): a `whsec_` secret is the base64 after the prefix, as Standard Webhooks
+ * libraries read it; a secret without the prefix is base64-decoded when it is (padded, standard)
+ * base64, as those libraries do, and otherwise taken as its UTF-8 bytes (what they call a "raw"
+ * secret; `test-secret` is one). A `whsec_` secret that is not base64, or an empty one, is a
+ * `TypeError`.
+ */
+export function webhookKey(secret: string): Uint8Array {
+  if (typeof secret !== "string" || secret === "" || secret === PREFIX)
+    throw new TypeError("the webhook secret is empty; pass the secret the deliveries are signed with");
+  const prefixed = secret.startsWith(PREFIX);
+  const text = prefixed ? secret.slice(PREFIX.length) : secret;
+  if (BASE64.test(text)) return Uint8Array.from(fromBase64Text(text), (c) => c.charCodeAt(0));
+  if (prefixed)
+    throw new TypeError(
+      "the webhook secret starts with whsec_ but the rest is not base64; copy the whole secret as given",
+    );
+  return utf8(text);
 }
 
-function fromBase64(text: string): Uint8Array | undefined {
-  try {
-    const binary = fromBase64Text(text);
-    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-  } catch {
-    return undefined;
+/** Every value of a header (an array's values, or one string), or [] when it is absent. */
+function headerValues(headers: WebhookRequest["headers"], name: string): string[] {
+  if (typeof (headers as HeadersLike).get === "function") {
+    const value = (headers as HeadersLike).get(name);
+    return value === null ? [] : [value];
   }
+  const record = headers as Record<string, string | string[] | undefined>;
+  const values: string[] = [];
+  for (const key of Object.keys(record)) {
+    if (key.toLowerCase() !== name) continue;
+    const value = record[key];
+    if (Array.isArray(value)) values.push(...value);
+    else if (value !== undefined) values.push(value);
+  }
+  return values;
+}
+
+/** The one value of a header that must not repeat (an id, a timestamp); undefined when absent or differing. */
+function singleHeader(headers: WebhookRequest["headers"], name: string): string | undefined {
+  const values = new Set(headerValues(headers, name).map((v) => v.trim()));
+  return values.size === 1 ? [...values][0] : undefined;
+}
+
+/**
+ * The `v1` signatures of every `webhook-signature` value: entries are space-separated (a comma
+ * and space also separate them where headers were joined, as `Headers` and Node join repeats);
+ * an entry must be exactly `<version>,<base64>`, anything else (`v1,<sig>,junk`) never matches.
+ */
+function v1Signatures(headers: WebhookRequest["headers"]): string[] {
+  const signatures: string[] = [];
+  for (const value of headerValues(headers, "webhook-signature")) {
+    const entries = value.trim().split(/\s+/);
+    entries.forEach((entry, i) => {
+      // a trailing comma before the next entry is a join of two headers, not part of the entry
+      const clean = i < entries.length - 1 && entry.endsWith(",") ? entry.slice(0, -1) : entry;
+      const match = /^v1,([A-Za-z0-9+/]+={0,2})$/.exec(clean);
+      if (match !== null) signatures.push(match[1]!);
+    });
+  }
+  return signatures;
 }
 
 function toBase64(bytes: ArrayBuffer): string {
@@ -49,16 +98,24 @@ function constantTimeEqual(a: string, b: string): boolean {
 }
 
 /**
- * True when the delivery is signed with `secret` and its timestamp is within `toleranceSeconds`
- * of now (default 300). Missing headers, a malformed secret or signature give false; it throws only
- * on a platform without Web Crypto (`crypto.subtle`: Node >= 20, browsers in secure contexts, edge
- * runtimes have it).
+ * True when the delivery is signed with `secret` (decoded by `webhookKey`) and its timestamp is
+ * within `toleranceSeconds` of now (default 300). Anything missing or wrong in the delivery gives
+ * false: missing headers, an id or timestamp given twice with different values, a malformed
+ * signature entry. A caller's mistake is a `TypeError`: an empty secret, a `whsec_` secret that
+ * is not base64, a `toleranceSeconds` that is not a finite number >= 0; so is a platform without
+ * Web Crypto (`crypto.subtle`: Node >= 20, browsers in secure contexts, edge runtimes have it).
  */
 export async function verifyWebhook(
   request: WebhookRequest,
   secret: string,
   options: { toleranceSeconds?: number; now?: () => number } = {},
 ): Promise<boolean> {
+  const tolerance = options.toleranceSeconds ?? 300;
+  if (typeof tolerance !== "number" || !Number.isFinite(tolerance) || tolerance < 0)
+    throw new TypeError(
+      `verifyWebhook: toleranceSeconds must be a finite number of seconds >= 0, got ${String(tolerance)}`,
+    );
+  const keyBytes = webhookKey(secret);
   // a platform fault, not a bad delivery: said out loud rather than read as "not signed"
   const subtle = subtleCrypto();
   if (subtle === undefined)
@@ -66,22 +123,17 @@ export async function verifyWebhook(
       "verifyWebhook needs Web Crypto (crypto.subtle), which this platform does not provide",
     );
   try {
-    const id = header(request.headers, "webhook-id");
-    const timestamp = header(request.headers, "webhook-timestamp");
-    const signatures = header(request.headers, "webhook-signature");
-    if (id === undefined || timestamp === undefined || signatures === undefined) return false;
+    const id = singleHeader(request.headers, "webhook-id");
+    const timestamp = singleHeader(request.headers, "webhook-timestamp");
+    const signatures = v1Signatures(request.headers);
+    if (id === undefined || timestamp === undefined || signatures.length === 0) return false;
     if (!/^\d{1,15}$/.test(timestamp)) return false;
     const nowSeconds = Math.floor((options.now ?? Date.now)() / 1000);
-    if (Math.abs(nowSeconds - Number(timestamp)) > (options.toleranceSeconds ?? 300)) return false;
-    const keyBytes = fromBase64(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret);
-    if (keyBytes === undefined || keyBytes.length === 0) return false;
+    if (Math.abs(nowSeconds - Number(timestamp)) > tolerance) return false;
     const key = await subtle.importKey("raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
     const expected = toBase64(await subtle.sign("HMAC", key, utf8(`${id}.${timestamp}.${request.body}`)));
     let ok = false;
-    for (const entry of signatures.split(" ")) {
-      const [version, signature] = entry.split(",", 2);
-      if (version === "v1" && signature !== undefined && constantTimeEqual(signature, expected)) ok = true;
-    }
+    for (const signature of signatures) if (constantTimeEqual(signature, expected)) ok = true;
     return ok;
   } catch {
     return false;

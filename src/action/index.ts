@@ -9,10 +9,18 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { formatGithub, formatMarkdown, type DriftReport } from "../drift/index.js";
-import { githubData as escapeData, markdownText } from "../output/index.js";
+import {
+  DriftStageError,
+  DriftUsageError,
+  formatGithub,
+  formatMarkdown,
+  runDrift as runDriftStage,
+  type FailOn,
+} from "../drift/index.js";
+import { scrubSecrets } from "../fetch/index.js";
+import { githubData as escapeData, markdownText, terminalText } from "../output/index.js";
 import { redactUrlsInText } from "../runtime/index.js";
 
 export type ActionCommand = "drift" | "lint" | "check";
@@ -73,7 +81,10 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
 
 const CLI = fileURLToPath(new URL("../cli/main.js", import.meta.url));
 
-/** Runs `vsk <args>` in `cwd`, collecting its output; never throws for a non-zero exit. */
+/**
+ * Runs `vsk <args>` in `cwd`, collecting its output; never throws for a non-zero exit. Only lint and
+ * check still go through it: their orchestration lives in their CLI files (issue 23.7, open for lint).
+ */
 function vsk(
   args: string[],
   cwd: string,
@@ -92,36 +103,41 @@ function vsk(
 
 const configArgs = (inputs: ActionInputs): string[] => (inputs.config ? ["--config", inputs.config] : []);
 
-async function runDrift(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEnv): Promise<ActionResult> {
-  const args = [
-    "drift",
-    "--format",
-    "json",
-    "--fail-on",
-    inputs.failOn,
-    ...configArgs(inputs),
-    ...(inputs.schemaUrl ? ["--schema-url", inputs.schemaUrl] : []),
-  ];
-  const run = await vsk(args, cwd, env);
-  let report: DriftReport;
+/**
+ * The drift stage in process (src/drift/run.ts), as `vsk drift` runs it: the config's snapshotDir
+ * is honoured, the report arrives as data with every value redacted (issue 23.2, 23.7), and no
+ * output is parsed back.
+ */
+async function runDrift(inputs: ActionInputs, cwd: string): Promise<ActionResult> {
+  const notes: string[] = [];
+  let run;
   try {
-    report = JSON.parse(run.stdout) as DriftReport;
-  } catch {
-    const why = (run.stderr.trim() || run.stdout.trim() || `exit ${run.code}`).split("\n")[0]!;
+    run = await runDriftStage(
+      {
+        cwd,
+        failOn: inputs.failOn as FailOn,
+        ...(inputs.config ? { config: inputs.config } : {}),
+        ...(inputs.schemaUrl ? { schemaUrl: inputs.schemaUrl } : {}),
+      },
+      (line) => notes.push(line),
+    );
+  } catch (error) {
+    if (!(error instanceof DriftUsageError || error instanceof DriftStageError)) throw error;
+    // one line of a stage's message, redacted as data before it is escaped for its format
+    const why = terminalText(scrubSecrets(error.message).split("\n")[0]!);
     return {
-      exitCode: run.code === 0 ? 2 : run.code,
+      exitCode: 2,
       log: `::error title=vsk drift::${escapeData(why)}\n`,
       markdown: `## Schema drift\n\n**vsk drift failed:** ${markdownText(why)}\n`,
       outputs: { "breaking-count": "0", "changes-json": "[]" },
     };
   }
-  // annotations point at each model's snapshot file, relative to the checkout
-  const files = new Map<string, string>();
-  for (const m of report.models) files.set(m.model, relative(cwd, join(cwd, "schemas-cache", m.model, "latest.json")));
+  const { report, files } = run;
   return {
-    exitCode: run.code,
+    exitCode: report.summary.exitCode,
     log:
-      formatGithub(report, files) + (run.stderr ? `::warning title=vsk drift::${escapeData(run.stderr.trim())}\n` : ""),
+      formatGithub(report, files) +
+      notes.map((note) => `::warning title=vsk drift::${escapeData(terminalText(note))}\n`).join(""),
     markdown: formatMarkdown(report),
     outputs: {
       "breaking-count": String(report.changes.filter((c) => c.severity === "breaking").length),
@@ -179,7 +195,7 @@ async function runCheck(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEn
 
 /** Runs the action's command; pure of GitHub I/O (see `publish`). */
 export function runCommand(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEnv): Promise<ActionResult> {
-  if (inputs.command === "drift") return runDrift(inputs, cwd, env);
+  if (inputs.command === "drift") return runDrift(inputs, cwd);
   if (inputs.command === "lint") return runLint(inputs, cwd, env);
   return runCheck(inputs, cwd, env);
 }
@@ -213,9 +229,69 @@ export function pullRequestNumber(env: NodeJS.ProcessEnv): number | undefined {
 /** The hidden marker that finds the comment again, one per command. */
 export const marker = (command: ActionCommand): string => `<!-- video-schema-kit:${command} -->`;
 
+/** GitHub's limit on a comment body is 65,536 characters; ours stays below it, the marker included. */
+export const COMMENT_LIMIT = 65_000;
+
+/** Each GitHub API call (headers and body) must be answered within this many seconds; VSK_ACTION_API_TIMEOUT overrides it. */
+export const API_TIMEOUT_SECONDS = 30;
+
+/** The identity `GITHUB_TOKEN` acts as: it cannot read `GET /user`, so that answers 403 for it. */
+const ACTIONS_BOT = "github-actions[bot]";
+
+/** A separator row of a Markdown table (`|---|---:|`). */
+const SEPARATOR_ROW = /^\|(?:\s*:?-+:?\s*\|)+$/;
+
 /**
- * Posts the report as one pull-request comment, or updates the one that carries the marker.
- * Returns a sentence for the log; the token never appears in it.
+ * The report cut to `limit` characters by whole lines (issue 23.5): a table row, a list item or a
+ * heading is kept whole or left out, never cut inside a code span or an HTML tag; a `<details>`
+ * left open is closed; a last line says how many rows and list items were left out. Our reports
+ * keep every piece of markup on one line, so a whole line never leaves markup open.
+ */
+export function truncateMarkdown(markdown: string, limit: number): string {
+  if (markdown.length <= limit) return markdown;
+  const lines = markdown.split("\n");
+  const note = (rows: number, open: number): string =>
+    `${"\n</details>".repeat(open)}\n\n_… ${rows} more row${rows === 1 ? "" : "s"} left out: a comment holds at most ${limit.toLocaleString("en-US")} characters. The whole report is in the job summary._\n`;
+  // the note's longest form: every row left out, every <details> open
+  const reserve = note(lines.length, lines.length).length;
+  const kept: string[] = [];
+  let size = 0;
+  for (const line of lines) {
+    if (size + line.length + 1 > limit - reserve) break;
+    kept.push(line);
+    size += line.length + 1;
+  }
+  const left = lines.slice(kept.length);
+  // rows of data: table rows but separators and header rows (those followed by a separator), and list items
+  const rows = left.filter(
+    (line, k) =>
+      (line.startsWith("|") && !SEPARATOR_ROW.test(line) && !SEPARATOR_ROW.test(left[k + 1] ?? "")) ||
+      /^\s*- /.test(line),
+  ).length;
+  const open =
+    kept.filter((line) => line.startsWith("<details")).length - kept.filter((line) => line === "</details>").length;
+  return kept.join("\n") + note(rows, Math.max(0, open));
+}
+
+/** Who the token is: `GET /user`'s login, or `github-actions[bot]` for the workflow's own token (which cannot read it). */
+async function tokenIdentity(
+  request: (url: string, init?: RequestInit) => Promise<Response>,
+  api: string,
+): Promise<string> {
+  const response = await request(`${api}/user`);
+  if (!response.ok) {
+    await response.body?.cancel();
+    return ACTIONS_BOT;
+  }
+  const user = (await response.json()) as { login?: unknown };
+  return typeof user.login === "string" ? user.login : ACTIONS_BOT;
+}
+
+/**
+ * Posts the report as one pull-request comment, or updates the one that carries the marker and
+ * was written by the token's own identity (issue 23.4: a marker in someone else's comment is
+ * theirs, never adopted). Every API call has a deadline (issue 23.6). Returns a sentence for the
+ * log; the token never appears in it.
  */
 export async function upsertComment(
   env: NodeJS.ProcessEnv,
@@ -232,6 +308,10 @@ export async function upsertComment(
   const repo = env.GITHUB_REPOSITORY ?? "";
   if (!/^[\w.-]+\/[\w.-]+$/.test(repo))
     return "::warning title=video-schema-kit::comment skipped: GITHUB_REPOSITORY is not owner/name";
+  const timeoutText = (env.VSK_ACTION_API_TIMEOUT ?? "").trim();
+  const seconds = timeoutText === "" ? API_TIMEOUT_SECONDS : Number(timeoutText);
+  if (!/^\d+(\.\d+)?$/.test(timeoutText || "0") || !(seconds > 0))
+    return `::warning title=video-schema-kit::comment skipped: VSK_ACTION_API_TIMEOUT is ${escapeData(terminalText(JSON.stringify(timeoutText)))}; give a number of seconds above 0`;
   const api = (env.GITHUB_API_URL || "https://api.github.com").replace(/\/+$/, "");
   const headers = {
     authorization: `Bearer ${token}`,
@@ -240,41 +320,47 @@ export async function upsertComment(
     "x-github-api-version": "2022-11-28",
     "user-agent": "video-schema-kit-action",
   };
-  const body = `${marker(command)}\n${markdown}`.slice(0, 65_000);
+  // one deadline per call, covering its body too (the body is read before the next call starts)
+  const request = (url: string, init: RequestInit = {}): Promise<Response> =>
+    fetchImpl(url, { ...init, headers, signal: AbortSignal.timeout(seconds * 1000) });
+  const head = `${marker(command)}\n`;
+  const body = head + truncateMarkdown(markdown, COMMENT_LIMIT - head.length);
   const fail = (what: string, status: number) =>
     `::warning title=video-schema-kit::comment not posted: ${what} answered HTTP ${status} (the job needs permissions: pull-requests: write)`;
   try {
+    const identity = await tokenIdentity(request, api);
     let existing: number | undefined;
     for (let page = 1; page <= 10 && existing === undefined; page++) {
-      const list = await fetchImpl(`${api}/repos/${repo}/issues/${number}/comments?per_page=100&page=${page}`, {
-        headers,
-      });
+      const list = await request(`${api}/repos/${repo}/issues/${number}/comments?per_page=100&page=${page}`);
       if (!list.ok) return fail("listing comments", list.status);
-      const comments = (await list.json()) as Array<{ id: number; body?: string }>;
-      existing = comments.find((c) => typeof c.body === "string" && c.body.startsWith(marker(command)))?.id;
+      const comments = (await list.json()) as Array<{ id: number; body?: string; user?: { login?: string } | null }>;
+      existing = comments.find(
+        (c) => typeof c.body === "string" && c.body.startsWith(marker(command)) && c.user?.login === identity,
+      )?.id;
       if (comments.length < 100) break;
     }
     const response =
       existing === undefined
-        ? await fetchImpl(`${api}/repos/${repo}/issues/${number}/comments`, {
+        ? await request(`${api}/repos/${repo}/issues/${number}/comments`, {
             method: "POST",
-            headers,
             body: JSON.stringify({ body }),
           })
-        : await fetchImpl(`${api}/repos/${repo}/issues/comments/${existing}`, {
+        : await request(`${api}/repos/${repo}/issues/comments/${existing}`, {
             method: "PATCH",
-            headers,
             body: JSON.stringify({ body }),
           });
+    await response.body?.cancel();
     if (!response.ok)
       return fail(existing === undefined ? "creating the comment" : "updating the comment", response.status);
     return existing === undefined
       ? `comment posted on pull request #${number}`
       : `comment updated on pull request #${number}`;
   } catch (error) {
+    if ((error as Error).name === "TimeoutError")
+      return `::warning title=video-schema-kit::comment not posted: the GitHub API did not answer within ${seconds} s (VSK_ACTION_API_TIMEOUT)`;
     const code =
       (error as { cause?: { code?: string } }).cause?.code ?? (error instanceof Error ? error.message : String(error));
-    return `::warning title=video-schema-kit::comment not posted: ${escapeData(redactUrlsInText(code).split(token).join("***"))}`;
+    return `::warning title=video-schema-kit::comment not posted: ${escapeData(terminalText(redactUrlsInText(String(code)).split(token).join("***")))}`;
   }
 }
 

@@ -3,9 +3,9 @@
  * the explanation itself is `src/explain`.
  */
 import { readFile } from "node:fs/promises";
-import { explain, orderKeys, renderText, type InputKind } from "../explain/index.js";
+import { explain, explanationJson, orderKeys, renderText, type InputKind } from "../explain/index.js";
 import { jsonSyntaxError } from "../json/index.js";
-import { jsonText, terminalText } from "../output/index.js";
+import { terminalText } from "../output/index.js";
 import { redactValues } from "../runtime/redact.js";
 import { commandParser } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
@@ -28,8 +28,7 @@ export async function runExplain(argv: string[]): Promise<number> {
   // raw values (an unknown code, a request_id) are printed as sent, but never with a URL's query
   // string: every value is redacted as data, before it is serialized (issue 23.2), never the output
   const explanation = redactValues(orderKeys(explain(value, source, AS_CHOICES[args.as])));
-  const output =
-    args.format === "json" ? jsonText(JSON.stringify(explanation, null, 2)) + "\n" : renderText(explanation);
+  const output = args.format === "json" ? explanationJson(explanation) : renderText(explanation);
   process.stdout.write(output);
   return ExitCode.ok;
 }

@@ -46,7 +46,7 @@ export { checkRequests, type ModelProblem, type RequestReading, type RequestTarg
 export { formatText } from "./format/text.js";
 export { formatMarkdown } from "./format/markdown.js";
 export { formatGithub } from "./format/github.js";
-export { formatJson } from "./format/json.js";
+export { formatJson, DRIFT_REPORT_SCHEMA, DRIFT_REPORT_VERSION } from "./format/json.js";
 export { FORMATS, FORMAT_NAMES, type DriftFormat, type FormatName } from "./format/formats.js";
 export { runDrift, type DriftOptions, type DriftRun } from "./run.js";
 export { DriftStageError, DriftUsageError } from "./errors.js";

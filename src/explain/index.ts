@@ -340,3 +340,4 @@ export function renderText(e: Explanation): string {
   // each entry is one line of ours, with data (a message, a code, a file name) inside: shown, never acted on
   return lines.map(terminalText).join("\n") + "\n";
 }
+export { explanationJson, EXPLAIN_SCHEMA, EXPLAIN_VERSION } from "./json.js";

@@ -7,6 +7,15 @@
  */
 
 /**
+ * The one host of every JSON Schema the package publishes (`schemas/*.schema.json`): a JSON
+ * report's `$schema` is `<host>/<name>.schema.json`, the `$id` of the file that describes it.
+ */
+export const SCHEMA_HOST = "https://video-schema-kit.dev/schemas";
+
+/** The `$schema` of a JSON report: the `$id` of `schemas/<name>.schema.json`. */
+export const reportSchemaId = (name: string): string => `${SCHEMA_HOST}/${name}.schema.json`;
+
+/**
  * Characters a terminal, a log viewer or a CI runner may act on: C0 controls (ESC starts
  * CSI/OSC sequences, CR/LF start a new line that may read as a workflow command), DEL, C1
  * controls (0x9b is a one-byte CSI on some terminals), the line and paragraph separators, and

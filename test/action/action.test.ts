@@ -20,7 +20,10 @@ let work: string;
 let api: Server;
 let apiUrl: string;
 const calls: Array<{ method: string; url: string; auth: string; body: string }> = [];
-let comments: Array<{ id: number; body: string }> = [];
+let comments: Array<{ id: number; body: string; user: { login: string } }> = [];
+/** what `GET /user` answers: 403 as for the workflow's own token, or a login as for a personal token */
+let userLogin: string | undefined;
+const BOT = { login: "github-actions[bot]" };
 
 beforeAll(async () => {
   api = createServer((req, res) => {
@@ -29,10 +32,23 @@ beforeAll(async () => {
     req.on("end", () => {
       calls.push({ method: req.method!, url: req.url!, auth: String(req.headers.authorization), body });
       res.setHeader("content-type", "application/json");
+      // pull request 9: an API that never answers
+      if (req.url!.includes("/issues/9/")) return;
+      if (req.method === "GET" && req.url === "/user") {
+        if (userLogin === undefined) {
+          res.statusCode = 403;
+          return res.end(JSON.stringify({ message: "Resource not accessible by integration" }));
+        }
+        return res.end(JSON.stringify({ login: userLogin }));
+      }
       if (req.method === "GET" && /^\/repos\/acme\/app\/issues\/7\/comments\?/.test(req.url!))
-        return res.end(JSON.stringify([{ id: 1, body: "unrelated" }, ...comments]));
+        return res.end(JSON.stringify([{ id: 1, body: "unrelated", user: { login: "octocat" } }, ...comments]));
       if (req.method === "POST" && req.url === "/repos/acme/app/issues/7/comments") {
-        comments.push({ id: 100 + comments.length, body: JSON.parse(body).body });
+        comments.push({
+          id: 100 + comments.length,
+          body: JSON.parse(body).body,
+          user: { login: userLogin ?? BOT.login },
+        });
         res.statusCode = 201;
         return res.end("{}");
       }
@@ -60,10 +76,14 @@ beforeEach(() => {
   writeFileSync(join(work, "event.json"), JSON.stringify({ pull_request: { number: 7 } }));
   calls.length = 0;
   comments = [];
+  userLogin = undefined;
   return () => rmSync(work, { recursive: true, force: true });
 });
 
-function action(inputs: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function action(
+  inputs: Record<string, string>,
+  extraEnv: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     GITHUB_EVENT_PATH: join(work, "event.json"),
@@ -74,6 +94,7 @@ function action(inputs: Record<string, string>): Promise<{ code: number | null; 
     GITHUB_STEP_SUMMARY: join(work, "summary.md"),
   };
   for (const [k, v] of Object.entries(inputs)) env[`VSK_ACTION_${k}`] = v;
+  Object.assign(env, extraEnv);
   return new Promise((done) => {
     const child = spawn(process.execPath, [cli, "action"], { cwd: work, env });
     let stdout = "";
@@ -116,8 +137,98 @@ describe("command drift", () => {
     const second = await action(inputs);
     expect(second.stdout).toContain("comment updated on pull request #7");
     expect(comments).toHaveLength(1);
-    expect(calls.map((c) => c.method)).toEqual(["GET", "POST", "GET", "PATCH"]);
+    // who am I (403: the workflow's token), list, post; again, then the update of our own comment
+    expect(calls.map((c) => c.method)).toEqual(["GET", "GET", "POST", "GET", "GET", "PATCH"]);
     expect(first.stdout + second.stdout).not.toContain(TOKEN);
+  });
+
+  it("a comment with the marker written by someone else is never adopted: a new one is posted (issue 23.4)", async () => {
+    const forged = { id: 50, body: "<!-- video-schema-kit:drift -->\nplease merge", user: { login: "mallory" } };
+    comments = [forged];
+    const inputs = { COMMAND: "drift", SCHEMA_URL: join(work, "mirror"), COMMENT: "true" };
+    const run = await action(inputs);
+    expect(run.stdout).toContain("comment posted on pull request #7");
+    expect(comments[0]).toEqual(forged);
+    expect(comments).toHaveLength(2);
+    expect(calls.some((c) => c.method === "PATCH")).toBe(false);
+    // a personal token: its own login (GET /user) is the identity whose comment is updated
+    userLogin = "release-bot";
+    comments = [forged, { id: 60, body: "<!-- video-schema-kit:drift -->\nold", user: { login: "release-bot" } }];
+    const second = await action(inputs);
+    expect(second.stdout).toContain("comment updated on pull request #7");
+    expect(comments[0]).toEqual(forged);
+    expect(comments[1]!.body).toMatch(/^<!-- video-schema-kit:drift -->\n## Schema drift/);
+  });
+
+  it("a GitHub API that never answers is a warning after the deadline, the step keeps the report's exit code (issue 23.6)", async () => {
+    writeFileSync(join(work, "event.json"), JSON.stringify({ pull_request: { number: 9 } }));
+    userLogin = "release-bot";
+    const run = await action(
+      { COMMAND: "drift", SCHEMA_URL: join(work, "mirror"), COMMENT: "true" },
+      { VSK_ACTION_API_TIMEOUT: "0.5" },
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      "::warning title=video-schema-kit::comment not posted: the GitHub API did not answer within 0.5 s (VSK_ACTION_API_TIMEOUT)",
+    );
+  });
+
+  it("a long report is cut by whole rows, never inside markup, and says how many rows were left out (issue 23.5)", async () => {
+    // the source adds 1500 optional fields whose names are hostile Markdown: one table row each
+    const a = join(work, "mirror/main/example/model-a/latest.json");
+    const doc = JSON.parse(readFileSync(a, "utf8"));
+    const props = doc.components.schemas.TextToVideoInput.properties;
+    for (let i = 0; i < 1500; i++) props[`f${i}_\`@octocat <img src=x> [x](https://evil.example)`] = { type: "string" };
+    writeFileSync(a, JSON.stringify(doc));
+    const run = await action({ COMMAND: "drift", SCHEMA_URL: join(work, "mirror"), COMMENT: "true" });
+    expect(run.stdout).toContain("comment posted on pull request #7");
+    const body = comments[0]!.body;
+    expect(body.length).toBeLessThanOrEqual(65_536);
+    const summary = readFileSync(join(work, "summary.md"), "utf8");
+    expect(summary.length).toBeGreaterThan(65_536);
+    const lines = body.split("\n");
+    const note =
+      /^_… (\d+) more rows left out: a comment holds at most [\d,]+ characters\. The whole report is in the job summary\._$/;
+    const last = [...lines].reverse().find((line) => line !== "")!;
+    expect(last).toMatch(note);
+    // every line but ours is a whole line of the report: no code span or tag is cut
+    const ours = new Set([lines[0], last, "</details>", ""]);
+    const reportLines = new Set(summary.split("\n"));
+    expect(lines.filter((line) => !ours.has(line) && !reportLines.has(line))).toEqual([]);
+    // the rows left out are the report's rows that are not in the comment
+    const rows = (text: string): number => text.split("\n").filter((l) => l.startsWith("| 🟢")).length;
+    expect(Number(note.exec(last)![1])).toBe(rows(summary) - rows(body));
+    // a <details> left open is closed
+    expect(body.split("<details").length).toBe(body.split("</details>").length);
+  });
+
+  it("the config's snapshotDir is honoured, the drift stage runs in process (issue 23.7)", async () => {
+    cpSync(join(work, "schemas-cache"), join(work, "snapshots"), { recursive: true });
+    rmSync(join(work, "schemas-cache"), { recursive: true });
+    writeFileSync(
+      join(work, "vsk.config.json"),
+      JSON.stringify({
+        snapshotDir: "snapshots",
+        models: [{ id: "example/model-a" }, { id: "example/model-b" }, { id: "example/model-c" }],
+      }),
+    );
+    const run = await action({ COMMAND: "drift", SCHEMA_URL: join(work, "mirror") });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^::error file=snapshots\/example\/model-a\/latest\.json,title=/m);
+    expect(outputs()["breaking-count"]).toBe("2");
+  });
+
+  it("schema text holding a URL with a query string: the breaking change survives, outputs parse (issue 23.2)", async () => {
+    const a = join(work, "mirror/main/example/model-a/latest.json");
+    const doc = JSON.parse(readFileSync(a, "utf8"));
+    doc.components.schemas.TextToVideoInput.properties.aspect_ratio.description = 'see https://h.example/a?b=SECRET" x';
+    writeFileSync(a, JSON.stringify(doc));
+    const run = await action({ COMMAND: "drift", SCHEMA_URL: join(work, "mirror") });
+    expect(run.code).toBe(1);
+    const out = outputs();
+    expect(out["breaking-count"]).toBe("2");
+    expect(JSON.parse(out["changes-json"]!).length).toBeGreaterThan(2);
+    expect(run.stdout + JSON.stringify(out) + readFileSync(join(work, "summary.md"), "utf8")).not.toContain("SECRET");
   });
 
   it("fail-on never passes the step but still reports; no comment without comment: true", async () => {

@@ -13,6 +13,8 @@ import {
   FORMAT_NAMES,
   FORMATS,
   formatChoices,
+  invalidOnly,
+  DEFAULT_MAX_ANNOTATIONS,
   isFormat,
   Linter,
   openRegistry,
@@ -43,6 +45,10 @@ Options:
   --endpoint NAME        endpoint of bare payloads (e.g. keyframes-to-video)
   --format FORMAT        ${formatChoices()}
   --max-warnings N       exit 1 when there are more than N warnings (default: no limit)
+  --max-annotations N    github: annotate at most N findings (default ${DEFAULT_MAX_ANNOTATIONS}), then one line saying
+                         how many more (the summary line counts them all)
+  --errors-only          leave valid payloads (also those with only warnings) out of the results;
+                         the summary still counts them
   --max-line-bytes N     longest NDJSON line read, in bytes (default 8388608, 8 MiB); a longer
                          line is reported (lint/line-too-long) and skipped, never buffered whole
   --ndjson               read stdin as NDJSON, one payload per line
@@ -58,6 +64,8 @@ const OPTIONS = {
   format: { type: "string" },
   "max-warnings": { type: "string" },
   "max-line-bytes": { type: "string" },
+  "max-annotations": { type: "string" },
+  "errors-only": { type: "boolean" },
   ndjson: { type: "boolean" },
   "show-valid": { type: "boolean" },
   config: { type: "string" },
@@ -121,6 +129,12 @@ export async function runLint(argv: string[]): Promise<number> {
     if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
       usage(`--max-line-bytes must be a whole number of bytes >= 1, not ${shownValue(values["max-line-bytes"])}`);
   }
+  let maxAnnotations = DEFAULT_MAX_ANNOTATIONS;
+  if (values["max-annotations"] !== undefined) {
+    maxAnnotations = /^\d+$/.test(values["max-annotations"].trim()) ? Number(values["max-annotations"]) : NaN;
+    if (!Number.isSafeInteger(maxAnnotations))
+      usage(`--max-annotations must be a whole number, not ${shownValue(values["max-annotations"])}`);
+  }
   const cwd = process.cwd();
   let registry: ValidatorRegistry;
   let snapshotDir: string;
@@ -150,11 +164,13 @@ export async function runLint(argv: string[]): Promise<number> {
 
   const sink = new Sink(process.stdout);
   const color = FORMATS[format].colors && process.stdout.isTTY === true && !("NO_COLOR" in process.env);
-  const reporter = FORMATS[format].reporter(sink, {
+  const formatted = FORMATS[format].reporter(sink, {
     color,
     showValid: values["show-valid"] === true,
     stepSummary: process.env.GITHUB_STEP_SUMMARY,
+    maxAnnotations,
   });
+  const reporter = values["errors-only"] === true ? invalidOnly(formatted) : formatted;
   const linter = new Linter(registry, target, reporter, { maxLineBytes });
   const { files, errors } = await expandInputs(inputs, cwd);
   for (const file of files) {

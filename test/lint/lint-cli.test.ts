@@ -231,7 +231,7 @@ describe("formats", () => {
     const run = vsk(["payloads/keyframes-frame-past-end.json", ...KEYFRAMES, "--format", "github"]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe(
-      "::error file=payloads/keyframes-frame-past-end.json,line=1,title=vsk lint frame-index-within-duration::/keyframes/1/frame_index: keyframes[1].frame_index: 130 is past the last frame (120) of the default 5 s video (duration × 24, spec 2.2)\n" +
+      "::error file=payloads/keyframes-frame-past-end.json,line=10,col=22,title=vsk lint frame-index-within-duration::/keyframes/1/frame_index: keyframes[1].frame_index: 130 is past the last frame (120) of the default 5 s video (duration × 24, spec 2.2)\n" +
         "1 request: 0 valid, 1 invalid, 0 warnings\n",
     );
   });
@@ -264,7 +264,7 @@ describe("exit codes", () => {
     const run = vsk(["payloads/keyframes-frame-past-end.json", ...KEYFRAMES]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
-      "payloads/keyframes-frame-past-end.json:1  /keyframes/1/frame_index  keyframes[1].frame_index: 130 is past the last frame (120)",
+      "payloads/keyframes-frame-past-end.json:10:22  /keyframes/1/frame_index  keyframes[1].frame_index: 130 is past the last frame (120)",
     );
   });
 

@@ -13,6 +13,8 @@ import {
   FORMAT_NAMES,
   FORMATS,
   formatChoices,
+  invalidOnly,
+  DEFAULT_MAX_ANNOTATIONS,
   isFormat,
   Linter,
   openRegistry,
@@ -34,7 +36,7 @@ const HELP = `Usage: vsk lint [FILES… | -] [options]
 Checks request payloads the way the service would, before anyone waits for a failed prediction.
 A .json file holds one payload; .ndjson / .jsonl hold one per line. Directories and globs expand
 to their .json, .ndjson and .jsonl files (an existing file named like a glob, requests[1].json,
-is read as itself); - (or no file, with input piped) reads stdin.
+is read as itself); - reads stdin (only -: with no file named, lint reads nothing and exits 2).
 A payload is bare (then --model and --endpoint say what it is for) or an envelope
 {"model": "<owner>/<name>" or alias, "endpoint": "<endpoint>", "input": {…}}.
 
@@ -43,10 +45,18 @@ Options:
   --endpoint NAME        endpoint of bare payloads (e.g. keyframes-to-video)
   --format FORMAT        ${formatChoices()}
   --max-warnings N       exit 1 when there are more than N warnings (default: no limit)
+  --max-annotations N    github: annotate at most N findings (default ${DEFAULT_MAX_ANNOTATIONS}), then one line saying
+                         how many more (the summary line counts them all)
+  --errors-only          leave valid payloads (also those with only warnings) out of the results;
+                         the summary still counts them
   --max-line-bytes N     longest NDJSON line read, in bytes (default 8388608, 8 MiB); a longer
                          line is reported (lint/line-too-long) and skipped, never buffered whole
   --ndjson               read stdin as NDJSON, one payload per line
   --show-valid           pretty: also list the valid payloads
+  --allow-empty          exit 0 when there is nothing to lint (no file named, an empty directory, a
+                         glob matching nothing) instead of 2
+  --color, --no-color    pretty: colour or not (default: on a terminal; FORCE_COLOR forces it,
+                         a non-empty NO_COLOR turns it off)
   --config FILE          config file (default: ./vsk.config.json if present, else the three embedded models)
   -h, --help             show this help
 
@@ -58,7 +68,12 @@ const OPTIONS = {
   format: { type: "string" },
   "max-warnings": { type: "string" },
   "max-line-bytes": { type: "string" },
+  "max-annotations": { type: "string" },
+  "errors-only": { type: "boolean" },
   ndjson: { type: "boolean" },
+  "allow-empty": { type: "boolean" },
+  color: { type: "boolean" },
+  "no-color": { type: "boolean" },
   "show-valid": { type: "boolean" },
   config: { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -94,6 +109,21 @@ function targetOf(registry: ValidatorRegistry, model: string | undefined, endpoi
   return target;
 }
 
+/**
+ * Colour (issue 30.4): `--no-color` / `--color` first, then a non-empty `NO_COLOR` (no-color.org:
+ * an empty one is unset), then `FORCE_COLOR` (GitHub Actions logs; `0` or `false` turns it off),
+ * else whether stdout is a terminal.
+ */
+function wantsColor(on: boolean | undefined, off: boolean | undefined, tty: boolean): boolean {
+  if (off === true) return false;
+  if (on === true) return true;
+  const noColor = process.env.NO_COLOR;
+  if (noColor !== undefined && noColor !== "") return false;
+  const force = process.env.FORCE_COLOR;
+  if (force !== undefined) return !["0", "false"].includes(force.trim().toLowerCase());
+  return tty;
+}
+
 export async function runLint(argv: string[]): Promise<number> {
   let parsed;
   try {
@@ -121,6 +151,12 @@ export async function runLint(argv: string[]): Promise<number> {
     if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
       usage(`--max-line-bytes must be a whole number of bytes >= 1, not ${shownValue(values["max-line-bytes"])}`);
   }
+  let maxAnnotations = DEFAULT_MAX_ANNOTATIONS;
+  if (values["max-annotations"] !== undefined) {
+    maxAnnotations = /^\d+$/.test(values["max-annotations"].trim()) ? Number(values["max-annotations"]) : NaN;
+    if (!Number.isSafeInteger(maxAnnotations))
+      usage(`--max-annotations must be a whole number, not ${shownValue(values["max-annotations"])}`);
+  }
   const cwd = process.cwd();
   let registry: ValidatorRegistry;
   let snapshotDir: string;
@@ -138,25 +174,30 @@ export async function runLint(argv: string[]): Promise<number> {
     throw error;
   }
   const target = targetOf(registry, values.model, values.endpoint);
-  let inputs = positionals;
-  if (inputs.length === 0) {
-    if (process.stdin.isTTY) usage("no input: name files or directories, or pipe payloads to stdin");
-    inputs = ["-"];
-  }
+  const allowEmpty = values["allow-empty"] === true;
+  const inputs = positionals;
+  // stdin is read only when named (issue 30.3): `vsk lint $(git diff --name-only …)` with an
+  // empty list must neither hang on an open pipe nor pass having checked nothing
+  if (inputs.length === 0 && !allowEmpty)
+    usage(
+      "no input files: name files, directories or globs, or - to read stdin (--allow-empty: exit 0 when there are none)",
+    );
   if (inputs.filter((i) => i === "-").length > 1) usage("stdin (-) can be read only once");
 
   const stale = registry.staleness(snapshotDir);
   if (stale !== undefined) process.stderr.write(`vsk: warning: ${stale}\n`);
 
   const sink = new Sink(process.stdout);
-  const color = FORMATS[format].colors && process.stdout.isTTY === true && !("NO_COLOR" in process.env);
-  const reporter = FORMATS[format].reporter(sink, {
+  const color = FORMATS[format].colors && wantsColor(values.color, values["no-color"], process.stdout.isTTY === true);
+  const formatted = FORMATS[format].reporter(sink, {
     color,
     showValid: values["show-valid"] === true,
     stepSummary: process.env.GITHUB_STEP_SUMMARY,
+    maxAnnotations,
   });
+  const reporter = values["errors-only"] === true ? invalidOnly(formatted) : formatted;
   const linter = new Linter(registry, target, reporter, { maxLineBytes });
-  const { files, errors } = await expandInputs(inputs, cwd);
+  const { files, errors } = await expandInputs(inputs, cwd, { allowEmpty });
   for (const file of files) {
     try {
       await linter.file(file, cwd, values.ndjson === true);

@@ -40,6 +40,8 @@ export {
   FORMATS,
   FORMAT_NAMES,
   formatChoices,
+  invalidOnly,
+  DEFAULT_MAX_ANNOTATIONS,
   isFormat,
   type FormatName,
   type FormatContext,

@@ -25,6 +25,12 @@ export class InputError extends Error {
 export async function expandInputs(
   inputs: readonly string[],
   cwd: string,
+  /**
+   * allowEmpty: false (lint) makes a directory without payload files an error naming what it
+   * skipped; true lets a glob match nothing; unset (drift --requests) keeps a glob matching
+   * nothing an error and an empty directory none.
+   */
+  options: { allowEmpty?: boolean } = {},
 ): Promise<{ files: string[]; errors: InputError[] }> {
   const files: string[] = [];
   const errors: InputError[] = [];
@@ -47,7 +53,7 @@ export async function expandInputs(
       const matches = (await glob(input, { cwd, onlyFiles: true, dot: false, expandDirectories: false }))
         .filter((f) => PAYLOAD_EXTENSIONS.has(extname(f).toLowerCase()))
         .sort();
-      if (matches.length === 0)
+      if (matches.length === 0 && options.allowEmpty !== true)
         errors.push(new InputError(`${input}: no .json, .ndjson or .jsonl file matches this pattern`));
       files.push(...matches);
       continue;
@@ -63,8 +69,14 @@ export async function expandInputs(
       );
       continue;
     }
-    if (info.isDirectory()) files.push(...(await payloadFilesIn(input, cwd, errors)));
-    else files.push(input);
+    if (info.isDirectory()) {
+      const skipped = new Map<string, number>();
+      const found = await payloadFilesIn(input, cwd, errors, skipped);
+      // a gate that checked nothing must not pass (issue 25.0): say what was there instead
+      if (found.length === 0 && options.allowEmpty === false)
+        errors.push(new InputError(`no .json/.ndjson/.jsonl files in ${input} (${skippedText(skipped)})`));
+      files.push(...found);
+    } else files.push(input);
   }
   return { files, errors };
 }
@@ -74,7 +86,12 @@ export async function expandInputs(
  * ENAMETOOLONG…) becomes an `InputError` and the walk goes on with its siblings, so everything
  * readable is still linted and the run exits 2 at the end.
  */
-async function payloadFilesIn(dir: string, cwd: string, errors: InputError[]): Promise<string[]> {
+async function payloadFilesIn(
+  dir: string,
+  cwd: string,
+  errors: InputError[],
+  skipped: Map<string, number>,
+): Promise<string[]> {
   let entries;
   try {
     entries = await readdir(resolve(cwd, dir), { withFileTypes: true });
@@ -88,15 +105,30 @@ async function payloadFilesIn(dir: string, cwd: string, errors: InputError[]): P
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await payloadFilesIn(path, cwd, errors)));
+    if (entry.isDirectory()) out.push(...(await payloadFilesIn(path, cwd, errors, skipped)));
     // regular files only: a FIFO or socket in a directory would block the run forever
     else if (
       PAYLOAD_EXTENSIONS.has(extname(entry.name).toLowerCase()) &&
       (entry.isFile() || (entry.isSymbolicLink() && (await stat(resolve(cwd, path)).catch(() => undefined))?.isFile()))
     )
       out.push(path);
+    else {
+      const ext = extname(entry.name).toLowerCase() || "(no extension)";
+      skipped.set(ext, (skipped.get(ext) ?? 0) + 1);
+    }
   }
   return out;
+}
+
+/** "1 .gz file skipped", "2 .gz files and 1 .txt file skipped", "it holds no files". */
+function skippedText(skipped: Map<string, number>): string {
+  if (skipped.size === 0) return "it holds no files";
+  const parts = [...skipped].map(([ext, n]) => {
+    const bare = ext === "(no extension)";
+    return `${n} ${bare ? "" : `${ext} `}file${n === 1 ? "" : "s"}${bare ? " without an extension" : ""}`;
+  });
+  const list = parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+  return `${list} skipped: only .json, .ndjson and .jsonl files are read`;
 }
 
 /** Opens a file for streaming; errors surface when it is read. */

@@ -3,12 +3,26 @@
  * that endpoint's generated validator, and hands one `LintResult` per payload to a reporter.
  */
 import { redacted, redactUrlsInText, type Diagnostic } from "../diagnostics/index.js";
-import { readSingleJson, type PayloadSource, type ReadOptions, type ReadProblem, type ReadWarning } from "./decode.js";
+import {
+  readSingleJson,
+  type PayloadHandler,
+  type PayloadSource,
+  type ReadOptions,
+  type ReadProblem,
+  type ReadWarning,
+} from "./decode.js";
 import { readNdjson } from "./ndjson.js";
 import { isNdjsonPath, openFile } from "./inputs.js";
+import { dirname, resolve } from "node:path";
 import type { ValidatorRegistry } from "./registry.js";
 import { resolvePayload, type LintTarget } from "./resolve.js";
 import { locatePointer } from "../json/index.js";
+
+/**
+ * A diagnostic of a payload read from a `.json` document (not NDJSON), with where its pointer's
+ * value starts in the file's text (1-based), so every format points at the field, not line 1.
+ */
+export type LintDiagnostic = Diagnostic & { line?: number; column?: number };
 
 /** One payload's verdict: the `results[]` entry of `vsk lint --format json`. */
 export interface LintResult {
@@ -17,7 +31,71 @@ export interface LintResult {
   model: string | null;
   endpoint: string | null;
   valid: boolean;
-  diagnostics: Diagnostic[];
+  diagnostics: LintDiagnostic[];
+}
+
+/** Where a payload sits in a `.json` document's text: diagnostics are located in it. */
+interface Placement {
+  /** the payload's own text (an element of an array of envelopes, or the whole document) */
+  text: string;
+  /** line and column of the text's first character in the file */
+  line: number;
+  column: number;
+}
+
+/** A diagnostic with its pointer's line and column in the file. */
+function located(d: Diagnostic, at: Placement): LintDiagnostic {
+  let where;
+  try {
+    where = locatePointer(at.text, d.pointer);
+  } catch {
+    return d; // nesting deeper than the locator's stack (a 100 000-level array): the payload's line only
+  }
+  const { line, column } = where;
+  return { ...d, line: at.line + line - 1, column: line === 1 ? at.column + column - 1 : column };
+}
+
+/** `{"model", …, "input"}`: an element that makes a top-level array a list of envelopes. */
+function isEnvelope(value: unknown): boolean {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.hasOwn(value, "model") &&
+    Object.hasOwn(value, "input")
+  );
+}
+
+/**
+ * The offsets where each element of a top-level JSON array starts and ends, in one pass over a
+ * valid JSON text (strings skipped, nesting counted).
+ */
+function elementSpans(text: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  let depth = 0;
+  let start = -1;
+  let last = -1; // last non-space offset of the current element
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      if (depth === 1 && start === -1) start = i;
+      for (i++; i < text.length && text.charCodeAt(i) !== 34; i++) if (text.charCodeAt(i) === 92) i++;
+      last = i;
+      continue;
+    }
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 0xfeff) continue;
+    if (depth === 1 && (c === 44 /* , */ || c === 93) /* ] */ && start !== -1) {
+      spans.push([start, last + 1]);
+      start = -1;
+    }
+    if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (depth === 1 && start === -1) start = i;
+      depth++;
+    } else if (c === 93 || c === 125) depth--;
+    else if (depth === 1 && start === -1 && c !== 44) start = i;
+    last = i;
+  }
+  return spans;
 }
 
 export interface LintSummary {
@@ -70,7 +148,9 @@ export class Linter {
     model: string | null,
     endpoint: string | null,
     diagnostics: Diagnostic[],
+    placement?: Placement,
   ): void | Promise<void> {
+    if (placement !== undefined && diagnostics.length > 0) diagnostics = diagnostics.map((d) => located(d, placement));
     let errors = 0;
     for (const d of diagnostics) if (d.severity === "error") errors++;
     const valid = errors === 0;
@@ -88,12 +168,14 @@ export class Linter {
     problem: ReadProblem | undefined,
     warnings?: readonly ReadWarning[],
     text?: string,
+    placement?: Placement,
+    target: LintTarget = this.target,
   ): void | Promise<void> => {
     const read = warnings?.map((w) => lintDiagnostic(w.rule, w.message, w.pointer, "warning"));
     const finish = (model: string | null, endpoint: string | null, diagnostics: Diagnostic[]) =>
-      this.finish(at, model, endpoint, read === undefined ? diagnostics : [...read, ...diagnostics]);
+      this.finish(at, model, endpoint, read === undefined ? diagnostics : [...read, ...diagnostics], placement);
     if (problem !== undefined) return finish(null, null, [lintDiagnostic(problem.rule, problem.message)]);
-    const resolved = resolvePayload(value, this.target, this.registry);
+    const resolved = resolvePayload(value, target, this.registry);
     if ("rule" in resolved)
       return finish(resolved.model, resolved.endpoint, [
         lintDiagnostic(resolved.rule, resolved.message, resolved.pointer),
@@ -118,15 +200,74 @@ export class Linter {
     return typeof validate === "function" ? run(validate) : validate.then(run);
   };
 
+  /**
+   * The target a bare document names itself: a top-level `$schema` that resolves (from the
+   * file's directory) to one endpoint's editor schema in the generated directory.
+   */
+  private schemaTarget(value: unknown, dir: string | undefined): LintTarget | undefined {
+    if (dir === undefined || typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+    const named = (value as Record<string, unknown>).$schema;
+    if (typeof named !== "string" || !Object.hasOwn(value, "$schema") || /^[a-z][a-z0-9+.-]*:/i.test(named))
+      return undefined;
+    const wanted = resolve(dir, named);
+    for (const e of this.registry.entries.values())
+      if (e.editorSchema !== undefined && resolve(this.registry.dir, e.editorSchema) === wanted)
+        return { model: e.model, endpoint: e.endpoint };
+    return undefined;
+  }
+
+  /**
+   * A `.json` document (a file or stdin without --ndjson): one payload, or an array of envelopes,
+   * each element linted at its own line; diagnostics carry their field's line and column.
+   */
+  private document(dir: string | undefined): PayloadHandler {
+    return async (at, value, problem, warnings, text) => {
+      if (problem !== undefined || text === undefined) return this.payload(at, value, problem, warnings, text);
+      if (!Array.isArray(value) || !value.some(isEnvelope)) {
+        const target =
+          this.target.model === undefined && this.target.endpoint === undefined
+            ? (this.schemaTarget(value, dir) ?? this.target)
+            : this.target;
+        return this.payload(at, value, undefined, warnings, text, { text, line: at.line, column: 1 }, target);
+      }
+      const spans = elementSpans(text);
+      let line = 1;
+      let lineStart = 0;
+      let scanned = 0;
+      for (let i = 0; i < value.length && i < spans.length; i++) {
+        const [start, end] = spans[i]!;
+        for (; scanned < start; scanned++)
+          if (text.charCodeAt(scanned) === 10) {
+            line++;
+            lineStart = scanned + 1;
+          }
+        const own = `/${i}`;
+        const mine = warnings
+          ?.filter((w) => w.pointer === own || w.pointer.startsWith(own + "/"))
+          .map((w) => ({ ...w, pointer: w.pointer.slice(own.length) }));
+        const placement = { text: text.slice(start, end), line, column: start - lineStart + 1 };
+        const result = this.payload(
+          { source: at.source, line },
+          value[i],
+          undefined,
+          mine !== undefined && mine.length > 0 ? mine : undefined,
+          placement.text,
+          placement,
+        );
+        if (result) await result;
+      }
+    };
+  }
+
   /** Lints every payload of one file (`-` is stdin). */
   async file(path: string, cwd: string, stdinNdjson: boolean): Promise<void> {
     if (path === "-") {
       if (stdinNdjson) await readNdjson(process.stdin, "<stdin>", this.payload, this.readOptions);
-      else await readSingleJson(process.stdin, "<stdin>", this.payload);
+      else await readSingleJson(process.stdin, "<stdin>", this.document(undefined));
       return;
     }
     const stream = openFile(path, cwd);
     if (isNdjsonPath(path)) await readNdjson(stream, path, this.payload, this.readOptions);
-    else await readSingleJson(stream, path, this.payload);
+    else await readSingleJson(stream, path, this.document(dirname(resolve(cwd, path))));
   }
 }

@@ -20,6 +20,8 @@ export interface EndpointEntry {
   endpoint: string;
   path: string;
   validator: string;
+  /** the request body's editor schema, relative to the generated directory */
+  editorSchema?: string;
   /** the ids of the endpoint's cross-field rules */
   rules?: string[];
   snapshotSha256: string;

@@ -273,7 +273,7 @@ describe("command lint", () => {
     );
     const run = await action({ COMMAND: "lint", PATHS: "requests/ok.json\nrequests/bad.json\n", COMMENT: "true" });
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain("::error file=requests/bad.json,line=1,title=vsk lint duration-auto-or-range::");
+    expect(run.stdout).toContain("::error file=requests/bad.json,line=1,col=52,title=vsk lint duration-auto-or-range::");
     const summary = readFileSync(join(work, "summary.md"), "utf8");
     expect(summary.length).toBeGreaterThan(0);
     expect(comments[0]!.body.startsWith("<!-- video-schema-kit:lint -->\n")).toBe(true);

@@ -200,7 +200,11 @@ describe("formats", () => {
   it("json with no payload at all is still one valid object", () => {
     const empty = join(tmp, "no-payloads");
     mkdirSync(empty, { recursive: true });
-    const { code, report } = lintJson([empty]);
+    // nothing to lint is exit 2 (issue 25.0), yet stdout is still the one object; --allow-empty: 0
+    const nothing = lintJson([empty]);
+    expect(nothing.code).toBe(2);
+    expect(nothing.report).toEqual({ results: [], summary: { requests: 0, valid: 0, invalid: 0, warnings: 0 } });
+    const { code, report } = lintJson([empty, "--allow-empty"]);
     expect(code).toBe(0);
     expect(report).toEqual({ results: [], summary: { requests: 0, valid: 0, invalid: 0, warnings: 0 } });
   });
@@ -231,7 +235,7 @@ describe("formats", () => {
     const run = vsk(["payloads/keyframes-frame-past-end.json", ...KEYFRAMES, "--format", "github"]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe(
-      "::error file=payloads/keyframes-frame-past-end.json,line=1,title=vsk lint frame-index-within-duration::/keyframes/1/frame_index: keyframes[1].frame_index: 130 is past the last frame (120) of the default 5 s video (duration × 24, spec 2.2)\n" +
+      "::error file=payloads/keyframes-frame-past-end.json,line=10,col=22,title=vsk lint frame-index-within-duration::/keyframes/1/frame_index: keyframes[1].frame_index: 130 is past the last frame (120) of the default 5 s video (duration × 24, spec 2.2)\n" +
         "1 request: 0 valid, 1 invalid, 0 warnings\n",
     );
   });
@@ -264,7 +268,7 @@ describe("exit codes", () => {
     const run = vsk(["payloads/keyframes-frame-past-end.json", ...KEYFRAMES]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
-      "payloads/keyframes-frame-past-end.json:1  /keyframes/1/frame_index  keyframes[1].frame_index: 130 is past the last frame (120)",
+      "payloads/keyframes-frame-past-end.json:10:22  /keyframes/1/frame_index  keyframes[1].frame_index: 130 is past the last frame (120)",
     );
   });
 
@@ -468,8 +472,13 @@ describe("inputs", () => {
     expect(several.report.results[0]!.diagnostics[0]!.message).toContain("pass --ndjson");
   });
 
-  it("piped stdin without - is read too, alongside nothing else", () => {
-    const run = lintJson([...KEYFRAMES], { input: readFileSync(join(fixtures, "payloads/keyframes-valid.json")) });
+  it("piped stdin without - is not read: no file named is exit 2 (issue 30.3); - reads it", () => {
+    const input = readFileSync(join(fixtures, "payloads/keyframes-valid.json"));
+    const unnamed = vsk([...KEYFRAMES, "--format", "json"], { input });
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stdout).toBe("");
+    expect(unnamed.stderr).toContain("lint: no input files: name files, directories or globs, or - to read stdin");
+    const run = lintJson(["-", ...KEYFRAMES], { input });
     expect(run.code).toBe(0);
     expect(run.report.results).toEqual([
       {
@@ -481,7 +490,7 @@ describe("inputs", () => {
         diagnostics: [],
       },
     ]);
-    const piped = lintJson(["--ndjson"], { input: readFileSync(join(fixtures, "dir/logs/day.jsonl")) });
+    const piped = lintJson(["-", "--ndjson"], { input: readFileSync(join(fixtures, "dir/logs/day.jsonl")) });
     expect(piped.report.results.map((r) => r.line)).toEqual([1, 2]);
   });
 

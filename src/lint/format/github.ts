@@ -8,25 +8,42 @@ import { summaryLine } from "./summary.js";
 const SUMMARY_ROWS = 100;
 
 /** `::error file=…,line=…::…` annotations, and a Markdown summary appended to `$GITHUB_STEP_SUMMARY`. */
-export function githubReporter(out: Sink, stepSummary: string | undefined): Reporter {
+/** GitHub shows at most 10 errors and 10 warnings per step and 50 annotations per job: more is noise in the log. */
+export const DEFAULT_MAX_ANNOTATIONS = 50;
+
+export function githubReporter(
+  out: Sink,
+  stepSummary: string | undefined,
+  maxAnnotations = DEFAULT_MAX_ANNOTATIONS,
+): Reporter {
   const rows: string[] = [];
   let more = 0;
+  let annotated = 0;
+  let unannotated = 0;
   return {
     result(r) {
       if (r.diagnostics.length === 0) return;
       let text = "";
       for (const d of r.diagnostics) {
         const kind = d.severity === "error" ? "error" : "warning";
-        text += `::${kind} file=${githubProperty(terminalText(r.source))},line=${r.line},title=${githubProperty(terminalText(`vsk lint ${d.rule}`))}::${githubData(terminalText(`${d.pointer || "/"}: ${d.message}`))}\n`;
+        if (annotated >= maxAnnotations) unannotated++;
+        else {
+          annotated++;
+          text += `::${kind} file=${githubProperty(terminalText(r.source))},line=${d.line ?? r.line}${d.column === undefined ? "" : `,col=${d.column}`},title=${githubProperty(terminalText(`vsk lint ${d.rule}`))}::${githubData(terminalText(`${d.pointer || "/"}: ${d.message}`))}\n`;
+        }
         if (rows.length < SUMMARY_ROWS)
           rows.push(
-            `| ${kind} | ${markdownCode(`${r.source}:${r.line}`)} | ${markdownCode(d.pointer || "/")} | ${markdownText(d.message)} |`,
+            `| ${kind} | ${markdownCode(`${r.source}:${d.line === undefined ? r.line : `${d.line}:${d.column}`}`)} | ${markdownCode(d.pointer || "/")} | ${markdownText(d.message)} |`,
           );
         else more++;
       }
       return out.write(text);
     },
     async end(summary) {
+      if (unannotated > 0)
+        await out.write(
+          `::notice title=vsk lint::${unannotated} more finding${unannotated === 1 ? "" : "s"} not annotated (--max-annotations ${maxAnnotations}); --format json lists every finding\n`,
+        );
       await out.write(summaryLine(summary) + "\n");
       await out.flush();
       if (stepSummary === undefined || stepSummary === "") return;

@@ -4,6 +4,7 @@
  */
 import type { Reporter } from "../lint.js";
 import { githubReporter } from "./github.js";
+export { DEFAULT_MAX_ANNOTATIONS } from "./github.js";
 import { jsonReporter } from "./json.js";
 import { prettyReporter } from "./pretty.js";
 import type { Sink } from "./sink.js";
@@ -20,6 +21,8 @@ export interface FormatContext {
   showValid: boolean;
   /** `$GITHUB_STEP_SUMMARY` (github only) */
   stepSummary: string | undefined;
+  /** `--max-annotations` (github only) */
+  maxAnnotations: number;
 }
 
 export interface LintFormat {
@@ -40,7 +43,7 @@ export const FORMATS = {
   },
   github: {
     colors: false,
-    reporter: (out, c) => githubReporter(out, c.stepSummary),
+    reporter: (out, c) => githubReporter(out, c.stepSummary, c.maxAnnotations),
   },
 } as const satisfies Record<string, LintFormat>;
 
@@ -56,4 +59,9 @@ export function isFormat(name: string): name is FormatName {
 export function formatChoices(): string {
   const [first, ...rest] = FORMAT_NAMES;
   return `${first} (default), ${rest.slice(0, -1).join(", ")} or ${rest[rest.length - 1]}`;
+}
+
+/** `--errors-only`: a reporter that is never handed a valid result (the summary still counts every one). */
+export function invalidOnly(reporter: Reporter): Reporter {
+  return { result: (r) => (r.valid ? undefined : reporter.result(r)), end: (summary) => reporter.end(summary) };
 }

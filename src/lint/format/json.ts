@@ -3,8 +3,7 @@
  * million results never sit in memory.
  */
 import { jsonText } from "../../output/index.js";
-import type { Diagnostic } from "../../diagnostics/index.js";
-import type { Reporter } from "../lint.js";
+import type { LintDiagnostic, Reporter } from "../lint.js";
 import type { Sink } from "./sink.js";
 
 /** `JSON.stringify` of the few strings that repeat on every result (sources, model ids, endpoints), remembered. */
@@ -26,8 +25,8 @@ function quoter(): (text: string | null) => string {
  * payload after payload with the same `expected` and `received` (the same objects), so their
  * text is written once. Any field that differs, and the diagnostic is stringified afresh.
  */
-function diagnosticWriter(): (d: Diagnostic) => string {
-  const known = new Map<string, { d: Diagnostic; keys: number; json: string }>();
+function diagnosticWriter(): (d: LintDiagnostic) => string {
+  const known = new Map<string, { d: LintDiagnostic; keys: number; json: string }>();
   return (d) => {
     const seen = known.get(d.message);
     if (
@@ -37,6 +36,8 @@ function diagnosticWriter(): (d: Diagnostic) => string {
       seen.d.severity === d.severity &&
       seen.d.expected === d.expected &&
       seen.d.received === d.received &&
+      seen.d.line === d.line &&
+      seen.d.column === d.column &&
       Object.keys(d).length === seen.keys
     )
       return seen.json;

@@ -34,7 +34,7 @@ export function prettyReporter(out: Sink, color: boolean, showValid: boolean): R
       for (const d of r.diagnostics) {
         const tag = d.severity === "error" ? paint("red", "error  ") : paint("yellow", "warning");
         lines.push(
-          `  ${tag} ${source}:${r.line}  ${terminalText(d.pointer === "" ? "/" : d.pointer)}  ${terminalText(d.message)}  ${paint("dim", terminalText(d.rule))}`,
+          `  ${tag} ${source}:${d.line === undefined ? r.line : `${d.line}:${d.column}`}  ${terminalText(d.pointer === "" ? "/" : d.pointer)}  ${terminalText(d.message)}  ${paint("dim", terminalText(d.rule))}`,
         );
       }
       return out.write(lines.join("\n") + "\n\n");

@@ -208,7 +208,7 @@ export async function runDrift(argv: string[]): Promise<number> {
   let acceptFile: string;
   let entries;
   try {
-    config = loadConfig(cwd, args.config);
+    config = loadConfig(cwd, args.config, { requireConfigIn: "drift" });
     source = chooseSchemaSource(
       { flag: args.schemaUrl, configUrl: config.schemaUrl, configFile: config.file, env: process.env.VSK_SCHEMA_URL },
       cwd,

@@ -119,7 +119,7 @@ async function generateOnce(
   let inputs: EmitInput[];
   let outDir: string;
   try {
-    const config = loadConfig(cwd, args.config);
+    const config = loadConfig(cwd, args.config, args.check ? { requireConfigIn: "generate --check" } : {});
     outDir = config.outDir;
     inputs = readSnapshot(config.snapshotDir, config.models).map((m) => ({
       ref: m.ref,

@@ -68,18 +68,22 @@ export async function runGenerate(argv: string[]): Promise<number> {
  * one line per run, an error as one line too, and watching goes on until SIGINT or SIGTERM.
  */
 async function watchGenerate(args: GenerateArgs, cwd: string): Promise<number> {
-  const configFile = resolve(cwd, args.config ?? CONFIG_FILE);
+  let configFile = resolve(cwd, args.config ?? CONFIG_FILE);
   let snapshotDir = join(cwd, "schemas-cache");
   let outDir = join(cwd, "generated");
   const targets = () => {
     try {
       const config = loadConfig(cwd, args.config);
+      configFile = config.file ?? configFile;
       snapshotDir = config.snapshotDir;
       outDir = config.outDir;
     } catch {
       // a broken config: the run says why; keep watching the last known directories
     }
-    return { files: [configFile], trees: [snapshotDir], ignore: [outDir] };
+    // The project's own schemas-cache/ beside the config is watched by name too: with no config and
+    // none of its own, the embedded snapshot is read, and one created (again) must be noticed.
+    const own = join(dirname(configFile), "schemas-cache");
+    return { files: [configFile, own], trees: [snapshotDir], ignore: [outDir] };
   };
   const show = (path: string) => relative(cwd, path) || ".";
   return watchAndRun({

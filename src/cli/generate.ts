@@ -26,7 +26,13 @@ interface GenerateArgs {
 }
 
 export async function runGenerate(argv: string[]): Promise<number> {
-  const args = await commandParser(argv, "generate", "[--check] [--watch] [--lang ts|js] [--config FILE]")
+  const args = await commandParser(argv, "generate", "[--check] [--watch] [--lang ts|js] [--config FILE]", [
+    "Emits TypeScript types, typed request builders, precompiled validators and a queue client for every endpoint " +
+      "of the configured models, from the snapshot (schemas-cache/), into generated/ (the config's outDir). " +
+      "--check writes nothing and compares instead (for CI); --watch regenerates on every change (for your editor).",
+    "Exit codes: 0 written (or up to date), 1 stale (--check), 2 usage or a file that cannot be read or written, " +
+      "3 a schema that cannot be turned into code.",
+  ])
     .option("check", {
       type: "boolean",
       default: false,
@@ -44,7 +50,8 @@ export async function runGenerate(argv: string[]): Promise<number> {
     })
     .option("config", {
       type: "string",
-      describe: "config file (default: ./vsk.config.json if present, else the embedded three models)",
+      describe:
+        'config file (default: the first vsk.config.json, or a package.json "vsk" key, here or above up to the package root; else the example models)',
     })
     .parseAsync();
   if (helpShown(argv)) return ExitCode.ok;

@@ -3,12 +3,16 @@ import yargs, { type Argv } from "yargs";
 import { CliError, ExitCode } from "./errors.js";
 import { didYouMean, quote } from "../text/index.js";
 
-/** A yargs parser for `vsk <command>` that reports problems as a `CliError` instead of exiting. */
-export function commandParser(argv: string[], command: string, usage: string): Argv {
+/**
+ * A yargs parser for `vsk <command>` that reports problems as a `CliError` instead of exiting.
+ * One help layout for every command: the usage line, then `about` (what it does, each paragraph
+ * one line that yargs wraps to the terminal, never a hand-made break), the last one its exit codes.
+ */
+export function commandParser(argv: string[], command: string, usage: string, about: readonly string[] = []): Argv {
   const parser = yargs(argv);
   return parser
     .scriptName("vsk")
-    .usage(`Usage: vsk ${command} ${usage}`)
+    .usage([`Usage: vsk ${command} ${usage}`, ...about].join("\n\n"))
     .strict()
     .exitProcess(false)
     .help()

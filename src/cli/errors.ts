@@ -16,12 +16,13 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
-/** What each code means, in the words of `vsk --help` (internal is said where a bug is reported). */
+/** What each code means, in the words of `vsk --help`. */
 export const EXIT_CODE_MEANINGS: ReadonlyArray<readonly [ExitCode, string]> = [
   [ExitCode.ok, "fine"],
   [ExitCode.findings, "findings"],
   [ExitCode.usage, "usage or I/O error"],
   [ExitCode.source, "a schema source could not be fetched or parsed"],
+  [ExitCode.internal, "a bug in vsk (reported with its stack trace; please report it)"],
 ];
 
 export class CliError extends Error {

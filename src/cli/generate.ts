@@ -26,7 +26,13 @@ interface GenerateArgs {
 }
 
 export async function runGenerate(argv: string[]): Promise<number> {
-  const args = await commandParser(argv, "generate", "[--check] [--watch] [--lang ts|js] [--config FILE]")
+  const args = await commandParser(argv, "generate", "[--check] [--watch] [--lang ts|js] [--config FILE]", [
+    "Emits TypeScript types, typed request builders, precompiled validators and a queue client for every endpoint " +
+      "of the configured models, from the snapshot (schemas-cache/), into generated/ (the config's outDir). " +
+      "--check writes nothing and compares instead (for CI); --watch regenerates on every change (for your editor).",
+    "Exit codes: 0 written (or up to date), 1 stale (--check), 2 usage or a file that cannot be read or written, " +
+      "3 a schema that cannot be turned into code.",
+  ])
     .option("check", {
       type: "boolean",
       default: false,
@@ -44,7 +50,8 @@ export async function runGenerate(argv: string[]): Promise<number> {
     })
     .option("config", {
       type: "string",
-      describe: "config file (default: ./vsk.config.json if present, else the embedded three models)",
+      describe:
+        'config file (default: the first vsk.config.json, or a package.json "vsk" key, here or above up to the package root; else the example models)',
     })
     .parseAsync();
   if (helpShown(argv)) return ExitCode.ok;
@@ -68,18 +75,22 @@ export async function runGenerate(argv: string[]): Promise<number> {
  * one line per run, an error as one line too, and watching goes on until SIGINT or SIGTERM.
  */
 async function watchGenerate(args: GenerateArgs, cwd: string): Promise<number> {
-  const configFile = resolve(cwd, args.config ?? CONFIG_FILE);
+  let configFile = resolve(cwd, args.config ?? CONFIG_FILE);
   let snapshotDir = join(cwd, "schemas-cache");
   let outDir = join(cwd, "generated");
   const targets = () => {
     try {
       const config = loadConfig(cwd, args.config);
+      configFile = config.file ?? configFile;
       snapshotDir = config.snapshotDir;
       outDir = config.outDir;
     } catch {
       // a broken config: the run says why; keep watching the last known directories
     }
-    return { files: [configFile], trees: [snapshotDir], ignore: [outDir] };
+    // The project's own schemas-cache/ beside the config is watched by name too: with no config and
+    // none of its own, the embedded snapshot is read, and one created (again) must be noticed.
+    const own = join(dirname(configFile), "schemas-cache");
+    return { files: [configFile, own], trees: [snapshotDir], ignore: [outDir] };
   };
   const show = (path: string) => relative(cwd, path) || ".";
   return watchAndRun({
@@ -119,7 +130,7 @@ async function generateOnce(
   let inputs: EmitInput[];
   let outDir: string;
   try {
-    const config = loadConfig(cwd, args.config);
+    const config = loadConfig(cwd, args.config, args.check ? { requireConfigIn: "generate --check" } : {});
     outDir = config.outDir;
     inputs = readSnapshot(config.snapshotDir, config.models).map((m) => ({
       ref: m.ref,

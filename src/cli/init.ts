@@ -33,10 +33,13 @@ async function parseArgs(argv: string[]): Promise<InitArgs | "help"> {
   const parsed = await commandParser(
     argv,
     "init",
-    "[--model ID[=ALIAS]]… [--schema-url URL] [--config FILE] [--force]\n\n" +
-      "Writes a starter vsk.config.json whose $schema is the config schema installed with the package, so editors\n" +
-      "complete and check it. Without --model, the starter lists the three embedded example models to edit.\n" +
-      "Never replaces an existing file without --force. Exit codes: 0 written, 2 usage or a file that cannot be written.",
+    "[--model ID[=ALIAS]]… [--schema-url URL] [--config FILE] [--force]",
+    [
+      "Writes a starter vsk.config.json whose $schema is the config schema installed with the package, so editors " +
+        "complete and check it. Without --model, the starter lists the three embedded example models: edit them " +
+        "(or pass --model and --schema-url) before `vsk pull`. Never replaces an existing file without --force.",
+      "Exit codes: 0 written, 2 usage or a file that cannot be written.",
+    ],
   )
     .option("model", {
       type: "string",

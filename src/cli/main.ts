@@ -104,8 +104,14 @@ export async function main(argv: string[]): Promise<number> {
       );
     throw unknownCommand(name);
   }
-  const run = await command.load();
-  return run(rest);
+  const [run, config] = await Promise.all([command.load(), import("../config/index.js")]);
+  // Whenever a command used the built-in example models (no config found), it says so on stderr
+  // when it ends; not after a usage error, which stays the one line that says what to fix.
+  let notice: string | undefined;
+  config.onExampleModels((message) => (notice = message));
+  const code = await run(rest);
+  if (notice !== undefined && code !== ExitCode.usage) process.stderr.write(`vsk: ${terminalText(notice)}\n`);
+  return code;
 }
 
 /** Turns whatever a command throws into one message and an exit code; never a stack trace for a CliError. */

@@ -1,5 +1,5 @@
 /**
- * `vsk mock`: the local service (QUEUE.md) on a real port, for a team's tests and demos. Binds
+ * `vsk mock`: the local service (docs/queue.md) on a real port, for a team's tests and demos. Binds
  * 127.0.0.1 unless `--host` says otherwise; logs each request on stderr; SIGINT/SIGTERM stop it.
  */
 import { createMockService, webhookKey } from "../mock/index.js";

@@ -58,14 +58,12 @@ type Outcome = { ok: true; fetched: FetchedModel } | { ok: false; message: strin
 type Change = "new" | "updated" | "unchanged";
 
 async function parseArgs(argv: string[]): Promise<PullArgs | "help"> {
-  const parsed = await commandParser(
-    argv,
-    "pull",
-    "[--schema-url URL] [--model ID|ALIAS]… [--config FILE]\n\n" +
-      "Fetches {schema_url}/main/<owner>/<name>/latest.json for each configured model into the snapshot (schemas-cache/).\n" +
-      "URL is https://…, http://…, file://… or a mirror directory. All-or-nothing: on any failure nothing is written.\n" +
-      "Exit codes: 0 ok, 2 usage or a snapshot that cannot be read or written, 3 fetch or parse failure.",
-  )
+  const parsed = await commandParser(argv, "pull", "[--schema-url URL] [--model ID|ALIAS]… [--config FILE]", [
+    "Fetches {schema_url}/main/<owner>/<name>/latest.json for each configured model into the snapshot " +
+      "(schemas-cache/). URL is https://…, http://…, file://… or a mirror directory. All-or-nothing: on any " +
+      "failure nothing is written.",
+    "Exit codes: 0 ok, 2 usage or a snapshot that cannot be read or written, 3 fetch or parse failure.",
+  ])
     .option("schema-url", {
       type: "string",
       describe: "where the schemas are published (default: config schemaUrl, then $VSK_SCHEMA_URL)",
@@ -75,7 +73,11 @@ async function parseArgs(argv: string[]): Promise<PullArgs | "help"> {
       array: true,
       describe: "a model id or alias to pull (repeatable; default: every configured model)",
     })
-    .option("config", { type: "string", describe: "config file (default: ./vsk.config.json if present)" })
+    .option("config", {
+      type: "string",
+      describe:
+        'config file (default: the first vsk.config.json, or a package.json "vsk" key, here or above up to the package root; else the example models)',
+    })
     .option("timeout", {
       type: "string",
       describe:

@@ -5,9 +5,12 @@
  *
  * `fs.watch` is not recursive on Linux under Node 20, so a tree is watched directory by
  * directory (its root and two levels below: `<owner>/<name>/` of a snapshot), and the set is
- * looked at again after every run, so that a model added meanwhile is watched too.
+ * looked at again after every run, so that a model added meanwhile is watched too. A watcher
+ * follows an inode, not a path: a directory removed and recreated (even within the debounce) or
+ * swapped in by rename is a new directory at the same path, so each refresh compares the inode
+ * and re-arms the watcher; a run follows a re-arm, for what changed in the new directory before.
  */
-import { readdirSync, watch, type FSWatcher } from "node:fs";
+import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { terminalText } from "../output/index.js";
 
@@ -42,7 +45,8 @@ const TREE_DEPTH = 2;
 export function watchAndRun(options: WatchOptions): Promise<number> {
   const debounce = options.debounceMs ?? 200;
   /** directory → the names that matter in it (undefined: every name) */
-  const watchers = new Map<string, { watcher: FSWatcher; names: Set<string> | undefined }>();
+  const watchers = new Map<string, { watcher: FSWatcher; names: Set<string> | undefined; inode: string }>();
+  let armedOnce = false;
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let pending = false;
@@ -81,8 +85,16 @@ export function watchAndRun(options: WatchOptions): Promise<number> {
     return dirs;
   };
 
-  const refresh = () => {
-    if (stopping) return;
+  /** The directory's identity now ("" when it is gone): another one means another directory there. */
+  const inodeOf = (dir: string): string => {
+    const stat = statSync(dir, { throwIfNoEntry: false, bigint: true });
+    return stat === undefined ? "" : `${stat.dev}:${stat.ino}`;
+  };
+
+  /** Watches what `targets()` names now; true when a directory was (re-)armed after the first time. */
+  const refresh = (): boolean => {
+    if (stopping) return false;
+    let rearmed = false;
     const next = wanted();
     for (const [dir, entry] of watchers)
       if (!next.has(dir)) {
@@ -90,10 +102,16 @@ export function watchAndRun(options: WatchOptions): Promise<number> {
         watchers.delete(dir);
       }
     for (const [dir, names] of next) {
+      const inode = inodeOf(dir);
       const known = watchers.get(dir);
-      if (known !== undefined) {
+      if (known !== undefined && known.inode === inode) {
         known.names = names;
         continue;
+      }
+      if (known !== undefined) {
+        // removed and recreated, or replaced by a rename: the old watcher follows a directory gone
+        known.watcher.close();
+        watchers.delete(dir);
       }
       try {
         const watcher = watch(dir, (_event, file) => {
@@ -106,11 +124,14 @@ export function watchAndRun(options: WatchOptions): Promise<number> {
           watchers.delete(dir);
           schedule(); // the directory went away: run, and watch what is there now
         });
-        watchers.set(dir, { watcher, names });
+        watchers.set(dir, { watcher, names, inode });
+        rearmed ||= armedOnce;
       } catch {
         // vanished between listing and watching: the next refresh looks again
       }
     }
+    armedOnce = true;
+    return rearmed;
   };
 
   const schedule = () => {
@@ -139,7 +160,8 @@ export function watchAndRun(options: WatchOptions): Promise<number> {
     }
     running = false;
     if (stopping) return stop();
-    refresh();
+    // a directory watched anew may have changed while the run read it: one more run covers that
+    if (refresh()) pending = true;
     if (pending) {
       pending = false;
       schedule();

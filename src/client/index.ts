@@ -1,5 +1,5 @@
 /**
- * `video-schema-kit/client`: a typed queue client on the wire of QUEUE.md that validates before it
+ * `video-schema-kit/client`: a typed queue client on the wire of docs/queue.md that validates before it
  * submits. `fetch` only, and the runtime's readers for every answer, so the same failure reads the
  * same from `result()` and `subscribe()` (spec 6.3, 7.3).
  *
@@ -69,7 +69,7 @@ export interface ClientEndpoint {
 /** Input and output type per endpoint key (the generated `EndpointTypeMap`). */
 export type TypeMap<M> = { [K in keyof M]: { input: unknown; output: unknown } };
 
-/** Paths the spec does not show (4.7): the runtime's QUEUE.md defaults. */
+/** Paths the spec does not show (4.7): the runtime's docs/queue.md defaults. */
 export type ClientPaths = QueuePaths;
 export const DEFAULT_CLIENT_PATHS: Readonly<ClientPaths> = DEFAULT_QUEUE_PATHS;
 

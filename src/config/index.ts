@@ -59,9 +59,107 @@ export class ConfigError extends Error {
 /** `<owner>/<name>`: the form of a model id everywhere (spec 4.1, 9.1). */
 export const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/** Reads `vsk.config.json` from `cwd` if there is one; otherwise the embedded default. */
-export function loadConfig(cwd: string = process.cwd(), explicitFile?: string): VskConfig {
-  const file = explicitFile !== undefined ? resolve(cwd, explicitFile) : join(cwd, CONFIG_FILE);
+/** Told when the built-in example models are used (no config found); the CLI says it on stderr. */
+let exampleModelsListener: ((message: string) => void) | undefined;
+/** The CLI's hook for that notice (library callers of `loadConfig` stay silent). */
+export function onExampleModels(listener: ((message: string) => void) | undefined): void {
+  exampleModelsListener = listener;
+}
+
+export interface LoadConfigOptions {
+  /**
+   * A command for which the example models would give a wrong answer in a real project (`drift`,
+   * `generate --check`): with no config found in a directory that has `generated/` or
+   * `schemas-cache/`, it fails naming the missing config instead.
+   */
+  requireConfigIn?: string;
+}
+
+/** Where a search for the config stops: the first directory with a package.json or a .git (inclusive). */
+const PROJECT_ROOT_MARKERS = ["package.json", ".git"];
+
+/** A config found by searching upward: `vsk.config.json`, or the `"vsk"` key of a package.json. */
+type Found = { kind: "file"; file: string } | { kind: "package"; file: string; text: string; raw: unknown };
+
+/**
+ * Searches `cwd` and its parents for `vsk.config.json`, or a package.json with a `"vsk"` key (the
+ * file wins when a directory has both), up to the package or git root; `root` is where it stopped.
+ */
+function findConfig(cwd: string): { found?: Found; root: string } {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const file = join(dir, CONFIG_FILE);
+    if (existsSync(file)) return { found: { kind: "file", file }, root: dir };
+    const manifest = join(dir, "package.json");
+    const text = readIfFile(manifest);
+    if (text !== undefined && /"vsk"\s*:/.test(text)) {
+      let raw: unknown;
+      try {
+        raw = JSON.parse(text.replace(/^\uFEFF/, ""));
+      } catch {
+        const { line, column, problem } = jsonSyntaxError(text.replace(/^\uFEFF/, ""));
+        throw new ConfigError(`${shown(manifest)}:${line}:${column}: not valid JSON: ${problem}`);
+      }
+      if (raw !== null && typeof raw === "object" && "vsk" in raw)
+        return { found: { kind: "package", file: manifest, text, raw: (raw as { vsk: unknown }).vsk }, root: dir };
+    }
+    if (PROJECT_ROOT_MARKERS.some((m) => existsSync(join(dir, m))) || dirname(dir) === dir) return { root: dir };
+  }
+}
+
+function readIfFile(file: string): string | undefined {
+  try {
+    return statSync(file).isFile() ? readFileSync(file, "utf8") : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The project's config: `explicitFile` (`--config`) if given; else the first `vsk.config.json`, or
+ * `"vsk"` key of a package.json, in `cwd` or above (up to the package or git root); else the
+ * embedded default (the three example models), said through `onExampleModels`.
+ */
+export function loadConfig(
+  cwd: string = process.cwd(),
+  explicitFile?: string,
+  options: LoadConfigOptions = {},
+): VskConfig {
+  if (explicitFile === undefined) {
+    const { found, root } = findConfig(cwd);
+    if (found?.kind === "package") return parseConfig(found.raw, found.file, found.text, "/vsk");
+    if (found === undefined) return exampleConfig(cwd, root, options);
+    return readConfigFile(found.file, cwd, false);
+  }
+  return readConfigFile(resolve(cwd, explicitFile), cwd, true);
+}
+
+/** No config anywhere: the example models, said once per process (or refused, see `requireConfigIn`). */
+function exampleConfig(cwd: string, root: string, options: LoadConfigOptions): VskConfig {
+  const searched = root === resolve(cwd) ? shown(root) : `${shown(resolve(cwd))} or above, up to ${shown(root)}`;
+  if (options.requireConfigIn !== undefined) {
+    const present = ["generated", "schemas-cache"].filter((d) => existsSync(join(cwd, d)));
+    if (present.length > 0)
+      throw new ConfigError(
+        `no ${CONFIG_FILE} (nor a "vsk" key in package.json) in ${searched}, but this directory has ` +
+          `${present.map((d) => `${d}/`).join(" and ")}: ${options.requireConfigIn} would use the built-in example models ` +
+          `instead of your project's; run it where your ${CONFIG_FILE} is, pass --config FILE, or write one with \`vsk init\``,
+      );
+  }
+  const local = join(cwd, "schemas-cache");
+  exampleModelsListener?.(
+    `no ${CONFIG_FILE} (nor a "vsk" key in package.json) in ${searched}: using the built-in example models ` +
+      `(${describeModels({ models: DEFAULT_MODELS })}); write your own with \`vsk init\``,
+  );
+  exampleModelsListener = undefined; // once per process (`--watch` loads the config on every run)
+  return {
+    models: DEFAULT_MODELS.map((m) => ({ ...m })),
+    snapshotDir: existsSync(local) ? local : join(PACKAGE_ROOT, "schemas-cache"),
+    outDir: join(cwd, "generated"),
+  };
+}
+
+function readConfigFile(file: string, cwd: string, explicit: boolean): VskConfig {
+  const explicitFile = explicit ? file : undefined;
   const name = shown(file);
   let isDirectory: boolean;
   try {
@@ -69,14 +167,7 @@ export function loadConfig(cwd: string = process.cwd(), explicitFile?: string): 
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "ENOENT" && code !== "ENOTDIR") throw new ConfigError(`config file ${name} cannot be read (${code})`);
-    if (explicitFile !== undefined)
-      throw new ConfigError(`config file ${name} does not exist; check the path, or write one with \`vsk init\``);
-    const local = join(cwd, "schemas-cache");
-    return {
-      models: DEFAULT_MODELS.map((m) => ({ ...m })),
-      snapshotDir: existsSync(local) ? local : join(PACKAGE_ROOT, "schemas-cache"),
-      outDir: join(cwd, "generated"),
-    };
+    throw new ConfigError(`config file ${name} does not exist; check the path, or write one with \`vsk init\``);
   }
   if (isDirectory) {
     const inside = join(file, CONFIG_FILE);
@@ -116,9 +207,10 @@ export const CONFIG_SCHEMA = join(PACKAGE_ROOT, "schemas", "config.schema.json")
  * schema cannot say (ids and aliases unique, case-insensitive). Every problem names the file, the
  * line and column when `text` is given, and the JSON Pointer, and says what was expected.
  */
-export function parseConfig(raw: unknown, file: string, text?: string): VskConfig {
+export function parseConfig(raw: unknown, file: string, text?: string, at = ""): VskConfig {
   const base = dirname(file);
-  const fail = (pointer: string, problem: string): never => {
+  const fail = (inner: string, problem: string): never => {
+    const pointer = at + inner; // `/vsk/…` in a package.json
     let where = shown(file);
     if (text !== undefined) {
       try {

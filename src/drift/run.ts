@@ -65,7 +65,7 @@ export async function runDrift(options: DriftOptions, log: (line: string) => voi
   let acceptFile: string;
   let entries;
   try {
-    config = loadConfig(cwd, options.config);
+    config = loadConfig(cwd, options.config, { requireConfigIn: "drift" });
     source = chooseSchemaSource(
       {
         flag: options.schemaUrl,

@@ -3,7 +3,7 @@
  * to the generated endpoints, and `_vsk/client/` and `_vsk/runtime/` are that client and the
  * runtime it reads every answer with, copied from the package build (scripts/embed.mjs, which
  * stores them as `.mts` in generate's layout) with only the import extensions set per language, so
- * that generated code needs nothing else (spec 6.3, 7.3; QUEUE.md).
+ * that generated code needs nothing else (spec 6.3, 7.3; docs/queue.md).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -70,7 +70,7 @@ function resultEndpointError(value: Record<string, unknown>): boolean {
 
 /**
  * Detection, in order: the first test that matches decides (overridden by `--as`). The fields that
- * tell the channels apart (QUEUE.md): a result response has an HTTP status and a body, or, saved
+ * tell the channels apart (docs/queue.md): a result response has an HTTP status and a body, or, saved
  * raw, an error only the result endpoint sends and no prediction status; a queue update carries
  * `queue_position` or `logs`; a webhook delivery carries `payload`, and on success no `error` key
  * at all (spec 6.2); a `request_id` alone marks a queue update (spec 6.1).

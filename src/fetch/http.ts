@@ -1,9 +1,11 @@
 /**
  * One schema over HTTP(S) with undici: timeouts, bounded retries, a body-size cap, and
  * redirects followed by hand so that `Authorization` (spec 5) never reaches another origin.
+ * Behind a proxy: `HTTPS_PROXY` / `HTTP_PROXY` / `NO_PROXY` (either case) are honoured through
+ * undici's `EnvHttpProxyAgent`, which connects directly when none is set or the host is excluded.
  */
 import { STATUS_CODES } from "node:http";
-import type { Agent } from "undici";
+import type { Dispatcher } from "undici";
 
 /** undici, loaded on the first HTTP request: a command that reads a local directory never pays its ~100 ms start. */
 let undici: Promise<typeof import("undici")> | undefined;
@@ -70,7 +72,7 @@ function pastDeadline(o: ResolvedFetchOptions): HttpFailure {
 
 /** One attempt: follows up to `maxRedirects` redirects, then reads a capped body; stops when `signal` aborts. */
 async function attempt(
-  agent: Agent,
+  agent: Dispatcher,
   url: string,
   o: ResolvedFetchOptions,
   signal: AbortSignal,
@@ -175,8 +177,8 @@ export async function httpGet(
   url: string,
   o: ResolvedFetchOptions,
 ): Promise<HttpBody | (HttpFailure & { attempts: number })> {
-  const { Agent } = await loadUndici();
-  const agent = new Agent({ connect: { timeout: o.connectTimeoutMs } });
+  const { EnvHttpProxyAgent } = await loadUndici();
+  const agent = new EnvHttpProxyAgent({ connect: { timeout: o.connectTimeoutMs } });
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), o.deadlineMs);
   const expired = new Promise<void>((done) => deadline.signal.addEventListener("abort", () => done(), { once: true }));

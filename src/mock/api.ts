@@ -1,6 +1,6 @@
 /**
  * The mock's API: one `fetch(Request) → Response` handler over the predictions it holds, on the
- * wire of QUEUE.md (routes.ts → handlers.ts), with the request log and webhook deliveries a test
+ * wire of docs/queue.md (routes.ts → handlers.ts), with the request log and webhook deliveries a test
  * asserts on. `createMockService` (index.ts) serves it over HTTP.
  */
 import { webhookKey } from "../client/webhook.js";
@@ -29,7 +29,7 @@ export interface MockApiOptions extends StoreLimits {
   maxWebhookResponseBytes?: number;
   /** the clock (ms since the epoch); default `Date.now` */
   now?: () => number;
-  /** the paths the spec does not show (QUEUE.md defaults) */
+  /** the paths the spec does not show (docs/queue.md defaults) */
   paths?: Partial<MockPaths>;
   /** the base URL written into status_url and the like (set by `listen`) */
   baseUrl?: string;

@@ -1,5 +1,5 @@
 /**
- * The mock's answers, one function per route (QUEUE.md): submit (spec 4.1), queue status, result
+ * The mock's answers, one function per route (docs/queue.md): submit (spec 4.1), queue status, result
  * (spec 7.3), cancel, and the prediction record (spec 4.6).
  */
 import { randomUUID } from "node:crypto";
@@ -169,7 +169,7 @@ async function admit(ctx: MockContext, request: Request, url: URL, params: Param
   };
 }
 
-/** Queue status (QUEUE.md): request_id, status, queue_position while queued, logs on ?logs=1, error. */
+/** Queue status (docs/queue.md): request_id, status, queue_position while queued, logs on ?logs=1, error. */
 export function status(ctx: MockContext, _request: Request, url: URL, params: Params): Answer {
   const p = find(ctx, params);
   if (p instanceof Response) return { response: p };
@@ -216,7 +216,7 @@ export function result(ctx: MockContext, _request: Request, _url: URL, params: P
   return { requestId: p.id, response: apiError(400, "REQUEST_NOT_COMPLETED", `${words}; no result`, now) };
 }
 
-/** Cancel (QUEUE.md): an unfinished prediction becomes cancelled; a finished one is a generic 400. */
+/** Cancel (docs/queue.md): an unfinished prediction becomes cancelled; a finished one is a generic 400. */
 export function cancel(ctx: MockContext, _request: Request, _url: URL, params: Params): Answer {
   const p = find(ctx, params);
   if (p instanceof Response) return { response: p };

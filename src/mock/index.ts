@@ -1,5 +1,5 @@
 /**
- * `video-schema-kit/mock`: a local, spec-faithful stand-in for the service (QUEUE.md), for a
+ * `video-schema-kit/mock`: a local, spec-faithful stand-in for the service (docs/queue.md), for a
  * team's tests of its whole submit → status → result path. It serves the configured models from
  * the snapshot and validates submits with the generated validators (cross-field rules included).
  *

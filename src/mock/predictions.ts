@@ -12,7 +12,7 @@ import type { FailureSpec, Outcome } from "./outcomes.js";
 import { timestamp } from "./replies.js";
 import type { MockEndpoint } from "./routes.js";
 
-/** The status values of spec 3; QUEUE.md uses the same five in queue updates. */
+/** The status values of spec 3; docs/queue.md uses the same five in queue updates. */
 export type PredictionStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
 
 export interface Prediction {
@@ -128,7 +128,7 @@ export class PredictionStore {
     else if (status === "running") p.forced = 2;
   }
 
-  /** How many queued predictions were submitted before this one (QUEUE.md `queue_position`). */
+  /** How many queued predictions were submitted before this one (docs/queue.md `queue_position`). */
   queuePosition(p: Prediction): number {
     let position = 0;
     for (const { p: other } of this.byId.values())

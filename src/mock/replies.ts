@@ -1,6 +1,6 @@
 /**
  * The mock's JSON answers: API request error bodies (spec 7.3: "a service error is always JSON
- * with an error object"; codes other than PREDICTION_FAILED not shown, ours in QUEUE.md) and
+ * with an error object"; codes other than PREDICTION_FAILED not shown, ours in docs/queue.md) and
  * timestamps (format not shown, spec 2.4; ours is ISO 8601 UTC with milliseconds).
  */
 

@@ -1,5 +1,5 @@
 /**
- * The mock's routes (QUEUE.md): what the service spec shows, followed exactly, and our defaults
+ * The mock's routes (docs/queue.md): what the service spec shows, followed exactly, and our defaults
  * for the paths it does not show (each a setting, `MockApiOptions.paths`). Every request is
  * authenticated first (spec 5); a known path with the wrong method is a 405 with `Allow`.
  */
@@ -10,7 +10,7 @@ import { apiError, type Answer } from "./replies.js";
 
 export { fillPath, SUBMIT_PATH } from "../runtime/index.js";
 
-/** The paths the spec does not show (4.7), the runtime's QUEUE.md defaults. */
+/** The paths the spec does not show (4.7), the runtime's docs/queue.md defaults. */
 export type MockPaths = Omit<QueuePaths, "prediction">;
 export const DEFAULT_PATHS: MockPaths = DEFAULT_QUEUE_PATHS;
 

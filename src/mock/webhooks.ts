@@ -1,6 +1,6 @@
 /**
  * Webhook deliveries (spec 6.2): the final state of a prediction, POSTed to the URL given at
- * submit (`?webhook=`, QUEUE.md). Signed per Standard Webhooks v1 when a secret is set:
+ * submit (`?webhook=`, docs/queue.md). Signed per Standard Webhooks v1 when a secret is set:
  * `webhook-id`, `webhook-timestamp` (seconds), `webhook-signature: v1,<base64 HMAC-SHA256 of
  * "id.timestamp.body">`, the key decoded from the secret by the client's `webhookKey` (the one
  * decoding `verifyWebhook` uses: a `whsec_` secret is base64, another is base64 when it is

@@ -1,5 +1,5 @@
 /**
- * The queue wire's paths (QUEUE.md): spec 4.1 and 4.6 show the submit and prediction paths; the
+ * The queue wire's paths (docs/queue.md): spec 4.1 and 4.6 show the submit and prediction paths; the
  * status, result and cancel paths are not shown (spec 4.7), so these are our defaults, which the
  * client and the mock both use and both let a caller change. `{owner}`, `{name}`, `{endpoint}`
  * and `{id}` are filled in, percent-encoded.

@@ -188,3 +188,25 @@ describe("drift", () => {
     for (const run of [drift, again, generated]) expect(run.stdout + run.stderr).not.toMatch(/\(s\)|\b1 models\b/);
   }, 180_000);
 });
+
+describe("one help style (issue 30.4)", () => {
+  it.each(["init", "pull", "generate"])(
+    "vsk %s --help: usage, a description wrapped whole (no line broken mid-sentence), its exit codes, then options",
+    (command) => {
+      const run = vsk([command, "--help"], tempDir());
+      expect(run.code).toBe(0);
+      const [usage, ...rest] = run.stdout.split("\n\n");
+      expect(usage).toMatch(new RegExp(`^Usage: vsk ${command} `));
+      const options = rest.findIndex((p) => p.startsWith("Options:"));
+      const about = rest.slice(0, options);
+      expect(about.length, run.stdout).toBeGreaterThanOrEqual(2);
+      expect(about.at(-1)).toMatch(/^Exit codes: 0 /);
+      for (const paragraph of about) {
+        const lines = paragraph.split("\n");
+        // wrapped by yargs to 100 columns: every line but a paragraph's last is nearly full
+        for (const line of lines.slice(0, -1)) expect(line.length, paragraph).toBeGreaterThan(80);
+        expect(lines.at(-1)).toMatch(/[.)]$/);
+      }
+    },
+  );
+});

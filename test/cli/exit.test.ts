@@ -117,7 +117,7 @@ describe("documented once", () => {
     const run = vsk(["--help"], dir);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
-      "Exit codes: 0 fine, 1 findings, 2 usage or I/O error, 3 a schema source could not be fetched or parsed.\n",
+      "Exit codes: 0 fine, 1 findings, 2 usage or I/O error, 3 a schema source could not be fetched or parsed, 70 a bug in vsk (reported with its stack trace; please report it).\n",
     );
   });
 

@@ -5,7 +5,17 @@
  * (and watching goes on), a run after it was fixed, then SIGINT and SIGTERM end it with exit 0.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { cpSync, existsSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, ROOT, tempDir } from "./run.js";
@@ -31,6 +41,9 @@ function project(): string {
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
   return dir;
 }
+
+/** The error line of a broken model-b snapshot file: proof that a write in that directory was seen. */
+const BROKEN_B = /^vsk: example\/model-b: .*example\/model-b\/latest\.json: is not valid JSON/;
 
 function watchIn(dir: string): Watching {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
@@ -124,6 +137,80 @@ describe("vsk generate --watch", () => {
     w.child.kill("SIGTERM");
     expect(await w.exited).toBe(0);
   });
+
+  it(
+    "re-arms a directory removed and recreated within the debounce, or swapped in by rename (issue 23.15)",
+    { timeout: 240_000 },
+    async () => {
+      const dir = project();
+      const w = watchIn(dir);
+      await w.next(REGENERATED);
+      const modelDir = join(dir, "snapshot/example/model-b");
+      const original = readFileSync(join(modelDir, "latest.json"));
+
+      // removed and recreated at once (a checkout, `rm -rf` then a copy): a new directory at the same path
+      let line = w.next(REGENERATED);
+      rmSync(modelDir, { recursive: true });
+      mkdirSync(modelDir);
+      writeFileSync(join(modelDir, "latest.json"), original);
+      await line;
+      // a write inside the new directory is seen (it was not: the watcher followed the removed one)
+      line = w.next(BROKEN_B);
+      writeFileSync(join(modelDir, "latest.json"), "{");
+      await line;
+      line = w.next(REGENERATED);
+      writeFileSync(join(modelDir, "latest.json"), original);
+      await line;
+
+      // swapped in by rename (a tool writing model-b.next, then renaming it over model-b)
+      mkdirSync(`${modelDir}.next`);
+      writeFileSync(join(`${modelDir}.next`, "latest.json"), original);
+      line = w.next(REGENERATED);
+      renameSync(modelDir, `${modelDir}.prev`);
+      renameSync(`${modelDir}.next`, modelDir);
+      await line;
+      line = w.next(BROKEN_B);
+      writeFileSync(join(modelDir, "latest.json"), "{");
+      await line;
+
+      w.child.kill("SIGTERM");
+      expect(await w.exited).toBe(0);
+    },
+  );
+
+  it(
+    "with no config, follows the project's schemas-cache/ deleted and recreated (issue 23.15)",
+    { timeout: 240_000 },
+    async () => {
+      const dir = tempDir("vsk-watch-");
+      cpSync(join(ROOT, "schemas-cache"), join(dir, "schemas-cache"), { recursive: true });
+      symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+      const regenerated = /^regenerated generated\/ \(38 files, 4 endpoints\) in \d+ ms$/;
+      const w = watchIn(dir);
+      await w.next(regenerated);
+
+      // deleted: the embedded example snapshot is read instead
+      let line = w.next(regenerated);
+      rmSync(join(dir, "schemas-cache"), { recursive: true });
+      await line;
+
+      // recreated (here with a broken model file): the project's own is read again, and said broken
+      line = w.next(BROKEN_B);
+      cpSync(join(ROOT, "schemas-cache"), join(dir, "schemas-cache"), { recursive: true });
+      writeFileSync(join(dir, "schemas-cache/example/model-b/latest.json"), "{");
+      await line;
+      // and its tree is watched again
+      line = w.next(regenerated);
+      cpSync(
+        join(ROOT, "schemas-cache/example/model-b/latest.json"),
+        join(dir, "schemas-cache/example/model-b/latest.json"),
+      );
+      await line;
+
+      w.child.kill("SIGTERM");
+      expect(await w.exited).toBe(0);
+    },
+  );
 
   it("--watch with --check is a usage error", async () => {
     const dir = project();

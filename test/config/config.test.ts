@@ -4,13 +4,13 @@
  * a UTF-8 BOM is fine; a directory is said to be one. The reader and the shipped
  * `schemas/config.schema.json` (what editors check with; here Ajv, strict) agree on every case.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_MODELS, MODEL_ID } from "../../src/config/index.js";
 import { checkConfig, type ConfigSchema } from "../../src/config/check.js";
-import { ROOT, tempDir, usageError, vsk } from "../cli/run.js";
+import { MIRROR, ROOT, tempDir, usageError, vsk } from "../cli/run.js";
 
 const schema = JSON.parse(readFileSync(join(ROOT, "schemas/config.schema.json"), "utf8")) as ConfigSchema;
 const validate = new Ajv2020({ strict: true, allErrors: true }).compile(schema);
@@ -169,4 +169,69 @@ describe("schemas/config.schema.json", () => {
   it("the reader refuses a schema keyword it does not implement, rather than skip it", () => {
     expect(() => checkConfig({}, { type: "object", maxProperties: 1 })).toThrow(/maxProperties/);
   });
+});
+
+describe("finding the config (issue 30.1)", () => {
+  const NOTICE =
+    /^vsk: no vsk\.config\.json \(nor a "vsk" key in package\.json\) in .*: using the built-in example models/m;
+
+  /** A project with one model (not the examples), run from a directory two levels below it. */
+  function project(config: { file?: object; packageKey?: object }): { root: string; sub: string } {
+    const root = tempDir("vsk-find-");
+    writeFileSync(
+      join(root, "package.json"),
+      JSON.stringify({ name: "app", ...(config.packageKey ? { vsk: config.packageKey } : {}) }),
+    );
+    if (config.file) writeFileSync(join(root, "vsk.config.json"), JSON.stringify(config.file));
+    const sub = join(root, "src", "deep");
+    mkdirSync(sub, { recursive: true });
+    return { root, sub };
+  }
+  const ONE_MODEL = { schemaUrl: MIRROR, models: [{ id: "example/model-b", alias: "b" }] };
+
+  it.each([
+    ["vsk.config.json", { file: ONE_MODEL }],
+    ['a "vsk" key in package.json', { packageKey: ONE_MODEL }],
+  ])("from a subdirectory, %s at the package root is found and used", (_name, config) => {
+    const { root, sub } = project(config);
+    const run = vsk(["pull"], sub);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(readdirSync(join(root, "schemas-cache", "example"))).toEqual(["model-b"]);
+    expect(existsSync(join(sub, "schemas-cache"))).toBe(false);
+  });
+
+  it('a problem in package.json\'s "vsk" key names the file, line and column and the pointer under /vsk', () => {
+    const { root, sub } = project({ packageKey: { models: [{ id: "acme" }] } });
+    expect(usageError(vsk(["pull"], sub))).toBe(
+      `vsk: pull: ${join(root, "package.json")}:1:38 at /vsk/models/0/id: "acme" is not a model id, <owner>/<name>, e.g. "acme/video-a"`,
+    );
+  });
+
+  it("the search stops at the package root: a config above it is not read, and the example models are said on stderr", () => {
+    const outer = tempDir("vsk-find-");
+    writeFileSync(join(outer, "vsk.config.json"), JSON.stringify(ONE_MODEL));
+    const inner = join(outer, "app");
+    mkdirSync(inner);
+    writeFileSync(join(inner, "package.json"), '{ "name": "app" }');
+    const run = vsk(["pull", "--schema-url", MIRROR], inner);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(NOTICE);
+    expect(run.stderr).toContain("write your own with `vsk init`");
+    expect(readdirSync(join(inner, "schemas-cache", "example")).sort()).toEqual(["model-a", "model-b", "model-c"]);
+  });
+
+  it.each([
+    ["generate --check", ["generate", "--check"], "generated"],
+    ["drift", ["drift", "--schema-url", MIRROR], "schemas-cache"],
+  ])(
+    "%s in a directory with generated/ or schemas-cache/ but no config is an error naming the missing config",
+    (name, args, present) => {
+      const dir = tempDir("vsk-find-");
+      mkdirSync(join(dir, present));
+      const line = usageError(vsk(args, dir));
+      expect(line).toContain(`no vsk.config.json (nor a "vsk" key in package.json) in ${dir}`);
+      expect(line).toContain(`this directory has ${present}/: ${name} would use the built-in example models`);
+      expect(line).toContain("`vsk init`");
+    },
+  );
 });

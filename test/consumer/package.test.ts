@@ -1,0 +1,34 @@
+/**
+ * The published contract of package.json (issue 30.6, 30.7): `engines` states the truth of the
+ * dependencies' own engines (yargs 18's is the narrowest), and a LICENSE file ships.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const read = (file: string) => JSON.parse(readFileSync(join(ROOT, file), "utf8")) as Record<string, any>;
+
+describe("package.json", () => {
+  it("engines.node is the narrowest of the runtime dependencies' engines (yargs: ^20.19 || ^22.12 || >=23)", () => {
+    const pkg = read("package.json");
+    const yargs = read("node_modules/yargs/package.json");
+    expect(pkg.engines.node).toBe(yargs.engines.node);
+    expect(pkg.engines.node).toBe("^20.19.0 || ^22.12.0 || >=23");
+    expect(read("package-lock.json").packages[""].engines.node).toBe(pkg.engines.node);
+    // undici 7 needs >=20.18.1: every range above starts later
+    expect(read("node_modules/undici/package.json").engines.node).toBe(">=20.18.1");
+  });
+
+  it("a MIT LICENSE file is packed, and keywords are set", () => {
+    const pkg = read("package.json");
+    expect(pkg.license).toBe("MIT");
+    expect(readFileSync(join(ROOT, "LICENSE"), "utf8")).toMatch(/^MIT License\n/);
+    expect(pkg.keywords.length).toBeGreaterThan(3);
+    const [packed] = JSON.parse(
+      execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8" }),
+    ) as [{ files: { path: string }[] }];
+    expect(packed.files.map((f) => f.path)).toContain("LICENSE");
+  });
+});

@@ -63,8 +63,11 @@ export { PredictionFailedError } from "../runtime/index.mjs";
 export interface ClientEndpoint {
   /** `/v1/queue/<owner>/<name>/<endpoint>` (spec 4.1) */
   path: string;
-  /** the generated validator: schema and cross-field rules */
-  validate(input: unknown): readonly Diagnostic[];
+  /**
+   * the generated validator: schema and cross-field rules; a promise of its diagnostics where the
+   * validator is loaded on first use (the generated `createClient` imports each endpoint's own then)
+   */
+  validate(input: unknown): readonly Diagnostic[] | PromiseLike<readonly Diagnostic[]>;
 }
 
 /** Input and output type per endpoint key (the generated `EndpointTypeMap`). */
@@ -389,7 +392,7 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
     async submit(key, { input, webhookUrl, ...callOptions }) {
       const { entry, owner, name } = endpointOf(key);
       if (options.validate !== false) {
-        const diagnostics = entry.validate(input);
+        const diagnostics = await entry.validate(input);
         if (diagnostics.some((d) => d.severity === "error"))
           throw new RequestValidationError(key, diagnostics);
       }

@@ -8,8 +8,13 @@
  * import { createClient, PredictionFailedError } from "./client.mjs";
  * const client = createClient({ baseUrl: "https://api.example.com", credentials: () => readKey() });
  */
-import { endpoints, type EndpointTypeMap } from "./index.mjs";
-import { createQueueClient, type QueueClient, type QueueClientOptions } from "./_vsk/client/index.mjs";
+import type { EndpointTypeMap } from "./index.mjs";
+import {
+  createQueueClient,
+  type ClientEndpoint,
+  type QueueClient,
+  type QueueClientOptions,
+} from "./_vsk/client/index.mjs";
 
 export * from "./_vsk/client/index.mjs";
 export type { EndpointKey, EndpointTypeMap } from "./index.mjs";
@@ -19,6 +24,30 @@ export type ClientOptions = Omit<QueueClientOptions<EndpointTypeMap>, "endpoints
 
 /** A client for the generated endpoints: input and output typed per `<owner>/<name>/<endpoint>` key. */
 export type Client = QueueClient<EndpointTypeMap>;
+
+/** Each endpoint's path, and its validator imported on first use. */
+const endpoints: { readonly [K in keyof EndpointTypeMap]: ClientEndpoint } = {
+  "example/model-a/keyframes-to-video": {
+    path: "/v1/queue/example/model-a/keyframes-to-video",
+    validate: (input) =>
+      import("./example/model-a/keyframes-to-video.mjs").then((m) => m.validateModelAKeyframesToVideo(input)),
+  },
+  "example/model-a/text-to-video": {
+    path: "/v1/queue/example/model-a/text-to-video",
+    validate: (input) =>
+      import("./example/model-a/text-to-video.mjs").then((m) => m.validateModelATextToVideo(input)),
+  },
+  "example/model-b/reference-to-video": {
+    path: "/v1/queue/example/model-b/reference-to-video",
+    validate: (input) =>
+      import("./example/model-b/reference-to-video.mjs").then((m) => m.validateModelBReferenceToVideo(input)),
+  },
+  "example/model-c/text-to-video": {
+    path: "/v1/queue/example/model-c/text-to-video",
+    validate: (input) =>
+      import("./example/model-c/text-to-video.mjs").then((m) => m.validateModelCTextToVideo(input)),
+  },
+};
 
 export function createClient(options: ClientOptions): Client {
   return createQueueClient<EndpointTypeMap>({ ...options, endpoints });

@@ -16,6 +16,7 @@ import {
   clearTimer,
   newAbortController,
   newRequest,
+  parseUrl,
   setTimer,
   utf8,
   utf8Decoder,
@@ -182,7 +183,7 @@ async function readBody(response: ResponseLike, max: number, signal: AbortSignal
 /** The origin of a URL, or the URL itself when it is not one (a relative path the platform resolved). */
 function originOf(url: string): string {
   try {
-    return new URL(url).origin;
+    return parseUrl(url).origin;
   } catch {
     return url;
   }
@@ -200,9 +201,9 @@ function redirectTarget(response: ResponseLike, from: string, method: string, ho
       status,
     );
   const location = response.headers.get("location");
-  let target: URL;
+  let target: { readonly origin: string; readonly href: string };
   try {
-    target = new URL(location ?? "", from);
+    target = parseUrl(location ?? "", from);
   } catch {
     throw new RedirectError(`${label}: HTTP ${status} without a usable Location; not followed.`, status);
   }

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../config/index.js";
 import type { GeneratedFile } from "./index.js";
+import type { RegistryEntry } from "./registry.js";
 
 /** The folder of the copies; an owner's folder starts with a letter or digit, so none is `_vsk`. */
 export const CLIENT_SUPPORT_DIR = "_vsk";
@@ -21,7 +22,11 @@ const RELATIVE_MJS = /(\bfrom\s+)"(\.{1,2}\/[^"]*)\.mjs"/g;
  * source extension (`.mts` or `.ts`), `ext.import` that of relative imports (`.mjs` or `.js`). The
  * copies come `formatted`: generate does not run prettier over them again.
  */
-export function clientFiles(head: string, ext: { source: string; import: string }): GeneratedFile[] {
+export function clientFiles(
+  head: string,
+  ext: { source: string; import: string },
+  registry: readonly RegistryEntry[],
+): GeneratedFile[] {
   const root = join(PACKAGE_ROOT, "dist", "embed", CLIENT_SUPPORT_DIR);
   if (!existsSync(root)) throw new Error(`${root} is missing: build the package first (npm run build)`);
   const files: GeneratedFile[] = [];
@@ -36,12 +41,17 @@ export function clientFiles(head: string, ext: { source: string; import: string 
       });
     }
   }
-  files.push({ path: `client${ext.source}`, content: emitClientModule(head, ext.import) });
+  files.push({ path: `client${ext.source}`, content: emitClientModule(head, ext.import, registry) });
   return files;
 }
 
-/** `client.ts`: `createClient(options)`, typed per key of the generated `EndpointTypeMap`. */
-function emitClientModule(head: string, importExt: string): string {
+/**
+ * `client.ts`: `createClient(options)`, typed per key of the generated `EndpointTypeMap`. It
+ * imports no endpoint module up front: each endpoint's validator is imported on that endpoint's
+ * first submit (issue 30.12), so an app loads only the validators of the endpoints it uses, and a
+ * bundler can split the others off. The paths are literals (spec 4.1), not the modules' constants.
+ */
+function emitClientModule(head: string, importExt: string, registry: readonly RegistryEntry[]): string {
   const client = `./${CLIENT_SUPPORT_DIR}/client/index${importExt}`;
   return [
     head,
@@ -54,8 +64,8 @@ function emitClientModule(head: string, importExt: string): string {
     ` * import { createClient, PredictionFailedError } from "./client${importExt}";`,
     ' * const client = createClient({ baseUrl: "https://api.example.com", credentials: () => readKey() });',
     " */",
-    `import { endpoints, type EndpointTypeMap } from "./index${importExt}";`,
-    `import { createQueueClient, type QueueClient, type QueueClientOptions } from "${client}";`,
+    `import type { EndpointTypeMap } from "./index${importExt}";`,
+    `import { createQueueClient, type ClientEndpoint, type QueueClient, type QueueClientOptions } from "${client}";`,
     "",
     `export * from "${client}";`,
     `export type { EndpointKey, EndpointTypeMap } from "./index${importExt}";`,
@@ -65,6 +75,14 @@ function emitClientModule(head: string, importExt: string): string {
     "",
     "/** A client for the generated endpoints: input and output typed per `<owner>/<name>/<endpoint>` key. */",
     "export type Client = QueueClient<EndpointTypeMap>;",
+    "",
+    "/** Each endpoint's path, and its validator imported on first use. */",
+    "const endpoints: { readonly [K in keyof EndpointTypeMap]: ClientEndpoint } = {",
+    ...registry.map(
+      ({ endpoint, names }) =>
+        `  ${JSON.stringify(endpoint.key)}: { path: ${JSON.stringify(endpoint.queuePath)}, validate: (input) => import("./${names.stem}${importExt}").then((m) => m.${names.validate}(input)) },`,
+    ),
+    "};",
     "",
     "export function createClient(options: ClientOptions): Client {",
     "  return createQueueClient<EndpointTypeMap>({ ...options, endpoints });",

@@ -227,7 +227,7 @@ export async function generateFiles(
   const taken = new Map<string, string>();
   const paths = new Map<string, { key: string; path: string }>();
   const indexHead = header(models.map((m) => m.sourceLabel).join(", "));
-  files.push(...supportFiles(indexHead, lang), ...clientFiles(indexHead, ext));
+  files.push(...supportFiles(indexHead, lang));
   for (const model of models) {
     const head = header(model.sourceLabel);
     for (const endpoint of model.endpoints) {
@@ -298,6 +298,8 @@ export async function generateFiles(
     }
   }
   files.push({ path: `index${ext.source}`, content: emitRegistry(registry, indexHead, ext.import) });
+  // the client names each endpoint's module, so it follows the registry (the list is sorted below)
+  files.push(...clientFiles(indexHead, ext, registry));
   // ts-morph is loaded anyway for the builders; the compile step only for `--lang js`
   const sources = lang === "js" ? await (await import("./compile.js")).compileToJavaScript(files) : files;
   sources.push(...editorSchemas);

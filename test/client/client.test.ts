@@ -194,6 +194,52 @@ describe("one failure, one error, whichever call reads it (spec 6.3, 7.3)", () =
   });
 });
 
+describe("30.12: wait for a job submitted elsewhere; cancelOnTimeout", () => {
+  it("one client submits, another waits by request id: the output, or the same PredictionFailedError", async () => {
+    const server = client();
+    const worker = client();
+    const { requestId } = await server.submit("example/model-c/text-to-video", { input: { prompt: "x" } });
+    expect(await worker.wait("example/model-c/text-to-video", requestId)).toMatchObject({
+      video: { content_type: "video/mp4" },
+    });
+    const failed = await server.submit("example/model-a/text-to-video", {
+      input: { prompt: "x" },
+      ...preferring("reason=provider_timeout"),
+    });
+    const error = await worker.wait("example/model-a/text-to-video", failed.requestId).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PredictionFailedError);
+    expect(error).toMatchObject({ reason: "provider_timeout", retryable: true, requestId: failed.requestId });
+    await expect(worker.wait("example/model-a/text-to-video", "")).rejects.toThrow(
+      "requestId must be a non-empty string",
+    );
+  });
+
+  it("cancelOnTimeout cancels the prediction on giving up; without it the prediction goes on", async () => {
+    const slow = createMockService({ cwd: root, key: KEY, queueMs: 60_000, runMs: 60_000 });
+    const { url } = await slow.listen();
+    const c = createQueueClient<EndpointTypeMap>({ baseUrl: url, credentials: KEY, endpoints, pollIntervalMs: 20 });
+    try {
+      const key = "example/model-c/text-to-video";
+      const kept = await c.submit(key, { input: { prompt: "x" } });
+      const left = (await c
+        .wait(key, kept.requestId, { timeoutMs: 100 })
+        .catch((e: unknown) => e)) as SubscribeTimeoutError;
+      expect(left).toMatchObject({ name: "SubscribeTimeoutError", requestId: kept.requestId, cancelled: false });
+      expect((await c.getPrediction(kept.requestId)).status).toBe("queued");
+
+      const dropped = await c.submit(key, { input: { prompt: "x" } });
+      const error = (await c
+        .wait(key, dropped.requestId, { timeoutMs: 100, cancelOnTimeout: true })
+        .catch((e: unknown) => e)) as SubscribeTimeoutError;
+      expect(error).toMatchObject({ name: "SubscribeTimeoutError", requestId: dropped.requestId, cancelled: true });
+      expect(error.message).toMatch(/within 100 ms; it was cancelled/);
+      expect((await c.getPrediction(dropped.requestId)).status).toBe("cancelled");
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
 describe("abort and timeout", () => {
   it("an aborted signal rejects promptly with an AbortError and stops polling", async () => {
     const slow = createMockService({ cwd: root, key: KEY, queueMs: 60_000, runMs: 60_000 });

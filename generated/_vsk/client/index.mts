@@ -69,8 +69,11 @@ export { PredictionFailedError } from "../runtime/index.mjs";
 export interface ClientEndpoint {
   /** `/v1/queue/<owner>/<name>/<endpoint>` (spec 4.1) */
   path: string;
-  /** the generated validator: schema and cross-field rules */
-  validate(input: unknown): readonly Diagnostic[];
+  /**
+   * the generated validator: schema and cross-field rules; a promise of its diagnostics where the
+   * validator is loaded on first use (the generated `createClient` imports each endpoint's own then)
+   */
+  validate(input: unknown): readonly Diagnostic[] | PromiseLike<readonly Diagnostic[]>;
 }
 
 /** Input and output type per endpoint key (the generated `EndpointTypeMap`). */
@@ -135,20 +138,26 @@ export interface CallOptions {
   headers?: Readonly<Record<string, string>>;
 }
 
-export interface SubscribeOptions<I> {
-  input: I;
+/** How `wait` (and `subscribe` after its submit) follows a prediction to its end. */
+export interface WaitOptions {
   signal?: AbortSignalLike;
-  /** headers added to every request of the subscribe (submit, polls, result) */
+  /** headers added to every request (submit, polls, result) */
   headers?: Readonly<Record<string, string>>;
   /**
-   * give up (SubscribeTimeoutError) after this many ms, counted from the start: the submit, the
-   * polls and the result all fall within it; the prediction may still finish (no default: each
-   * request has the client's `requestTimeoutMs`)
+   * give up (SubscribeTimeoutError) after this many ms, counted from the start: for `subscribe`
+   * the submit, the polls and the result all fall within it; the prediction may still finish
+   * (no default: each request has the client's `requestTimeoutMs`)
    */
   timeoutMs?: number;
+  /** on giving up at `timeoutMs`, cancel the prediction (best effort; the error's `cancelled` says whether it was) */
+  cancelOnTimeout?: boolean;
   pollIntervalMs?: number;
   onQueueUpdate?: (update: QueueStatus) => void;
   logs?: boolean;
+}
+
+export interface SubscribeOptions<I> extends WaitOptions {
+  input: I;
   webhookUrl?: string;
 }
 
@@ -179,6 +188,11 @@ export interface QueueClient<M extends TypeMap<M>> {
     key: K,
     options: SubscribeOptions<M[K]["input"]>,
   ): Promise<M[K]["output"]>;
+  /**
+   * Follows a prediction submitted elsewhere (a server submits, a worker waits) to its end:
+   * `subscribe` without the submit, with the same polls, errors and options.
+   */
+  wait<K extends keyof M & string>(key: K, requestId: string, options?: WaitOptions): Promise<M[K]["output"]>;
   cancel<K extends keyof M & string>(key: K, requestId: string, options?: CallOptions): Promise<void>;
   getPrediction(
     id: string,
@@ -311,11 +325,80 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
     throw scrubSecrets(error, keysSent);
   }
 
+  /**
+   * Submits (for `subscribe`) or takes the given request id (for `wait`), then polls to a final
+   * status and reads the result. One signal for abort and timeout, started before the submit
+   * (issue 23.9), so a pending submit, poll or wait stops at once.
+   */
+  async function follow(
+    key: keyof M & string,
+    { signal, headers: extra, timeoutMs, cancelOnTimeout, pollIntervalMs, onQueueUpdate, logs }: WaitOptions,
+    start: string | { input: unknown; webhookUrl: string | undefined },
+  ): Promise<unknown> {
+    if (timeoutMs !== undefined) bound("timeoutMs", timeoutMs, 0, true);
+    const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
+    const interval = pollIntervalMs ?? options.pollIntervalMs ?? 1000;
+    const timeout = newAbortController();
+    const timer =
+      timeoutMs === undefined || !Number.isFinite(timeoutMs)
+        ? undefined
+        : setTimer(() => timeout.abort(), timeoutMs);
+    const combined = signal === undefined ? timeout.signal : anySignal([signal, timeout.signal]);
+    const each = { signal: combined, ...(extra === undefined ? {} : { headers: extra }) };
+    let requestId = typeof start === "string" ? start : undefined;
+    /** The timeout, after the cancel `cancelOnTimeout` asks for (its own deadline, not the expired signal). */
+    const timedOut = async (): Promise<never> => {
+      let cancelled = false;
+      if (cancelOnTimeout === true && requestId !== undefined)
+        cancelled = await client.cancel(key, requestId, extra === undefined ? {} : { headers: extra }).then(
+          () => true,
+          () => false,
+        );
+      throw new SubscribeTimeoutError(requestId, timeoutMs ?? 0, cancelled);
+    };
+    const rethrow = async (error: unknown): Promise<never> => {
+      if (signal?.aborted) throw abortError(signal);
+      if (timeout.signal.aborted) return timedOut();
+      throw error;
+    };
+    try {
+      if (typeof start !== "string")
+        ({ requestId } = await client
+          .submit(key, {
+            input: start.input,
+            ...(start.webhookUrl === undefined ? {} : { webhookUrl: start.webhookUrl }),
+            ...each,
+          })
+          .catch(rethrow));
+      const id = requestId!;
+      for (;;) {
+        const update = await client.status(key, id, { ...(logs ? { logs } : {}), ...each }).catch(rethrow);
+        onQueueUpdate?.(update);
+        if (FINAL.has(update.status)) {
+          if (update.status === "cancelled") throw new PredictionCancelledError(id);
+          try {
+            return await client.result(key, id, each);
+          } catch (error) {
+            // the result endpoint decides (spec 7.3); only when it gives no reading of the
+            // failure does the status's own error stand in, read by the same runtime
+            if (update.status === "failed" && update.error !== null && error instanceof EdgeError)
+              throw withRequestId(toPredictionFailedError(update.error), id);
+            return rethrow(error);
+          }
+        }
+        if (deadline !== undefined && Date.now() >= deadline) return timedOut();
+        await sleep(interval, combined).catch(rethrow);
+      }
+    } finally {
+      if (timer !== undefined) clearTimer(timer);
+    }
+  }
+
   const client: QueueClient<M> = {
     async submit(key, { input, webhookUrl, ...callOptions }) {
       const { entry, owner, name } = endpointOf(key);
       if (options.validate !== false) {
-        const diagnostics = entry.validate(input);
+        const diagnostics = await entry.validate(input);
         if (diagnostics.some((d) => d.severity === "error"))
           throw new RequestValidationError(key, diagnostics);
       }
@@ -387,56 +470,16 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
       }
     },
 
-    async subscribe(
-      key,
-      { input, signal, headers: extra, timeoutMs, pollIntervalMs, onQueueUpdate, logs, webhookUrl },
-    ) {
-      if (timeoutMs !== undefined) bound("timeoutMs", timeoutMs, 0, true);
-      const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
-      const interval = pollIntervalMs ?? options.pollIntervalMs ?? 1000;
-      // one signal for abort and timeout, started before the submit (issue 23.9), so a pending
-      // submit, poll or wait stops at once
-      const timeout = newAbortController();
-      const timer =
-        timeoutMs === undefined || !Number.isFinite(timeoutMs)
-          ? undefined
-          : setTimer(() => timeout.abort(), timeoutMs);
-      const combined = signal === undefined ? timeout.signal : anySignal([signal, timeout.signal]);
-      const each = { signal: combined, ...(extra === undefined ? {} : { headers: extra }) };
-      let requestId: string | undefined;
-      const rethrow = (error: unknown): never => {
-        if (signal?.aborted) throw abortError(signal);
-        if (timeout.signal.aborted) throw new SubscribeTimeoutError(requestId, timeoutMs ?? 0);
-        throw error;
-      };
-      try {
-        ({ requestId } = await client
-          .submit(key, { input, ...(webhookUrl === undefined ? {} : { webhookUrl }), ...each })
-          .catch(rethrow));
-        for (;;) {
-          const update = await client
-            .status(key, requestId, { ...(logs ? { logs } : {}), ...each })
-            .catch(rethrow);
-          onQueueUpdate?.(update);
-          if (FINAL.has(update.status)) {
-            if (update.status === "cancelled") throw new PredictionCancelledError(requestId);
-            try {
-              return await client.result(key, requestId, each);
-            } catch (error) {
-              // the result endpoint decides (spec 7.3); only when it gives no reading of the
-              // failure does the status's own error stand in, read by the same runtime
-              if (update.status === "failed" && update.error !== null && error instanceof EdgeError)
-                throw withRequestId(toPredictionFailedError(update.error), requestId);
-              return rethrow(error);
-            }
-          }
-          if (deadline !== undefined && Date.now() >= deadline)
-            throw new SubscribeTimeoutError(requestId, timeoutMs!);
-          await sleep(interval, combined).catch(rethrow);
-        }
-      } finally {
-        if (timer !== undefined) clearTimer(timer);
-      }
+    subscribe(key, { input, webhookUrl, ...waitOptions }) {
+      return follow(key, waitOptions, { input, webhookUrl });
+    },
+
+    wait(key, requestId, waitOptions = {}) {
+      if (typeof requestId !== "string" || requestId === "")
+        return Promise.reject(
+          new TypeError(`wait(${JSON.stringify(key)}, requestId): requestId must be a non-empty string`),
+        );
+      return follow(key, waitOptions, requestId);
     },
 
     async cancel(key, requestId, callOptions = {}) {

@@ -87,6 +87,7 @@ interface SubtleLike {
 interface Platform {
   fetch?: FetchLike;
   Request?: new (url: string, init: FetchInit) => unknown;
+  URL: new (url: string, base?: string) => { readonly origin: string; readonly href: string };
   AbortController: new () => AbortControllerLike;
   AbortSignal?: { any?(signals: AbortSignalLike[]): AbortSignalLike };
   DOMException?: new (message: string, name: string) => Error;
@@ -150,6 +151,11 @@ export function subtleCrypto(): SubtleLike | undefined {
 
 export function utf8(text: string): Uint8Array {
   return new platform.TextEncoder().encode(text);
+}
+
+/** A URL's origin and resolved href (`new URL(url, base)`); throws on what is not a URL. */
+export function parseUrl(url: string, base?: string): { readonly origin: string; readonly href: string } {
+  return new platform.URL(url, base);
 }
 
 /** A streaming UTF-8 decoder (`TextDecoder`). */

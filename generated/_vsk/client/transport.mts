@@ -23,6 +23,7 @@ import {
   clearTimer,
   newAbortController,
   newRequest,
+  parseUrl,
   setTimer,
   utf8,
   utf8Decoder,
@@ -199,7 +200,7 @@ async function readBody(
 /** The origin of a URL, or the URL itself when it is not one (a relative path the platform resolved). */
 function originOf(url: string): string {
   try {
-    return new URL(url).origin;
+    return parseUrl(url).origin;
   } catch {
     return url;
   }
@@ -223,9 +224,9 @@ function redirectTarget(
       status,
     );
   const location = response.headers.get("location");
-  let target: URL;
+  let target: { readonly origin: string; readonly href: string };
   try {
-    target = new URL(location ?? "", from);
+    target = parseUrl(location ?? "", from);
   } catch {
     throw new RedirectError(`${label}: HTTP ${status} without a usable Location; not followed.`, status);
   }

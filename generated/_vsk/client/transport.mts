@@ -4,7 +4,7 @@
  * retried on 429/502/503/504 and on network errors, with exponential backoff, jitter and
  * `Retry-After`. A submit (POST) creates a billed prediction: it is retried only where the
  * request surely was not accepted (429, a connection refused before anything was sent), never
- * after a 5xx or a dropped connection, unless the caller opts in (QUEUE.md).
+ * after a 5xx or a dropped connection, unless the caller opts in (docs/queue.md).
  *
  * Every exchange is bounded (issue 23): a deadline over all its attempts and its body
  * (`timeoutMs`), a byte cap on every body it reads (`maxResponseBytes`), and redirects followed

@@ -3,7 +3,7 @@
  * Webhook deliveries (spec 6.2), verified per Standard Webhooks v1 with Web Crypto (Node,
  * browsers, edge runtimes): `webhook-id`, `webhook-timestamp` (seconds), `webhook-signature`
  * holding space-separated `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. Signature and
- * delivery format are ours (QUEUE.md): the spec does not show them. The secret's key bytes come
+ * delivery format are ours (docs/queue.md): the spec does not show them. The secret's key bytes come
  * from `webhookKey`, which the mock's signer uses too.
  */
 import { readWebhook as readWebhookRuntime, type PredictionReading } from "../runtime/index.mjs";

@@ -69,6 +69,13 @@ afterAll(() => new Promise<void>((r) => api.close(() => r())));
 beforeEach(() => {
   work = mkdtempSync(join(tmpdir(), "vsk-action-test-"));
   cpSync(join(root, "schemas-cache"), join(work, "schemas-cache"), { recursive: true });
+  // a project names its models: without a config, drift and generate --check refuse the built-in examples (issue 30.1)
+  writeFileSync(
+    join(work, "vsk.config.json"),
+    JSON.stringify({
+      models: ["model-a", "model-b", "model-c"].map((m, i) => ({ id: `example/${m}`, alias: `model${"ABC"[i]}` })),
+    }),
+  );
   // the "published" side: model A's aspect_ratio loses "2:1" (breaking), the others unchanged
   cpSync(join(root, "schemas-cache"), join(work, "mirror", "main"), { recursive: true });
   const a = join(work, "mirror/main/example/model-a/latest.json");
@@ -265,6 +272,7 @@ describe("command drift", () => {
 
 describe("command lint", () => {
   it("annotations from lint, its Markdown in the summary and the comment, invalid payloads as outputs", async () => {
+    cpSync(join(root, "generated"), join(work, "generated"), { recursive: true }); // the project's own, as configured
     mkdirSync(join(work, "requests"));
     writeFileSync(join(work, "requests", "ok.json"), JSON.stringify({ model: "modelC", input: { prompt: "x" } }));
     writeFileSync(
@@ -273,7 +281,9 @@ describe("command lint", () => {
     );
     const run = await action({ COMMAND: "lint", PATHS: "requests/ok.json\nrequests/bad.json\n", COMMENT: "true" });
     expect(run.code).toBe(1);
-    expect(run.stdout).toContain("::error file=requests/bad.json,line=1,col=52,title=vsk lint duration-auto-or-range::");
+    expect(run.stdout).toContain(
+      "::error file=requests/bad.json,line=1,col=52,title=vsk lint duration-auto-or-range::",
+    );
     const summary = readFileSync(join(work, "summary.md"), "utf8");
     expect(summary.length).toBeGreaterThan(0);
     expect(comments[0]!.body.startsWith("<!-- video-schema-kit:lint -->\n")).toBe(true);

@@ -282,6 +282,8 @@ function labelOf(pointer: string): string {
     // a field name can be anything, a megabyte or a signed URL: show its start, redacted
     if (token.length > 60)
       token = `${redactUrlsInText(token.slice(0, 4096)).slice(0, 40)}… (${token.length} characters)`;
+    // the name is redacted before it is quoted, never the quoted text (issue 23.2): `p"q?sig=…` keeps its quote
+    else if (mayHoldSecret(token)) token = redactUrlsInText(token);
     if (/^(0|[1-9][0-9]*)$/.test(token)) label += `[${token}]`;
     else if (/^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(token)) label += label === "" ? token : `.${token}`;
     else label += `[${JSON.stringify(token)}]`;

@@ -32,3 +32,45 @@ describe("package.json", () => {
     expect(packed.files.map((f) => f.path)).toContain("LICENSE");
   });
 });
+
+describe("the tarball ships what runs (issue 30.9)", () => {
+  /** Every packed file matches one of these; anything else is a file the package does not run or document. */
+  const ALLOWED: RegExp[] = [
+    /^(README\.md|LICENSE|package\.json|action\.yml)$/,
+    /^bin\/(vsk|build-check)\.mjs$/,
+    /^dist\/\.build-stamp$/,
+    /^dist\/(src|generated)\/.+\.(m?js|d\.m?ts)$/,
+    /^dist\/embed\/.+\.m?ts$/, // the sources vsk generate copies into a project (support, redact, _vsk/)
+    /^templates\/[a-z-]+\.txt$/,
+    /^schemas-cache\/(manifest\.json|[^/]+\/[^/]+\/latest\.json)$/,
+    /^schemas\/[a-z-]+\.schema\.json$/,
+    /^generated\/endpoints\.json$/, // vsk lint's catalogue of the embedded models (their code runs from dist/generated)
+    /^generated\/.+\.schema\.json$/, // the editor schemas the README points at
+    /^docs\/[a-z-]+\.md$/,
+  ];
+  const packed = (): string[] =>
+    (
+      JSON.parse(
+        execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8" }),
+      ) as [{ files: { path: string }[] }]
+    )[0].files.map((f) => f.path);
+
+  it("every packed file is on the allow-list; generated/*.mts sources and the CLI's own .d.ts are not packed", () => {
+    const files = packed();
+    expect(files.filter((f) => !ALLOWED.some((re) => re.test(f)))).toEqual([]);
+    expect(files.filter((f) => /^generated\/.*\.mts$/.test(f))).toEqual([]);
+    expect(files.filter((f) => /^dist\/src\/(cli|action)\/.*\.d\.ts$/.test(f))).toEqual([]);
+    // what runs is there: the bin, the CLI, the embedded models' built code and catalogue, the published schemas
+    for (const needed of [
+      "bin/vsk.mjs",
+      "dist/src/cli/main.js",
+      "dist/generated/index.mjs",
+      "dist/generated/index.d.mts",
+      "generated/endpoints.json",
+      "schemas/config.schema.json",
+      "schemas/lint-report.schema.json",
+      "schemas-cache/manifest.json",
+    ])
+      expect(files, needed).toContain(needed);
+  });
+});

@@ -5,9 +5,15 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
 const only = process.argv.slice(2);
-const benches = ["validators.mjs", "generate.mjs", "lint.mjs", "drift.mjs", "client.mjs", "bundle.mjs", "footprint.mjs"].filter(
-  (b) => only.length === 0 || only.some((o) => b.startsWith(o)),
-);
+const benches = [
+  "validators.mjs",
+  "generate.mjs",
+  "lint.mjs",
+  "drift.mjs",
+  "client.mjs",
+  "bundle.mjs",
+  "footprint.mjs",
+].filter((b) => only.length === 0 || only.some((o) => b.startsWith(o)));
 let failed = 0;
 for (const bench of benches) {
   const file = new URL(bench, import.meta.url);

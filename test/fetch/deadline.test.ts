@@ -78,6 +78,8 @@ let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "vsk-deadline-"));
   cpSync(join(ROOT, "schemas-cache"), join(dir, "schemas-cache"), { recursive: true });
+  // a project names its models: drift refuses the built-in examples beside a schemas-cache/ without a config
+  cpSync(join(ROOT, "vsk.config.json"), join(dir, "vsk.config.json"));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

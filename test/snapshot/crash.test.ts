@@ -12,6 +12,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT } from "../cli/run.js";
 import { expectOneSwitch, killAtEveryStep, leftovers, MIRROR, tree, vsk } from "./crash-harness.js";
 
 const work = mkdtempSync(join(tmpdir(), "vsk-crash-"));
@@ -45,6 +46,19 @@ beforeAll(async () => {
   writeFileSync(a, JSON.stringify(doc, null, 2) + "\n");
   oldProject = join(work, "old");
   mkdirSync(oldProject);
+  // a project names its models (the example ones here): without a config, drift and generate --check
+  // refuse to use the built-in examples beside a schemas-cache/ (issue 30.1)
+  writeFileSync(
+    join(oldProject, "vsk.config.json"),
+    JSON.stringify({
+      models: ["a", "b", "c"].map((m) => ({ id: `example/model-${m}`, alias: `model${m.toUpperCase()}` })),
+    }),
+  );
+  // lint reads the example models' validators from this package's own build, as it did with no config
+  writeFileSync(
+    join(oldProject, "lint.json"),
+    JSON.stringify({ models: [{ id: "example/model-c", alias: "modelC" }], outDir: join(ROOT, "generated") }),
+  );
   const seeded = await vsk(["pull", "--schema-url", MIRROR, "--model", "modelA", "--model", "modelB"], oldProject);
   expect(seeded.code).toBe(0);
   oldTree = tree(join(oldProject, "schemas-cache"), normalize);
@@ -86,7 +100,7 @@ function outcome(
  */
 const reader = (dir: string, step: number) =>
   step % 2 === 0
-    ? vsk(["lint", "--model", "modelC", "payload.json"], dir)
+    ? vsk(["lint", "--config", join(dir, "lint.json"), "--model", "modelC", "payload.json"], dir)
     : vsk(["drift", "--schema-url", mirror2, "--fail-on", "never"], dir);
 
 describe("a SIGKILL at any step of a snapshot write leaves the old or the new snapshot", () => {

@@ -20,6 +20,7 @@ const I = { type: "integer" };
 const N = { type: "number" };
 const A = { type: "array", items: S };
 const O = { type: "object" };
+const TUPLE = (prefixItems: unknown[]): Json => ({ type: "array", prefixItems });
 
 /** A one-endpoint model whose request and response bodies are `{prompt, x}` / `{video, x}`. */
 function model(x: unknown, extra: { components?: Json; requestX?: unknown; responseX?: unknown } = {}): Json {
@@ -203,10 +204,120 @@ const ROWS: Row[] = [
         { ...base, ...set },
         base,
         [`request-property-${id}-unset`, "safe"],
-        [`response-property-${id}-unset`, "behavior"],
+        // prefixItems and patternProperties shape the client's generated types
+        [
+          `response-property-${id}-unset`,
+          ["prefixItems", "patternProperties"].includes(keyword) ? "breaking" : "behavior",
+        ],
       ],
     ];
   }),
+  // issue 29.2: a value rewritten on both sides is walked into, like properties and items
+  [
+    "contains rewritten",
+    { ...A, contains: S },
+    { ...A, contains: I },
+    ["request-property-type-changed", "breaking"],
+    ["response-property-type-changed", "breaking"],
+  ],
+  [
+    "prefixItems item rewritten",
+    TUPLE([S]),
+    TUPLE([I]),
+    ["request-property-type-changed", "breaking"],
+    ["response-property-type-changed", "breaking"],
+  ],
+  [
+    "prefixItems longer",
+    TUPLE([S]),
+    TUPLE([S, I]),
+    ["request-property-prefix-items-set", "breaking"],
+    ["response-property-prefix-items-set", "safe"],
+  ],
+  [
+    "prefixItems shorter",
+    TUPLE([S, I]),
+    TUPLE([S]),
+    ["request-property-prefix-items-unset", "safe"],
+    ["response-property-prefix-items-unset", "breaking"],
+  ],
+  [
+    "patternProperties value rewritten",
+    { ...O, patternProperties: { "^a": S } },
+    { ...O, patternProperties: { "^a": I } },
+    ["request-property-type-changed", "breaking", false],
+    ["response-property-type-changed", "breaking"],
+  ],
+  [
+    "patternProperties pattern added",
+    { ...O, patternProperties: { "^a": S } },
+    { ...O, patternProperties: { "^a": S, "^b": I } },
+    ["request-property-pattern-properties-set", "breaking"],
+    ["response-property-pattern-properties-set", "safe"],
+  ],
+  [
+    "propertyNames rewritten",
+    { ...O, propertyNames: { maxLength: 5 } },
+    { ...O, propertyNames: { maxLength: 3 } },
+    ["request-property-max-length-decreased", "breaking", false],
+    ["response-property-max-length-decreased", "safe"],
+  ],
+  [
+    "dependentSchemas rewritten",
+    { ...O, dependentSchemas: { a: { required: ["b"] } } },
+    { ...O, dependentSchemas: { a: { required: ["b", "c"] } } },
+    ["new-required-request-property", "breaking", false],
+    ["response-required-property-added", "safe"],
+  ],
+  [
+    "dependentRequired rewritten",
+    { ...O, dependentRequired: { a: ["b"] } },
+    { ...O, dependentRequired: { a: ["b", "c"] } },
+    ["request-property-dependent-required-set", "breaking", false],
+    ["response-property-dependent-required-set", "safe"],
+  ],
+  [
+    "minContains raised",
+    { ...A, contains: { const: "a" }, minContains: 1 },
+    { ...A, contains: { const: "a" }, minContains: 2 },
+    ["request-property-min-contains-set", "breaking"],
+    ["response-property-min-contains-set", "safe"],
+  ],
+  [
+    "unevaluatedProperties rewritten",
+    { ...O, unevaluatedProperties: S },
+    { ...O, unevaluatedProperties: I },
+    ["request-property-type-changed", "breaking"],
+    ["response-property-type-changed", "breaking"],
+  ],
+  [
+    "unevaluatedItems rewritten",
+    { ...TUPLE([S]), unevaluatedItems: S },
+    { ...TUPLE([S]), unevaluatedItems: I },
+    ["request-property-type-changed", "breaking"],
+    ["response-property-type-changed", "breaking"],
+  ],
+  [
+    "then rewritten",
+    { ...I, if: { minimum: 10 }, then: { maximum: 20 } },
+    { ...I, if: { minimum: 10 }, then: { maximum: 15 } },
+    ["request-property-max-decreased", "breaking"],
+    ["response-property-max-decreased", "safe"],
+  ],
+  [
+    "else rewritten",
+    { ...I, if: { minimum: 10 }, else: { minimum: 0 } },
+    { ...I, if: { minimum: 10 }, else: { minimum: 5 } },
+    ["request-property-min-increased", "breaking"],
+    ["response-property-min-increased", "safe"],
+  ],
+  [
+    "if rewritten",
+    { ...I, if: { minimum: 10 }, then: { maximum: 0 } },
+    { ...I, if: { minimum: 5 }, then: { maximum: 0 } },
+    ["request-property-if-changed", "breaking"],
+    ["response-property-if-changed", "behavior"],
+  ],
   [
     "pattern rewritten",
     { ...S, pattern: "^a" },

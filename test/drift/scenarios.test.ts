@@ -544,6 +544,21 @@ const ROWS: Row[] = [
     ["request-property-deprecated-changed", "unclassified"],
     ["response-property-deprecated-changed", "unclassified"],
   ],
+  // issue 29.4: an inline allOf member that adds a constraint is that constraint
+  [
+    "allOf member with a constraint added",
+    S,
+    { ...S, allOf: [{ maxLength: 5 }] },
+    ["request-property-max-length-set", "breaking"],
+    ["response-property-max-length-set", "safe"],
+  ],
+  [
+    "anyOf alternative added beside a duplicate",
+    { anyOf: [S, { ...S, maxLength: 5 }] },
+    { anyOf: [S, { ...S, maxLength: 5 }, I] },
+    ["request-property-any-of-added", "safe"],
+    ["response-property-any-of-added", "breaking"],
+  ],
   [
     "not rewritten",
     { ...S, not: { const: "a" } },
@@ -787,6 +802,28 @@ describe("equivalent rewrites report nothing", () => {
       "a bound narrowed in the uri branch of 'a URI or any string'",
       model({ anyOf: [{ ...S, format: "uri", maxLength: 2000 }, S] }),
       model({ anyOf: [{ ...S, format: "uri", maxLength: 1000 }, S] }),
+    ],
+    // issue 29.4
+    [
+      "an anyOf alternative added that an existing one accepts all of",
+      model({ anyOf: [S, I] }),
+      model({ anyOf: [S, I, { ...S, maxLength: 5 }] }),
+    ],
+    [
+      "an alternative added to a single schema that it accepts all of",
+      model(S),
+      model({ anyOf: [S, { ...S, maxLength: 5 }] }),
+    ],
+    ["a nested anyOf repeating an alternative", model({ anyOf: [S, I] }), model({ anyOf: [{ anyOf: [S, I] }, S] })],
+    [
+      "an anyOf alternative removed that a remaining one accepts all of",
+      model({ anyOf: [S, { ...S, maxLength: 5 }] }),
+      model(S),
+    ],
+    [
+      "an allOf member of title, description and examples only",
+      model(S),
+      model({ ...S, allOf: [{ title: "t", description: "d", examples: ["a"] }] }),
     ],
     ["uniqueItems false and no uniqueItems", model(A), model({ ...A, uniqueItems: false })],
     ["minLength 0 and no minLength", model(S), model({ ...S, minLength: 0 })],

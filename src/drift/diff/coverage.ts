@@ -17,6 +17,14 @@ export function cover(alt: Alternative, side: readonly Alternative[], partner: A
   return others.some((o) => overlaps(o.schema, alt.schema)) ? "maybe" : "none";
 }
 
+/**
+ * Whether an alternative on one side only adds or removes nothing: another alternative of the
+ * other side accepts all it accepts (issue 29.4: a duplicate `anyOf` branch added is no change).
+ */
+export function subsumedBy(alt: Alternative, side: readonly Alternative[]): boolean {
+  return side.some((o) => subsumes(o.schema, alt.schema));
+}
+
 /** Severities that can hurt, per direction: what a covered alternative's changes cannot do. */
 const HURTS: Record<BodyDirection, ReadonlySet<string>> = {
   request: new Set(["breaking", "unclassified"]),

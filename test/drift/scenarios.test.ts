@@ -552,6 +552,31 @@ const ROWS: Row[] = [
     ["request-property-max-length-set", "breaking"],
     ["response-property-max-length-set", "safe"],
   ],
+  // a nested anyOf beside another keyword accepts its branches' types, not any type: no "undecided"
+  [
+    "a bound lowered beside a nested anyOf of other types",
+    {
+      anyOf: [
+        { ...I, maximum: 10 },
+        { anyOf: [S, { type: "boolean" }], minLength: 1 },
+      ],
+    },
+    {
+      anyOf: [
+        { ...I, maximum: 5 },
+        { anyOf: [S, { type: "boolean" }], minLength: 1 },
+      ],
+    },
+    ["request-property-max-decreased", "breaking"],
+    ["response-property-max-decreased", "safe"],
+  ],
+  [
+    "anyOf beside other keywords rewritten",
+    { ...S, anyOf: [{ maxLength: 10 }, { pattern: "^a" }] },
+    { ...S, anyOf: [{ maxLength: 5 }, { pattern: "^a" }] },
+    ["request-property-any-of-changed", "unclassified"],
+    ["response-property-any-of-changed", "unclassified"],
+  ],
   [
     "anyOf alternative added beside a duplicate",
     { anyOf: [S, { ...S, maxLength: 5 }] },

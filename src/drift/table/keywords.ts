@@ -73,6 +73,7 @@ export const UNCLASSIFIED_KEYWORDS = [
   "items",
   "additionalProperties",
   "allOf",
+  "anyOf",
   "oneOf",
   "not",
   "contentEncoding",

@@ -607,6 +607,42 @@ const withP = (p: unknown, required: boolean): Json => ({
   ...(required ? { required: ["p"] } : {}),
 });
 const PROPERTY_ROWS: Array<[string, unknown, unknown, Want, Want]> = [
+  // issue 29.5: write-only is never returned; read-only is still checked on a request
+  [
+    "a write-only property's enum widened",
+    withP({ ...S, enum: ["a"], writeOnly: true }, true),
+    withP({ ...S, enum: ["a", "b"], writeOnly: true }, true),
+    ["request-property-enum-value-added", "safe"],
+    ["response-write-only-property-changed", "safe"],
+  ],
+  [
+    "a write-only property made optional",
+    withP({ ...S, writeOnly: true }, true),
+    withP({ ...S, writeOnly: true }, false),
+    ["request-property-became-optional", "safe"],
+    ["response-write-only-property-changed", "safe"],
+  ],
+  [
+    "a write-only property removed",
+    withP({ ...S, writeOnly: true }, true),
+    withP(undefined, false),
+    ["request-property-removed", "breaking", false],
+    ["response-write-only-property-changed", "safe"],
+  ],
+  [
+    "a required property became write-only",
+    withP(S, true),
+    withP({ ...S, writeOnly: true }, true),
+    ["request-property-write-only-changed", "unclassified"],
+    ["response-required-property-became-write-only", "breaking"],
+  ],
+  [
+    "a read-only property narrowed",
+    withP({ ...S, readOnly: true }, false),
+    withP({ ...S, readOnly: true, maxLength: 3 }, false),
+    ["request-property-max-length-set", "breaking"],
+    ["response-property-max-length-set", "safe"],
+  ],
   [
     "property became required",
     withP(S, false),

@@ -35,6 +35,27 @@ export const RESPONSE_ROWS = [
     example: "omit",
   },
   {
+    kind: "response/required-property-became-write-only",
+    id: "response-required-property-became-write-only",
+    direction: "response",
+    severity: "breaking",
+    text: "{field} became write-only: it is no longer returned",
+  },
+  {
+    kind: "response/optional-property-became-write-only",
+    id: "response-optional-property-became-write-only",
+    direction: "response",
+    severity: "behavior",
+    text: "{field} (optional) became write-only: it is no longer returned",
+  },
+  {
+    kind: "response/write-only-property-changed",
+    id: "response-write-only-property-changed",
+    direction: "response",
+    severity: "safe",
+    text: "{field} is write-only, never returned: its change ({value}) does not reach clients",
+  },
+  {
     kind: "response/property-became-required",
     id: "response-property-became-required",
     direction: "response",

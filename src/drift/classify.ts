@@ -4,20 +4,22 @@
  */
 import type { EndpointModel, ModelSchema } from "../schema/index.js";
 import { escapePointerToken } from "../schema/index.js";
-import { UNLISTED, type Finding } from "./diff/index.js";
+import { NAME_TOKEN, UNLISTED, type Finding } from "./diff/index.js";
 import { ExampleMaker, ValidatorCache } from "./example.js";
 import { catalogueEntry, changeIdOf, changeKind } from "./table/index.js";
 import type { Change } from "./types.js";
 import type { ModelRef } from "../config/index.js";
 import { rulesFor } from "../rules/index.js";
 
-/** `keyframes[].frame_index` for `["keyframes", "*", "frame_index"]`, `options.{unlisted}` for an unlisted property; the root is the whole body. */
+/** `keyframes[].frame_index` for `["keyframes", "*", "frame_index"]`, `options.{unlisted}` for an unlisted property (`{name}` a property name, `{/^a/}` a property matching a pattern); the root is the whole body. */
 export function fieldPathLabel(field: readonly string[], direction: Change["direction"]): string {
   if (field.length === 0) return direction === "response" ? "(response body)" : "(request body)";
   let label = "";
   for (const token of field) {
     if (token === "*") label += "[]";
-    else if (token === UNLISTED) label += label === "" ? UNLISTED : `.${UNLISTED}`;
+    // `{unlisted}`, `{name}` (propertyNames), `{/pattern/}` (patternProperties): tokens of the differ
+    else if (token === UNLISTED || token === NAME_TOKEN || /^\{\/.*\/\}$/s.test(token))
+      label += label === "" ? token : `.${token}`;
     else if (/^[A-Za-z_$][A-Za-z0-9_$-]*$/.test(token)) label += label === "" ? token : `.${token}`;
     else label += `[${JSON.stringify(token)}]`;
   }

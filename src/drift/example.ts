@@ -154,7 +154,8 @@ function extraProperty(name: string): Candidate[] {
  * Values a 2020-12 keyword newly set may reject (issue 29.2), from the keyword's own value: a
  * property its object names (`dependentRequired`, `dependentSchemas`, `patternProperties`) or
  * one it does not list (`propertyNames`, `unevaluatedProperties`); an array of one item of the
- * `contains` schema (`minContains`); numbers near those the new value holds (`then`, `else`).
+ * `contains` schema (`minContains`); a one-item tuple of each kind (`prefixItems`); numbers near
+ * those the new value holds (`then`, `else`, the `if` condition).
  */
 function keywordWitnesses(finding: Finding, sides: Sides, budget: SampleBudget): Candidate[] {
   const to = finding.params.to;
@@ -170,6 +171,9 @@ function keywordWitnesses(finding: Finding, sides: Sides, budget: SampleBudget):
     const item = sampleValue(schema.contains, sides.before, undefined, 0, budget);
     if (item !== undefined) out.push({ leaf: { value: [item] } });
   }
+  // a tuple whose first item is of another kind (`prefixItems` set, unset or rewritten)
+  if (finding.params.keyword === "prefixItems")
+    out.push(...[FILLER, 0, true, null, {}, []].map((v) => ({ leaf: { value: [v] } })));
   if (isSchemaObject(to))
     for (const v of Object.values(to))
       if (typeof v === "number") out.push(...near(v).map((n) => ({ leaf: { value: n } })));

@@ -15,6 +15,7 @@
 import type { ValidateFunction } from "ajv";
 import { defineOwn, forEachSchema, isSchemaObject, type JsonSchema, type JsonSchemaObject } from "../schema/index.js";
 import type { Leaf } from "./sample.js";
+import { UNLISTED } from "./diff/index.js";
 import { resolveRef, type SchemaRoot } from "./view.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -53,6 +54,35 @@ function step(nodes: readonly JsonSchema[], token: string, root: SchemaRoot): Js
 function valuesAt(values: readonly unknown[], token: string): unknown[] {
   if (token === "*") return values.flatMap((v) => (Array.isArray(v) ? v : []));
   return values.filter((v) => isObject(v) && hasOwn(v, token)).map((v) => (v as Record<string, unknown>)[token]);
+}
+
+/**
+ * `{unlisted}`: the `additionalProperties` schemas of the objects here. One applies to every
+ * property its object neither lists nor matches by a pattern, so an object with
+ * `patternProperties` is left out (which can only leave a rejection unknown).
+ */
+function stepUnlisted(nodes: readonly JsonSchema[], root: SchemaRoot): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  const seen = new Set<unknown>();
+  for (const node of nodes)
+    if (isSchemaObject(node) && node.patternProperties === undefined && node.additionalProperties !== undefined)
+      collect(node.additionalProperties, root, out, seen);
+  return out;
+}
+
+/** The values of the properties of `values` that no object schema in `nodes` lists (so each one's `additionalProperties` applies). */
+function unlistedValues(values: readonly unknown[], nodes: readonly JsonSchema[]): unknown[] {
+  const listed = new Set<string>();
+  for (const node of nodes)
+    if (isSchemaObject(node) && isSchemaObject(node.properties))
+      for (const k of Object.keys(node.properties)) listed.add(k);
+  return values.flatMap((v) =>
+    isObject(v)
+      ? Object.keys(v)
+          .filter((k) => !listed.has(k) && k !== "__proto__")
+          .map((k) => v[k])
+      : [],
+  );
 }
 
 /** Keywords that make a subschema mean something else once taken out of its document. */
@@ -102,7 +132,7 @@ function makeStandalone(node: JsonSchemaObject, root: SchemaRoot): JsonSchemaObj
 
 /**
  * Whether the schema of `root` surely rejects `payload`, which holds `leaf` at `field` (`*` for
- * an array item); `validatorOf` compiles a subschema taken out on its own (null when it cannot).
+ * an array item, `{unlisted}` for the properties an object does not list); `validatorOf` compiles a subschema taken out on its own (null when it cannot).
  */
 export function surelyRejects(
   root: SchemaRoot,
@@ -120,6 +150,13 @@ export function surelyRejects(
   collect(root.schema, root, nodes, new Set());
   let values: unknown[] = [payload];
   for (const token of path) {
+    if (token === UNLISTED) {
+      // before stepping: the names the objects here list, which `additionalProperties` skips
+      values = unlistedValues(values, nodes);
+      nodes = stepUnlisted(nodes, root);
+      if (nodes.length === 0 || values.length === 0) return false;
+      continue;
+    }
     nodes = step(nodes, token, root);
     values = valuesAt(values, token);
     if (nodes.length === 0 || values.length === 0) return false;

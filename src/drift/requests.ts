@@ -25,6 +25,7 @@ import {
 import { createAjv, rulesFor, runValidation, type Diagnostic } from "../rules/index.js";
 import { findUnsafePattern, type EndpointModel } from "../schema/index.js";
 import type { ModelComparison } from "./compare.js";
+import { NAME_TOKEN, UNLISTED } from "./diff/index.js";
 import type { Change, RequestImpact } from "./types.js";
 
 export interface RequestTarget {
@@ -46,12 +47,22 @@ export interface ModelProblem {
   message: string;
 }
 
+/**
+ * Field tokens that stand for many payload locations: `*` any array index, `{unlisted}` a
+ * property the object does not list, `{name}` any property name, `{/pattern/}` any property
+ * (its `/` escaped `~1` in a change's field; the deepest field decides, the pattern is never run).
+ */
+function wildcard(token: string, key: string): boolean {
+  if (token === "*") return /^\d+$/.test(key);
+  return token === UNLISTED || token === NAME_TOKEN || /^\{(\/|~1).*(\/|~1)\}$/s.test(token);
+}
+
 /** Whether change field `/keyframes/*\/frame_index` covers diagnostic pointer `/keyframes/1/frame_index` (or something under it). */
 function covers(field: string, pointer: string): number {
   const f = field === "" ? [] : field.slice(1).split("/");
   const p = pointer === "" ? [] : pointer.slice(1).split("/");
   if (f.length > p.length) return -1;
-  for (let i = 0; i < f.length; i++) if (f[i] !== p[i] && !(f[i] === "*" && /^\d+$/.test(p[i]!))) return -1;
+  for (let i = 0; i < f.length; i++) if (f[i] !== p[i] && !wildcard(f[i]!, p[i]!)) return -1;
   return f.length;
 }
 

@@ -167,7 +167,8 @@ function sampleObject(
 }
 
 /**
- * A minimal value of `schema` with `leaf` at `path` (payload tokens, `*` for an array item).
+ * A minimal value of `schema` with `leaf` at `path` (payload tokens, `*` for an array item past
+ * any `prefixItems`, a number for one of the `prefixItems` positions).
  * The alternative chosen at each level is the first one that can hold the path.
  * `ExampleTooLarge` when the value would be larger than the caps.
  */
@@ -185,23 +186,31 @@ export function forcedValue(
   const view = viewSchema(schema, "", root);
   const next = path[0]!;
   const fits = (a: Alternative): boolean =>
-    next === "*"
-      ? a.schema.items !== undefined || acceptsType(typesOf(a.schema), "array")
+    next === "*" || (/^\d+$/.test(next) && Array.isArray(a.schema.prefixItems))
+      ? a.schema.items !== undefined || Array.isArray(a.schema.prefixItems) || acceptsType(typesOf(a.schema), "array")
       : (isSchemaObject(a.schema.properties) && next in a.schema.properties) ||
         acceptsType(typesOf(a.schema), "object");
   const alt = view.alternatives.find(fits);
   if (alt === undefined) return sampleValue(schema, root, undefined, depth, budget);
-  if (next === "*") {
-    const items = alt.schema.items ?? {};
+  if (next === "*" || /^\d+$/.test(next)) {
+    // `*` is an item past the tuple's positions (`prefixItems`), a number one of those positions
+    const prefix: unknown[] = Array.isArray(alt.schema.prefixItems) ? alt.schema.prefixItems : [];
+    const index = next === "*" ? prefix.length : Math.min(Number(next), prefix.length);
+    const items = alt.schema.items ?? alt.schema.unevaluatedItems ?? {};
+    const schemaAt = (i: number): unknown => (i < prefix.length ? prefix[i] : items);
+    const head = arrayOfLength(index, (i) => sampleValue(schemaAt(i), root, undefined, depth + 1, budget, i), budget);
     const first =
-      path.length === 1 && "omit" in leaf ? [] : [forcedValue(items, root, path.slice(1), leaf, depth + 1, budget)];
+      path.length === 1 && "omit" in leaf
+        ? []
+        : [forcedValue(schemaAt(index), root, path.slice(1), leaf, depth + 1, budget)];
     const count = typeof alt.schema.minItems === "number" ? alt.schema.minItems : 0;
+    const done = head.length + first.length;
     const rest = arrayOfLength(
-      count - first.length,
-      (i) => sampleValue(items, root, undefined, depth + 1, budget, first.length + i),
+      count - done,
+      (i) => sampleValue(schemaAt(done + i), root, undefined, depth + 1, budget, done + i),
       budget,
     );
-    return [...first, ...rest];
+    return [...head, ...first, ...rest];
   }
   return sampleObject(alt.schema, root, path, leaf, depth, budget);
 }

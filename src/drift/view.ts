@@ -139,6 +139,7 @@ function collect(schema: unknown, at: string, root: SchemaRoot, refs: ReadonlySe
     view.nullAt ??= at;
     return;
   }
+  mergeAllOf(rest);
   const keys = Object.keys(rest);
   if (keys.length === 1 && Array.isArray(rest.anyOf)) {
     rest.anyOf.forEach((branch, i) => collect(branch, child(at, "anyOf", String(i)), root, refs, view));
@@ -159,6 +160,33 @@ function collect(schema: unknown, at: string, root: SchemaRoot, refs: ReadonlySe
     }
   }
   view.alternatives.push({ schema: rest, at, refs });
+}
+
+/** What an `allOf` member may carry that constrains nothing (issue 29.4): dropped, not compared. */
+const MEMBER_DOCS: ReadonlySet<string> = new Set(["title", "description", "examples", "$comment"]);
+
+/**
+ * Inline `allOf` members merged into the schema they constrain (issue 29.4): a value must
+ * satisfy each, so a member's keyword no other member or sibling writes is that keyword of the
+ * schema (an added `{maxLength: 5}` is a bound set), and a member of titles, descriptions and
+ * examples only is no change. Members behind a `$ref`, or writing a keyword already written,
+ * stay in `allOf` and are compared as written.
+ */
+function mergeAllOf(rest: JsonSchemaObject): void {
+  // `allOf: [X]` alone is X itself, annotations and all (below)
+  if (!Array.isArray(rest.allOf) || (rest.allOf.length === 1 && Object.keys(rest).length === 1)) return;
+  const kept: unknown[] = [];
+  for (const member of rest.allOf as unknown[]) {
+    if (!isSchemaObject(member) || "$ref" in member || "$dynamicRef" in member) {
+      kept.push(member);
+      continue;
+    }
+    const own = Object.entries(member).filter(([k]) => !MEMBER_DOCS.has(k));
+    if (own.some(([k]) => k in rest || ANNOTATION_KEYWORDS.has(k) || STRUCTURAL_KEYWORDS.has(k))) kept.push(member);
+    else for (const [k, v] of own) defineOwn(rest, k, v);
+  }
+  if (kept.length === 0) delete rest.allOf;
+  else if (kept.length < (rest.allOf as unknown[]).length) rest.allOf = kept;
 }
 
 /** Whether no two branches accept a value of the same type (each branch's types known, `$ref`s followed). */

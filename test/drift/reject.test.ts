@@ -54,6 +54,24 @@ describe("surelyRejects, shape by shape", () => {
     expect(sure(schema, { a: "x" }, "/a")).toBe(false);
   });
 
+  it("{unlisted} checks the properties an object does not list against its additionalProperties (item 4)", () => {
+    const schema = {
+      type: "object",
+      properties: { a: { type: "string" } },
+      additionalProperties: { $ref: "#/$defs/A" },
+      ...defs,
+    };
+    expect(sure(schema, { a: "y", b: "y" }, "/{unlisted}")).toBe(true);
+    expect(whole(schema)({ a: "y", b: "y" })).toBe(false);
+    // a listed property is not its business; no unlisted property: unknown
+    expect(sure(schema, { a: 5, b: "x" }, "/{unlisted}")).toBe(false);
+    expect(sure(schema, { a: "y" }, "/{unlisted}")).toBe(false);
+    // under patternProperties, additionalProperties may not apply: left to the whole schema
+    const patterned = { ...schema, patternProperties: { "^b": true } };
+    expect(sure(patterned, { b: "y" }, "/{unlisted}")).toBe(false);
+    expect(whole(patterned)({ b: "y" })).toBe(true);
+  });
+
   it("every item of an array is checked, through a $ref to a definition", () => {
     const schema = { properties: { list: { type: "array", items: { $ref: "#/$defs/Item" } } }, ...defs };
     expect(sure(schema, { list: [{ n: 1 }, { n: 5 }] }, "/list/*/n")).toBe(true);

@@ -20,6 +20,7 @@ const I = { type: "integer" };
 const N = { type: "number" };
 const A = { type: "array", items: S };
 const O = { type: "object" };
+const TUPLE = (prefixItems: unknown[]): Json => ({ type: "array", prefixItems });
 
 /** A one-endpoint model whose request and response bodies are `{prompt, x}` / `{video, x}`. */
 function model(x: unknown, extra: { components?: Json; requestX?: unknown; responseX?: unknown } = {}): Json {
@@ -203,10 +204,120 @@ const ROWS: Row[] = [
         { ...base, ...set },
         base,
         [`request-property-${id}-unset`, "safe"],
-        [`response-property-${id}-unset`, "behavior"],
+        // prefixItems and patternProperties shape the client's generated types
+        [
+          `response-property-${id}-unset`,
+          ["prefixItems", "patternProperties"].includes(keyword) ? "breaking" : "behavior",
+        ],
       ],
     ];
   }),
+  // issue 29.2: a value rewritten on both sides is walked into, like properties and items
+  [
+    "contains rewritten",
+    { ...A, contains: S },
+    { ...A, contains: I },
+    ["request-property-type-changed", "breaking"],
+    ["response-property-type-changed", "breaking"],
+  ],
+  [
+    "prefixItems item rewritten",
+    TUPLE([S]),
+    TUPLE([I]),
+    ["request-property-type-changed", "breaking"],
+    ["response-property-type-changed", "breaking"],
+  ],
+  [
+    "prefixItems longer",
+    TUPLE([S]),
+    TUPLE([S, I]),
+    ["request-property-prefix-items-set", "breaking"],
+    ["response-property-prefix-items-set", "safe"],
+  ],
+  [
+    "prefixItems shorter",
+    TUPLE([S, I]),
+    TUPLE([S]),
+    ["request-property-prefix-items-unset", "safe"],
+    ["response-property-prefix-items-unset", "breaking"],
+  ],
+  [
+    "patternProperties value rewritten",
+    { ...O, patternProperties: { "^a": S } },
+    { ...O, patternProperties: { "^a": I } },
+    ["request-property-type-changed", "breaking", false],
+    ["response-property-type-changed", "breaking"],
+  ],
+  [
+    "patternProperties pattern added",
+    { ...O, patternProperties: { "^a": S } },
+    { ...O, patternProperties: { "^a": S, "^b": I } },
+    ["request-property-pattern-properties-set", "breaking"],
+    ["response-property-pattern-properties-set", "safe"],
+  ],
+  [
+    "propertyNames rewritten",
+    { ...O, propertyNames: { maxLength: 5 } },
+    { ...O, propertyNames: { maxLength: 3 } },
+    ["request-property-max-length-decreased", "breaking", false],
+    ["response-property-max-length-decreased", "safe"],
+  ],
+  [
+    "dependentSchemas rewritten",
+    { ...O, dependentSchemas: { a: { required: ["b"] } } },
+    { ...O, dependentSchemas: { a: { required: ["b", "c"] } } },
+    ["new-required-request-property", "breaking", false],
+    ["response-required-property-added", "safe"],
+  ],
+  [
+    "dependentRequired rewritten",
+    { ...O, dependentRequired: { a: ["b"] } },
+    { ...O, dependentRequired: { a: ["b", "c"] } },
+    ["request-property-dependent-required-set", "breaking", false],
+    ["response-property-dependent-required-set", "safe"],
+  ],
+  [
+    "minContains raised",
+    { ...A, contains: { const: "a" }, minContains: 1 },
+    { ...A, contains: { const: "a" }, minContains: 2 },
+    ["request-property-min-contains-set", "breaking"],
+    ["response-property-min-contains-set", "safe"],
+  ],
+  [
+    "unevaluatedProperties rewritten",
+    { ...O, unevaluatedProperties: S },
+    { ...O, unevaluatedProperties: I },
+    ["request-property-type-changed", "breaking"],
+    ["response-property-type-changed", "breaking"],
+  ],
+  [
+    "unevaluatedItems rewritten",
+    { ...TUPLE([S]), unevaluatedItems: S },
+    { ...TUPLE([S]), unevaluatedItems: I },
+    ["request-property-type-changed", "breaking"],
+    ["response-property-type-changed", "breaking"],
+  ],
+  [
+    "then rewritten",
+    { ...I, if: { minimum: 10 }, then: { maximum: 20 } },
+    { ...I, if: { minimum: 10 }, then: { maximum: 15 } },
+    ["request-property-max-decreased", "breaking"],
+    ["response-property-max-decreased", "safe"],
+  ],
+  [
+    "else rewritten",
+    { ...I, if: { minimum: 10 }, else: { minimum: 0 } },
+    { ...I, if: { minimum: 10 }, else: { minimum: 5 } },
+    ["request-property-min-increased", "breaking"],
+    ["response-property-min-increased", "safe"],
+  ],
+  [
+    "if rewritten",
+    { ...I, if: { minimum: 10 }, then: { maximum: 0 } },
+    { ...I, if: { minimum: 5 }, then: { maximum: 0 } },
+    ["request-property-if-changed", "breaking"],
+    ["response-property-if-changed", "behavior"],
+  ],
   [
     "pattern rewritten",
     { ...S, pattern: "^a" },
@@ -433,6 +544,46 @@ const ROWS: Row[] = [
     ["request-property-deprecated-changed", "unclassified"],
     ["response-property-deprecated-changed", "unclassified"],
   ],
+  // issue 29.4: an inline allOf member that adds a constraint is that constraint
+  [
+    "allOf member with a constraint added",
+    S,
+    { ...S, allOf: [{ maxLength: 5 }] },
+    ["request-property-max-length-set", "breaking"],
+    ["response-property-max-length-set", "safe"],
+  ],
+  // a nested anyOf beside another keyword accepts its branches' types, not any type: no "undecided"
+  [
+    "a bound lowered beside a nested anyOf of other types",
+    {
+      anyOf: [
+        { ...I, maximum: 10 },
+        { anyOf: [S, { type: "boolean" }], minLength: 1 },
+      ],
+    },
+    {
+      anyOf: [
+        { ...I, maximum: 5 },
+        { anyOf: [S, { type: "boolean" }], minLength: 1 },
+      ],
+    },
+    ["request-property-max-decreased", "breaking"],
+    ["response-property-max-decreased", "safe"],
+  ],
+  [
+    "anyOf beside other keywords rewritten",
+    { ...S, anyOf: [{ maxLength: 10 }, { pattern: "^a" }] },
+    { ...S, anyOf: [{ maxLength: 5 }, { pattern: "^a" }] },
+    ["request-property-any-of-changed", "unclassified"],
+    ["response-property-any-of-changed", "unclassified"],
+  ],
+  [
+    "anyOf alternative added beside a duplicate",
+    { anyOf: [S, { ...S, maxLength: 5 }] },
+    { anyOf: [S, { ...S, maxLength: 5 }, I] },
+    ["request-property-any-of-added", "safe"],
+    ["response-property-any-of-added", "breaking"],
+  ],
   [
     "not rewritten",
     { ...S, not: { const: "a" } },
@@ -456,6 +607,42 @@ const withP = (p: unknown, required: boolean): Json => ({
   ...(required ? { required: ["p"] } : {}),
 });
 const PROPERTY_ROWS: Array<[string, unknown, unknown, Want, Want]> = [
+  // issue 29.5: write-only is never returned; read-only is still checked on a request
+  [
+    "a write-only property's enum widened",
+    withP({ ...S, enum: ["a"], writeOnly: true }, true),
+    withP({ ...S, enum: ["a", "b"], writeOnly: true }, true),
+    ["request-property-enum-value-added", "safe"],
+    ["response-write-only-property-changed", "safe"],
+  ],
+  [
+    "a write-only property made optional",
+    withP({ ...S, writeOnly: true }, true),
+    withP({ ...S, writeOnly: true }, false),
+    ["request-property-became-optional", "safe"],
+    ["response-write-only-property-changed", "safe"],
+  ],
+  [
+    "a write-only property removed",
+    withP({ ...S, writeOnly: true }, true),
+    withP(undefined, false),
+    ["request-property-removed", "breaking", false],
+    ["response-write-only-property-changed", "safe"],
+  ],
+  [
+    "a required property became write-only",
+    withP(S, true),
+    withP({ ...S, writeOnly: true }, true),
+    ["request-property-write-only-changed", "unclassified"],
+    ["response-required-property-became-write-only", "breaking"],
+  ],
+  [
+    "a read-only property narrowed",
+    withP({ ...S, readOnly: true }, false),
+    withP({ ...S, readOnly: true, maxLength: 3 }, false),
+    ["request-property-max-length-set", "breaking"],
+    ["response-property-max-length-set", "safe"],
+  ],
   [
     "property became required",
     withP(S, false),
@@ -676,6 +863,28 @@ describe("equivalent rewrites report nothing", () => {
       "a bound narrowed in the uri branch of 'a URI or any string'",
       model({ anyOf: [{ ...S, format: "uri", maxLength: 2000 }, S] }),
       model({ anyOf: [{ ...S, format: "uri", maxLength: 1000 }, S] }),
+    ],
+    // issue 29.4
+    [
+      "an anyOf alternative added that an existing one accepts all of",
+      model({ anyOf: [S, I] }),
+      model({ anyOf: [S, I, { ...S, maxLength: 5 }] }),
+    ],
+    [
+      "an alternative added to a single schema that it accepts all of",
+      model(S),
+      model({ anyOf: [S, { ...S, maxLength: 5 }] }),
+    ],
+    ["a nested anyOf repeating an alternative", model({ anyOf: [S, I] }), model({ anyOf: [{ anyOf: [S, I] }, S] })],
+    [
+      "an anyOf alternative removed that a remaining one accepts all of",
+      model({ anyOf: [S, { ...S, maxLength: 5 }] }),
+      model(S),
+    ],
+    [
+      "an allOf member of title, description and examples only",
+      model(S),
+      model({ ...S, allOf: [{ title: "t", description: "d", examples: ["a"] }] }),
     ],
     ["uniqueItems false and no uniqueItems", model(A), model({ ...A, uniqueItems: false })],
     ["minLength 0 and no minLength", model(S), model({ ...S, minLength: 0 })],

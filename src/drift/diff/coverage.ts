@@ -3,7 +3,7 @@
  * or gained, and the walk below a pair whose changes they cover (dropped when covered,
  * undecided when they may be).
  */
-import type { JsonSchemaObject } from "../../schema/index.js";
+import { isSchemaObject, type JsonSchemaObject } from "../../schema/index.js";
 import { BOUNDS, changeKind } from "../table/index.js";
 import { acceptsType, canonical, typesOf, type Alternative } from "../view.js";
 import type { BodyDirection, Walk } from "./finding.js";
@@ -15,6 +15,14 @@ export function cover(alt: Alternative, side: readonly Alternative[], partner: A
   const others = side.filter((o) => o !== partner);
   if (others.some((o) => subsumes(o.schema, alt.schema))) return "all";
   return others.some((o) => overlaps(o.schema, alt.schema)) ? "maybe" : "none";
+}
+
+/**
+ * Whether an alternative on one side only adds or removes nothing: another alternative of the
+ * other side accepts all it accepts (issue 29.4: a duplicate `anyOf` branch added is no change).
+ */
+export function subsumedBy(alt: Alternative, side: readonly Alternative[]): boolean {
+  return side.some((o) => subsumes(o.schema, alt.schema));
 }
 
 /** Severities that can hurt, per direction: what a covered alternative's changes cannot do. */
@@ -72,6 +80,25 @@ function subsumes(general: JsonSchemaObject, specific: JsonSchemaObject): boolea
   return true;
 }
 
+/**
+ * The JSON types a schema accepts, through a nested `anyOf`/`oneOf` its view kept (one beside
+ * other keywords): the union of its branches' types when each is known (issue 29.4: such an
+ * alternative is not "any type", which made every change beside it undecided).
+ */
+function branchTypes(s: JsonSchemaObject, depth = 0): string[] | undefined {
+  const own = typesOf(s);
+  if (own !== undefined || depth > 8) return own;
+  const branches = Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined;
+  if (branches === undefined) return undefined;
+  const out: string[] = [];
+  for (const b of branches as unknown[]) {
+    const t = isSchemaObject(b) ? branchTypes(b, depth + 1) : undefined;
+    if (t === undefined) return undefined;
+    out.push(...t);
+  }
+  return [...new Set(out)];
+}
+
 /** Whether two alternatives may accept a value in common: they share a type, and no two enums keep them apart. */
 function overlaps(x: JsonSchemaObject, y: JsonSchemaObject): boolean {
   const values = (s: JsonSchemaObject): unknown[] | undefined =>
@@ -81,8 +108,8 @@ function overlaps(x: JsonSchemaObject, y: JsonSchemaObject): boolean {
     const inY = new Set(vy.map(canonical));
     return vx.some((v) => inY.has(canonical(v)));
   }
-  const tx = typesOf(x);
-  const ty = typesOf(y);
+  const tx = branchTypes(x);
+  const ty = branchTypes(y);
   if (tx === undefined || ty === undefined) return true;
   return tx.some((t) => ty.some((u) => acceptsType([t], u) || acceptsType([u], t)));
 }

@@ -34,6 +34,10 @@ export interface FindingParams {
  * any array item: `options.{unlisted}` in a report.
  */
 export const UNLISTED = "{unlisted}";
+/** The field token of a property's name, as `propertyNames` checks it (issue 29.2). */
+export const NAME_TOKEN = "{name}";
+/** The field token of any property whose name matches a `patternProperties` pattern (issue 29.2). */
+export const patternToken = (pattern: string): string => `{/${pattern}/}`;
 
 /** A body's direction: what the service accepts (request) or what clients receive (response). */
 export type BodyDirection = "request" | "response";

@@ -6,7 +6,7 @@
  */
 import type { EndpointModel } from "../../schema/index.js";
 import { canonical, typesOf, viewSchema, type Alternative, type SchemaView } from "../view.js";
-import { cover, coveredWalk } from "./coverage.js";
+import { cover, coveredWalk, subsumedBy } from "./coverage.js";
 import { sameWritten } from "./refs.js";
 import { kindOf, type Finding, type Walk } from "./finding.js";
 import { compareAnnotations, compareKeywords } from "./keywords/index.js";
@@ -78,13 +78,16 @@ function compareAlternativeLists(snapshot: SchemaView, source: SchemaView, field
   take((x, y) => canonical(x.schema) === canonical(y.schema));
   take((x, y) => canonical(typesOf(x.schema)) === canonical(typesOf(y.schema)));
   if (left.length === 1 && right.length === 1) pairs.push([left.pop()!, right.pop()!]);
+  // a branch on one side only that a branch of the other side accepts all of changes nothing (issue 29.4)
   for (const x of left) {
+    if (subsumedBy(x, source.alternatives)) continue;
     walk.emit(kindOf(walk.direction, "any-of-removed"), field, x.at, source.at, {
       value: x.schema,
       sample: { schema: x.schema, side: "before" },
     });
   }
   for (const y of right) {
+    if (subsumedBy(y, snapshot.alternatives)) continue;
     walk.emit(kindOf(walk.direction, "any-of-added"), field, snapshot.at, y.at, {
       value: y.schema,
       sample: { schema: y.schema, side: "after" },

@@ -46,6 +46,14 @@ export const SCHEMA_KEYWORDS = [
   "then",
   "else",
 ] as const;
+export type SchemaKeyword = (typeof SCHEMA_KEYWORDS)[number];
+
+/**
+ * Keywords that shape the types generated for a client (a tuple for `prefixItems`, an index
+ * signature for `patternProperties`): a response that stops guaranteeing one breaks code built
+ * on those types (issue 29.2), where losing any other guarantee is behavior.
+ */
+export const TYPE_SHAPING_KEYWORDS: ReadonlySet<string> = new Set(["prefixItems", "patternProperties"]);
 
 /** Annotation keywords: a change to one of them is `docs` (titles and descriptions are docs). */
 export const DOCS_KEYWORDS: ReadonlySet<string> = new Set(["title", "description", "examples", "$comment"]);
@@ -54,7 +62,7 @@ export const DOCS_KEYWORDS: ReadonlySet<string> = new Set(["title", "description
  * Keywords whose change is reported but not classified (`*-{keyword}-changed`, unclassified):
  * a format or pattern rewritten (which one accepts more is undecidable in general), an
  * annotation with a meaning for clients, and every JSON Schema 2020-12 keyword the differ does
- * not read itself. Any other keyword (an `x-` extension, a typo) is `*-unknown-keyword-changed`.
+ * not read itself (`SCHEMA_KEYWORDS` it reads, issue 29.2). Any other keyword (an `x-` extension, a typo) is `*-unknown-keyword-changed`.
  */
 export const UNCLASSIFIED_KEYWORDS = [
   "format",
@@ -63,23 +71,11 @@ export const UNCLASSIFIED_KEYWORDS = [
   "readOnly",
   "writeOnly",
   "items",
-  "prefixItems",
-  "contains",
-  "minContains",
-  "maxContains",
   "additionalProperties",
-  "patternProperties",
-  "propertyNames",
-  "dependentRequired",
-  "dependentSchemas",
-  "unevaluatedProperties",
-  "unevaluatedItems",
   "allOf",
+  "anyOf",
   "oneOf",
   "not",
-  "if",
-  "then",
-  "else",
   "contentEncoding",
   "contentMediaType",
   "contentSchema",

@@ -127,6 +127,14 @@ export const REQUEST_ROWS = [
     variants: kw(SCHEMA_KEYWORDS),
   },
   {
+    kind: "request/condition-changed",
+    id: "request-property-if-changed",
+    direction: "request",
+    severity: "breaking",
+    text: "{field}: the if condition changed from {from} to {to}: payloads it exempted from then/else before may be rejected now",
+    example: "keyword-witness",
+  },
+  {
     kind: "request/multiple-of-narrowed",
     id: "request-property-multiple-of-narrowed",
     direction: "request",

@@ -1,5 +1,13 @@
 /** The response rows of the change table: what clients receive. Widening sends values a client did not expect. */
-import { CONSTRAINTS, DOCS_KEYWORDS, kw, responseBounds, SCHEMA_KEYWORDS, UNCLASSIFIED_KEYWORDS } from "./keywords.js";
+import {
+  CONSTRAINTS,
+  DOCS_KEYWORDS,
+  kw,
+  responseBounds,
+  SCHEMA_KEYWORDS,
+  TYPE_SHAPING_KEYWORDS,
+  UNCLASSIFIED_KEYWORDS,
+} from "./keywords.js";
 import type { ChangeKind } from "./row.js";
 
 export const RESPONSE_ROWS = [
@@ -25,6 +33,27 @@ export const RESPONSE_ROWS = [
     severity: "breaking",
     text: "{field} may now be missing",
     example: "omit",
+  },
+  {
+    kind: "response/required-property-became-write-only",
+    id: "response-required-property-became-write-only",
+    direction: "response",
+    severity: "breaking",
+    text: "{field} became write-only: it is no longer returned",
+  },
+  {
+    kind: "response/optional-property-became-write-only",
+    id: "response-optional-property-became-write-only",
+    direction: "response",
+    severity: "behavior",
+    text: "{field} (optional) became write-only: it is no longer returned",
+  },
+  {
+    kind: "response/write-only-property-changed",
+    id: "response-write-only-property-changed",
+    direction: "response",
+    severity: "safe",
+    text: "{field} is write-only, never returned: its change ({value}) does not reach clients",
   },
   {
     kind: "response/property-became-required",
@@ -155,7 +184,24 @@ export const RESPONSE_ROWS = [
     severity: "behavior",
     text: "{field}: {keyword} {from} no longer guaranteed: values that do not satisfy it may now be returned",
     example: "keyword-witness",
-    variants: kw(SCHEMA_KEYWORDS),
+    variants: kw(SCHEMA_KEYWORDS.filter((k) => !TYPE_SHAPING_KEYWORDS.has(k))),
+  },
+  {
+    kind: "response/type-shaping-keyword-unset",
+    id: "response-property-{keyword}-unset",
+    direction: "response",
+    severity: "breaking",
+    text: "{field}: {keyword} {from} no longer guaranteed: the client's generated types rely on it, values they do not describe may now be returned",
+    example: "keyword-witness",
+    variants: kw([...TYPE_SHAPING_KEYWORDS]),
+  },
+  {
+    kind: "response/condition-changed",
+    id: "response-property-if-changed",
+    direction: "response",
+    severity: "behavior",
+    text: "{field}: the if condition changed from {from} to {to}: values may now be returned under the other branch",
+    example: "keyword-witness",
   },
   {
     kind: "response/multiple-of-narrowed",

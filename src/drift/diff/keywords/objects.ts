@@ -67,12 +67,40 @@ export function compareProperties(snapshot: Alternative, source: Alternative, fi
       : "properties" in alt.schema
         ? child(alt.at, "properties")
         : alt.at;
+  const viewOf = (alt: Alternative, s: { props: JsonSchemaObject }, root: Walk["before"], name: string) =>
+    viewSchema(own(s.props, name) ? s.props[name] : true, child(alt.at, "properties", name), root, alt.refs);
   for (const name of names) {
     const path = [...field, name];
+    // a response property that is write-only is never returned (issue 29.5)
+    const writeOnly = (alt: Alternative, s: { props: JsonSchemaObject }, root: Walk["before"]): boolean =>
+      walk.direction === "response" &&
+      own(s.props, name) &&
+      viewOf(alt, s, root, name).annotations.get("writeOnly")?.value === true;
+    const [woB, woA] = [writeOnly(snapshot, sb, walk.before), writeOnly(source, sa, walk.after)];
+    if (woB) {
+      // what the client never got cannot change for it
+      compareNamed(name, path, neverReturned(walk));
+      continue;
+    }
+    compareNamed(name, path, walk, woA);
+  }
+
+  /** One property's changes: removed, added, required or not, then its schema one level down. */
+  function compareNamed(name: string, path: string[], walk: Walk, becameWriteOnly = false): void {
     const inB = own(sb.props, name) || sb.required.includes(name);
     const inA = own(sa.props, name) || sa.required.includes(name);
     const reqB = sb.required.includes(name);
     const reqA = sa.required.includes(name);
+    if (becameWriteOnly && inB && inA) {
+      const pointer =
+        viewOf(source, sa, walk.after, name).annotations.get("writeOnly")?.at ?? child(source.at, "properties", name);
+      walk.emit(
+        reqB ? "response/required-property-became-write-only" : "response/optional-property-became-write-only",
+        path,
+        propAt(snapshot, sb, name),
+        pointer,
+      );
+    }
     if (inB && !inA) {
       const kind =
         walk.direction === "request"
@@ -83,7 +111,7 @@ export function compareProperties(snapshot: Alternative, source: Alternative, fi
       walk.emit(kind, path, propAt(snapshot, sb, name), propAt(source, sa, name), {
         sample: { schema: sb.props[name] ?? {}, side: "before" },
       });
-      continue;
+      return;
     }
     if (!inB && inA) {
       const kind =
@@ -95,7 +123,7 @@ export function compareProperties(snapshot: Alternative, source: Alternative, fi
             ? "response/required-property-added"
             : "response/optional-property-added";
       walk.emit(kind, path, propAt(snapshot, sb, name), propAt(source, sa, name));
-      continue;
+      return;
     }
     if (reqB && !reqA)
       walk.emit(
@@ -112,19 +140,26 @@ export function compareProperties(snapshot: Alternative, source: Alternative, fi
         requiredAt(source, sa.required, name),
       );
     if (own(sb.props, name) || own(sa.props, name)) {
-      const vb = viewSchema(
-        own(sb.props, name) ? sb.props[name] : true,
-        child(snapshot.at, "properties", name),
-        walk.before,
-        snapshot.refs,
-      );
-      const va = viewSchema(
-        own(sa.props, name) ? sa.props[name] : true,
-        child(source.at, "properties", name),
-        walk.after,
-        source.refs,
-      );
+      const vb = viewOf(snapshot, sb, walk.before, name);
+      const va = viewOf(source, sa, walk.after, name);
+      // said above: not the annotation compared as written
+      if (becameWriteOnly) for (const v of [vb, va]) v.annotations.delete("writeOnly");
       walk.descend(vb, va, path, walk);
     }
   }
+}
+
+/**
+ * The walk below a response property that was write-only: never returned, so no change there
+ * reaches a client; each is reported as such (safe), never dropped.
+ */
+function neverReturned(walk: Walk): Walk {
+  return {
+    ...walk,
+    emit: (kind, field, pb, pa, params = {}) =>
+      walk.emit("response/write-only-property-changed", field, pb, pa, {
+        ...params,
+        value: kind.split("/")[1],
+      }),
+  };
 }

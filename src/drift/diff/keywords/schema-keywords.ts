@@ -1,25 +1,119 @@
 /**
  * The JSON Schema 2020-12 keywords of `SCHEMA_KEYWORDS` (`contains`, `if`/`then`/`else`,
  * `dependentRequired`, `patternProperties`, `prefixItems`, …; issue 29.2): set narrows, unset
- * widens, rewritten is compared as written with every `$ref` below it followed (unclassified).
+ * widens. A value rewritten on both sides is walked like `properties` and `items` (the
+ * `SUBSCHEMAS` table): each subschema present on both sides compared one level down, a part
+ * added (a pattern, a dependent schema, a prefix item, a larger `minContains`) narrowing and a
+ * part removed widening. A rewritten `if` is a condition changed (it both narrows and widens).
  */
-import { SCHEMA_KEYWORDS } from "../../table/index.js";
-import type { Alternative } from "../../view.js";
-import { at, kindOf, type Walk } from "../finding.js";
+import { isSchemaObject } from "../../../schema/index.js";
+import { SCHEMA_KEYWORDS, TYPE_SHAPING_KEYWORDS, type SchemaKeyword } from "../../table/index.js";
+import { canonical, child, viewSchema, type Alternative } from "../../view.js";
+import { at, kindOf, NAME_TOKEN, patternToken, UNLISTED, type FindingParams, type Walk } from "../finding.js";
 import { sameWritten } from "../refs.js";
+
+interface Pair {
+  keyword: SchemaKeyword;
+  snapshot: Alternative;
+  source: Alternative;
+  field: string[];
+  walk: Walk;
+}
+
+/** Narrowed (a part set) or widened (a part unset): the set/unset rows, with the part as the value. */
+function emitPart(p: Pair, narrows: boolean, from: unknown, to: unknown, pb?: string, pa?: string): void {
+  const { keyword, snapshot, source, field, walk } = p;
+  const params: FindingParams = { keyword, from, to, sample: { schema: snapshot.schema, side: "before" } };
+  const kind = narrows
+    ? kindOf(walk.direction, "schema-keyword-set")
+    : walk.direction === "response" && TYPE_SHAPING_KEYWORDS.has(keyword)
+      ? "response/type-shaping-keyword-unset"
+      : kindOf(walk.direction, "schema-keyword-unset");
+  walk.emit(kind, field, pb ?? at(snapshot, keyword), pa ?? at(source, keyword), params);
+}
+
+/** One subschema on each side, compared one level down at `field` + `token`. */
+function descend(p: Pair, vb: unknown, va: unknown, pointer: string[], token?: string): void {
+  const { snapshot, source, field, walk } = p;
+  walk.descend(
+    viewSchema(vb, child(snapshot.at, ...pointer), walk.before, snapshot.refs),
+    viewSchema(va, child(source.at, ...pointer), walk.after, source.refs),
+    token === undefined ? field : [...field, token],
+    walk,
+  );
+}
+
+/** A map of subschemas (`patternProperties`, `dependentSchemas`): keys on both sides walked, a key added narrows, removed widens. */
+const schemaMap =
+  (token: (key: string, field: string[]) => string | undefined) =>
+  (p: Pair, vb: unknown, va: unknown): void => {
+    if (!isSchemaObject(vb) || !isSchemaObject(va)) return emitPart(p, false, vb, va);
+    const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+    for (const key of new Set([...Object.keys(vb), ...Object.keys(va)])) {
+      const [pb, pa] = [child(p.snapshot.at, p.keyword, key), child(p.source.at, p.keyword, key)];
+      if (!own(va, key)) emitPart(p, false, { [key]: vb[key] }, undefined, pb, at(p.source, p.keyword));
+      else if (!own(vb, key)) emitPart(p, true, undefined, { [key]: va[key] }, at(p.snapshot, p.keyword), pa);
+      else descend(p, vb[key], va[key], [p.keyword, key], token(key, p.field));
+    }
+  };
+
+/** A number that narrows as it grows (`minContains`) or as it shrinks (`maxContains`). */
+const count =
+  (upper: boolean) =>
+  (p: Pair, vb: unknown, va: unknown): void => {
+    if (typeof vb !== "number" || typeof va !== "number") return emitPart(p, false, vb, va);
+    emitPart(p, upper ? va < vb : va > vb, vb, va);
+  };
+
+/** How a keyword written on both sides, differently, is compared (issue 29.2). */
+const SUBSCHEMAS: Record<SchemaKeyword, (p: Pair, vb: unknown, va: unknown) => void> = {
+  // each position on both sides compared as an item; a position added narrows, removed widens
+  prefixItems: (p, vb, va) => {
+    if (!Array.isArray(vb) || !Array.isArray(va)) return emitPart(p, false, vb, va);
+    const common = Math.min(vb.length, va.length);
+    for (let i = 0; i < common; i++) descend(p, vb[i], va[i], ["prefixItems", String(i)], String(i));
+    if (va.length > common) emitPart(p, true, vb, va);
+    if (vb.length > common) emitPart(p, false, vb, va);
+  },
+  // an array is accepted when some item matches: compared as its items are
+  contains: (p, vb, va) => descend(p, vb, va, ["contains"], "*"),
+  minContains: count(false),
+  maxContains: count(true),
+  patternProperties: schemaMap((key) => patternToken(key)),
+  propertyNames: (p, vb, va) => descend(p, vb, va, ["propertyNames"], NAME_TOKEN),
+  // names added to a list narrow, names removed widen
+  dependentRequired: (p, vb, va) => {
+    if (!isSchemaObject(vb) || !isSchemaObject(va)) return emitPart(p, false, vb, va);
+    for (const key of new Set([...Object.keys(vb), ...Object.keys(va)])) {
+      const [lb, la] = [vb[key], va[key]].map((l) => new Set(Array.isArray(l) ? l.map(canonical) : []));
+      const [before, after] = [{ [key]: vb[key] ?? [] }, { [key]: va[key] ?? [] }];
+      if ([...la!].some((n) => !lb!.has(n))) emitPart(p, true, before, after);
+      if ([...lb!].some((n) => !la!.has(n))) emitPart(p, false, before, after);
+    }
+  },
+  // each applies to the object itself when its property is present
+  dependentSchemas: schemaMap(() => undefined),
+  unevaluatedProperties: (p, vb, va) => descend(p, vb, va, ["unevaluatedProperties"], UNLISTED),
+  unevaluatedItems: (p, vb, va) => descend(p, vb, va, ["unevaluatedItems"], "*"),
+  // the condition selects which of then/else applies: rewritten, it may do both
+  if: (p, vb, va) =>
+    p.walk.emit(kindOf(p.walk.direction, "condition-changed"), p.field, at(p.snapshot, "if"), at(p.source, "if"), {
+      keyword: "if",
+      from: vb,
+      to: va,
+      sample: { schema: p.snapshot.schema, side: "before" },
+    }),
+  then: (p, vb, va) => descend(p, vb, va, ["then"]),
+  else: (p, vb, va) => descend(p, vb, va, ["else"]),
+};
 
 export function compareSchemaKeywords(snapshot: Alternative, source: Alternative, field: string[], walk: Walk): void {
   for (const keyword of SCHEMA_KEYWORDS) {
     const vb = snapshot.schema[keyword];
     const va = source.schema[keyword];
     if (sameWritten(vb, va, walk)) continue;
-    const what =
-      vb === undefined ? "schema-keyword-set" : va === undefined ? "schema-keyword-unset" : "keyword-changed";
-    walk.emit(kindOf(walk.direction, what), field, at(snapshot, keyword), at(source, keyword), {
-      keyword,
-      from: vb,
-      to: va,
-      sample: { schema: snapshot.schema, side: "before" },
-    });
+    const pair: Pair = { keyword, snapshot, source, field, walk };
+    if (vb === undefined || va === undefined) emitPart(pair, vb === undefined, vb, va);
+    else SUBSCHEMAS[keyword](pair, vb, va);
   }
 }

@@ -66,8 +66,10 @@ export function emitBuilders(
       moduleSpecifier: imports.support,
       namedImports: [
         "RequestValidationError",
+        "standardProps",
         { name: "BuildResult", isTypeOnly: true },
         { name: "Diagnostic", isTypeOnly: true },
+        { name: "StandardSchemaV1", isTypeOnly: true },
       ],
     },
     { moduleSpecifier: imports.validator, namedImports: [{ name: "validate", alias: "validateInput" }] },
@@ -99,6 +101,21 @@ export function emitBuilders(
       docs: ["The normalized input JSON Schema (draft 2020-12) the validator was compiled from."],
       declarations: [
         { name: names.inputSchema, type: "Readonly<Record<string, unknown>>", initializer: literal(endpoint.input) },
+      ],
+    },
+    {
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: [
+        `\`${endpoint.key}\` as a Standard Schema v1 validator, for Hono, tRPC and any other consumer of the standard: \`validate\` is synchronous and gives \`{ value }\` (the payload as given) or one issue per error diagnostic.`,
+      ],
+      declarations: [
+        {
+          name: names.standardSchema,
+          type: `StandardSchemaV1<${input}>`,
+          // no top-level side effect: a bundler drops it when unused (issue 24.9)
+          initializer: `{ "~standard": /*#__PURE__*/ standardProps<${input}>(validateInput) }`,
+        },
       ],
     },
   ]);

@@ -323,15 +323,53 @@ describe("generate --lang js", () => {
       import { createClient } from ${JSON.stringify(join(dir, "out/client.js"))};
       const client = createClient({ baseUrl: "http://127.0.0.1:1", credentials: "k", fetch: () => { throw new Error("sent"); } });
       const thrown = await client.submit("example/model-c/text-to-video", { input: { prompt: "x", duration: 2 } }).catch((e) => e);
-      process.stdout.write(JSON.stringify([thrown instanceof RequestValidationError, validateRequest("example/model-c/text-to-video", { prompt: "x", duration: 2 })]));`;
+      import { endpoints } from ${JSON.stringify(join(dir, "out/index.js"))};
+      const standard = endpoints["example/model-c/text-to-video"]["~standard"];
+      process.stdout.write(JSON.stringify([thrown instanceof RequestValidationError, validateRequest("example/model-c/text-to-video", { prompt: "x", duration: 2 }), standard.vendor, standard.validate({ prompt: "x", duration: 2 })]));`;
     writeFileSync(join(dir, "driver.mjs"), driver);
     const ran = await node([join(dir, "driver.mjs")], dir);
     expect(ran.stderr).toBe("");
-    const [clientThrew, diagnostics] = JSON.parse(ran.stdout) as [boolean, Array<{ message: string }>];
+    const [clientThrew, diagnostics, vendor, standard] = JSON.parse(ran.stdout) as [
+      boolean,
+      Array<{ message: string }>,
+      string,
+      unknown,
+    ];
     expect(clientThrew).toBe(true);
     expect(diagnostics.map((d) => d.message)).toEqual([
       "duration: 2 is not allowed; expected -1 (automatic) or 4 to 15 (spec 4.5)",
     ]);
+    // issue 27: Standard Schema v1 under --lang js too, its types in the .d.ts
+    expect(vendor).toBe("video-schema-kit");
+    expect(standard).toEqual({ issues: [{ message: diagnostics[0]!.message, path: ["duration"] }] });
+    writeFileSync(
+      join(dir, "types.mts"),
+      `import { endpoints, modelCTextToVideoStandardSchema, type StandardSchemaV1, type ModelCTextToVideoInput } from "./out/index.js";
+      type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+      export const checks: true[] = [
+        true satisfies Equal<StandardSchemaV1.InferInput<(typeof endpoints)["example/model-c/text-to-video"]>, ModelCTextToVideoInput>,
+        true satisfies Equal<StandardSchemaV1.InferOutput<typeof modelCTextToVideoStandardSchema>, ModelCTextToVideoInput>,
+      ];
+      // @ts-expect-error a wrong field type
+      export const wrong: StandardSchemaV1.InferInput<typeof modelCTextToVideoStandardSchema> = { prompt: 1 };\n`,
+    );
+    const types = await node(
+      [
+        TSC,
+        "--noEmit",
+        "--strict",
+        "--exactOptionalPropertyTypes",
+        "--module",
+        "nodenext",
+        "--target",
+        "es2022",
+        "--skipLibCheck",
+        "false",
+        "types.mts",
+      ],
+      dir,
+    );
+    expect(types.stdout + types.stderr).toBe("");
     rmSync(join(dir, "out/package.json"));
     writeFileSync(join(dir, "c.json"), JSON.stringify({ prompt: "x", duration: 2 }));
     const lint = await node([CLI, "lint", "c.json", "--model", "example/model-c", "--format", "json"], dir);

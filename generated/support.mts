@@ -904,25 +904,21 @@ function issuePath(value: unknown, pointer: string): PropertyKey[] {
 }
 
 /**
- * The `~standard` property of an endpoint whose `validate` gives its diagnostics: `{ value }`
- * (the payload as given, not copied, no defaults filled) when none is an error, else one issue
- * per error diagnostic, schema or cross-field rule alike (warnings are not issues).
+ * What the `~standard.validate` of an endpoint returns for its diagnostics: `{ value }` (the
+ * payload as given, not copied, no defaults filled) when none is an error, else one issue per
+ * error diagnostic, schema or cross-field rule alike (warnings are not issues). Each generated
+ * endpoint writes its own `validate` around it, so the call to its validator stays monomorphic.
  */
-export function standardProps<T>(validate: (input: unknown) => Diagnostic[]): StandardSchemaV1.Props<T, T> {
-  return {
-    version: 1,
-    vendor: "video-schema-kit",
-    validate(value: unknown): StandardSchemaV1.Result<T> {
-      const diagnostics = validate(value);
-      let issues: StandardSchemaV1.Issue[] | undefined;
-      for (const d of diagnostics) {
-        if (d.severity !== "error") continue;
-        (issues ??= []).push({ message: d.message, path: issuePath(value, d.pointer) });
-      }
-      return issues === undefined ? { value: value as T } : { issues };
-    },
-    types: undefined,
-  };
+export function standardResult<T>(
+  value: unknown,
+  diagnostics: readonly Diagnostic[],
+): StandardSchemaV1.Result<T> {
+  let issues: StandardSchemaV1.Issue[] | undefined;
+  for (const d of diagnostics) {
+    if (d.severity !== "error") continue;
+    (issues ??= []).push({ message: d.message, path: issuePath(value, d.pointer) });
+  }
+  return issues === undefined ? { value: value as T } : { issues };
 }
 
 // vsk's src/diagnostics/formats.ts

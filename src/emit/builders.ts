@@ -53,6 +53,14 @@ export interface BuilderImports {
   types: string;
 }
 
+/**
+ * The `~standard` property of an endpoint (Standard Schema v1, issue 27), as code: its own
+ * synchronous `validate` around the endpoint's validator, `types` declaring its Input.
+ */
+export function standardProps(input: string, validator: string): string {
+  return `{ version: 1, vendor: "video-schema-kit", validate: (value: unknown) => standardResult<${input}>(value, ${validator}(value)), types: undefined as StandardSchemaV1.Types<${input}> | undefined }`;
+}
+
 export function emitBuilders(
   endpoint: EndpointModel,
   names: EndpointNames,
@@ -66,7 +74,7 @@ export function emitBuilders(
       moduleSpecifier: imports.support,
       namedImports: [
         "RequestValidationError",
-        "standardProps",
+        "standardResult",
         { name: "BuildResult", isTypeOnly: true },
         { name: "Diagnostic", isTypeOnly: true },
         { name: "StandardSchemaV1", isTypeOnly: true },
@@ -113,8 +121,8 @@ export function emitBuilders(
         {
           name: names.standardSchema,
           type: `StandardSchemaV1<${input}>`,
-          // no top-level side effect: a bundler drops it when unused (issue 24.9)
-          initializer: `{ "~standard": /*#__PURE__*/ standardProps<${input}>(validateInput) }`,
+          // an object literal, no call: a bundler drops it when unused (issue 24.9)
+          initializer: `{ "~standard": ${standardProps(input, "validateInput")} }`,
         },
       ],
     },

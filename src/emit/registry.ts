@@ -1,5 +1,6 @@
 /** Emits `index.ts`: the endpoint registry and `EndpointTypeMap`, and `endpoints.json` for the linter. */
 import type { EndpointModel } from "../schema/index.js";
+import { standardProps } from "./builders.js";
 import type { EndpointNames } from "./names.js";
 
 export interface RegistryEntry {
@@ -13,7 +14,10 @@ export interface RegistryEntry {
 
 /** `importExt` is the extension of relative imports (`.mjs` for `.mts` modules, `.js` for `.ts`). */
 export function emitRegistry(entries: readonly RegistryEntry[], header: string, importExt: string): string {
-  const lines = [header, `import { standardProps, type Diagnostic } from "./support${importExt}";`];
+  const lines = [
+    header,
+    `import { standardResult, type Diagnostic, type StandardSchemaV1 } from "./support${importExt}";`,
+  ];
   for (const { names } of entries) {
     lines.push(
       `import { ${names.build}, ${names.defaults}, ${names.inputSchema}, ${names.path}, ${names.validate}, type ${names.input}, type ${names.output} } from "./${names.stem}${importExt}";`,
@@ -30,7 +34,7 @@ export function emitRegistry(entries: readonly RegistryEntry[], header: string, 
     "export const endpoints = {",
     ...entries.map(
       ({ endpoint: e, names }) =>
-        `  ${JSON.stringify(e.key)}: { model: ${JSON.stringify(e.model)}, endpoint: ${JSON.stringify(e.endpoint)}, path: ${names.path}, validate: ${names.validate}, build: ${names.build}, defaults: ${names.defaults}, inputSchema: ${names.inputSchema}, "~standard": /*#__PURE__*/ standardProps<${names.input}>(${names.validate}) },`,
+        `  ${JSON.stringify(e.key)}: { model: ${JSON.stringify(e.model)}, endpoint: ${JSON.stringify(e.endpoint)}, path: ${names.path}, validate: ${names.validate}, build: ${names.build}, defaults: ${names.defaults}, inputSchema: ${names.inputSchema}, "~standard": ${standardProps(names.input, names.validate)} },`,
     ),
     "} as const;",
     "",

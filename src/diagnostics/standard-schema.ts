@@ -89,8 +89,10 @@ function issuePath(value: unknown, pointer: string): PropertyKey[] {
  * endpoint writes its own `validate` around it, so the call to its validator stays monomorphic.
  */
 export function standardResult<T>(value: unknown, diagnostics: readonly Diagnostic[]): StandardSchemaV1.Result<T> {
+  if (diagnostics.length === 0) return { value: value as T }; // the valid payload's path, kept short
   let issues: StandardSchemaV1.Issue[] | undefined;
-  for (const d of diagnostics) {
+  for (let i = 0; i < diagnostics.length; i++) {
+    const d = diagnostics[i]!;
     if (d.severity !== "error") continue;
     (issues ??= []).push({ message: d.message, path: issuePath(value, d.pointer) });
   }

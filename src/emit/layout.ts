@@ -4,7 +4,7 @@
  * commas, quoted keys, object wrapping) over `generated/`. Code is compared as syntax trees
  * (TypeScript's parser, from ts-morph) with the layout left out: whitespace, comments, quote
  * style, optional semicolons and commas, redundant parentheses, quoted vs bare property names;
- * JSON is compared parsed. Only `generate --check` calls it, and only for files that differ.
+ * JSON is compared parsed. (A comment-only edit therefore reads as a layout change.) Only `generate --check` calls it, and only for files that differ.
  */
 import { ts } from "ts-morph";
 
@@ -13,7 +13,7 @@ function codeShape(path: string, text: string): string | undefined {
   const kind = /\.d\.[cm]?ts$|\.[cm]?ts$/.test(path) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
   const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, kind);
   // a file that does not parse is not ours in another layout
-  if ((file as unknown as { parseDiagnostics: unknown[] }).parseDiagnostics.length > 0) return undefined;
+  if (((file as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics?.length ?? 0) > 0) return undefined;
   const out: string[] = [];
   const visit = (node: ts.Node): void => {
     // prettier adds and drops parentheses that change nothing (arrow parameters, long conditions)

@@ -200,7 +200,8 @@ describe("vsk generate (default models, child process)", () => {
 
   it("--check exits 1 with one sentence naming the edited file, and writes nothing", async () => {
     const edited = join(dir, "out/example/model-b/reference-to-video.validate.mts");
-    const text = `${readFileSync(edited, "utf8")}// a hand edit\n`;
+    // a hand edit of the code (a comment alone is not told from a formatter's layout, issue 24.3)
+    const text = `${readFileSync(edited, "utf8")}export const handEdit = 1;\n`;
     writeFileSync(edited, text);
     const run = await vsk(dir, "--check");
     expect(run.status).toBe(1);

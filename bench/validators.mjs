@@ -4,6 +4,8 @@
 //   generated   dist/generated/…/<endpoint>.validate.mjs (tsc's build of the committed .mts):
 //               precompiled Ajv standalone code, every error
 //               collected, the spec's cross-field rules run, diagnostics with messages
+//   standard    the same validators through Standard Schema v1 (issue 27): the endpoint
+//               module's `…StandardSchema["~standard"].validate`, `{ value }` or `{ issues }`
 //   ajv         Ajv2020 + ajv-formats compiling the published input schema as it stands
 //               (schemas-cache, components resolved by hand), allErrors: true
 //   ajv-first   the same, default options (stops at the first error)
@@ -46,6 +48,12 @@ const { validate: generatedKeyframes } = await import(
 );
 const { validate: generatedReference } = await import(
   pathToFileURL(`${GENERATED}/example/model-b/reference-to-video.validate${EXT}`).href
+);
+const { modelAKeyframesToVideoStandardSchema } = await import(
+  pathToFileURL(`${GENERATED}/example/model-a/keyframes-to-video${EXT}`).href
+);
+const { modelBReferenceToVideoStandardSchema } = await import(
+  pathToFileURL(`${GENERATED}/example/model-b/reference-to-video${EXT}`).href
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -195,6 +203,11 @@ const contenders = {
     reference: generatedReference,
     ok: (r) => !r.some((d) => d.severity === "error"),
   },
+  standard: {
+    keyframes: modelAKeyframesToVideoStandardSchema["~standard"].validate,
+    reference: modelBReferenceToVideoStandardSchema["~standard"].validate,
+    ok: (r) => r.issues === undefined,
+  },
   ajv: {
     keyframes: ajvValidator(published.keyframes, { allErrors: true }),
     reference: ajvValidator(published.reference, { allErrors: true }),
@@ -236,7 +249,8 @@ for (const [name, c] of Object.entries(contenders)) {
 
 let sink = 0;
 function consume(r) {
-  sink += typeof r === "boolean" ? (r ? 1 : 0) : Array.isArray(r) ? r.length : r.success ? 1 : 0;
+  sink +=
+    typeof r === "boolean" ? (r ? 1 : 0) : Array.isArray(r) ? r.length : r.success || r.value !== undefined ? 1 : 0;
 }
 
 /** Iterations that take about `ms`, found by doubling. */
@@ -301,6 +315,8 @@ for (const [payload, row] of Object.entries(results))
   console.log(pad(payload, 20) + names.map((n) => padL(fmt(row[n]), 12)).join(""));
 
 const TARGETS = { ajv: 5, zod: 10, typebox: 2 };
+// ~standard.validate on a VALID payload costs within 10% of the plain validate (issue 27)
+const STANDARD_TARGET = 0.9;
 // an invalid payload: every error collected and worded, against Ajv collecting every error
 const INVALID_TARGETS = { "keyframes INVALID": { ajv: 0.5 } };
 const targetOf = (payload, n) => (payload.endsWith(" VALID") ? TARGETS[n] : INVALID_TARGETS[payload]?.[n]);
@@ -310,14 +326,14 @@ console.log(
 console.log(
   pad("payload", 20) +
     names
-      .filter((n) => n !== "generated")
+      .filter((n) => n !== "generated" && n !== "standard")
       .map((n) => padL(n, 12))
       .join(""),
 );
 const misses = [];
 for (const [payload, row] of Object.entries(results)) {
   const cells = names
-    .filter((n) => n !== "generated")
+    .filter((n) => n !== "generated" && n !== "standard")
     .map((n) => {
       const ratio = row.generated / row[n];
       const target = targetOf(payload, n);
@@ -325,6 +341,22 @@ for (const [payload, row] of Object.entries(results)) {
       if (miss) misses.push(`${payload}: ${ratio.toFixed(2)}× ${n} (target ≥${target}×)`);
       return padL(`${ratio.toFixed(2)}×${target === undefined ? "" : miss ? " ✗" : " ✓"}`, 12);
     });
+  console.log(pad(payload, 20) + cells.join(""));
+}
+// Standard Schema (issue 27): ~standard.validate against the plain validate (≥0.9×, VALID) and
+// against zod's safeParse (≥10×, VALID), the comparison a Standard Schema user makes
+console.log(
+  `\nstandard: ~standard.validate / plain validate (target ≥${STANDARD_TARGET}× on VALID), / zod (≥${TARGETS.zod}× on VALID)\n`,
+);
+for (const [payload, row] of Object.entries(results)) {
+  const cells = [
+    [row.standard / row.generated, STANDARD_TARGET, "validate"],
+    [row.standard / row.zod, TARGETS.zod, "zod"],
+  ].map(([ratio, target, what]) => {
+    const miss = payload.endsWith(" VALID") && ratio < target;
+    if (miss) misses.push(`${payload}: standard ${ratio.toFixed(2)}× ${what} (target ≥${target}×)`);
+    return padL(`${ratio.toFixed(2)}×${payload.endsWith(" VALID") ? (miss ? " ✗" : " ✓") : ""}`, 12);
+  });
   console.log(pad(payload, 20) + cells.join(""));
 }
 console.log(misses.length === 0 ? "\nall targets met" : `\ntargets missed:\n  ${misses.join("\n  ")}`);

@@ -129,9 +129,11 @@ async function generateOnce(
   const started = performance.now();
   let inputs: EmitInput[];
   let outDir: string;
+  let snapshotDir: string;
   try {
     const config = loadConfig(cwd, args.config, args.check ? { requireConfigIn: "generate --check" } : {});
     outDir = config.outDir;
+    snapshotDir = config.snapshotDir;
     inputs = readSnapshot(config.snapshotDir, config.models).map((m) => ({
       ref: m.ref,
       sourceLabel: `schemas-cache/${m.ref.id}/latest.json`,
@@ -152,6 +154,7 @@ async function generateOnce(
     throw toCliError(error);
   }
   const shown = relative(cwd, outDir) || ".";
+  const snapshotShown = relative(cwd, snapshotDir) || ".";
   if (args.check) {
     let stale;
     try {
@@ -166,17 +169,14 @@ async function generateOnce(
     ];
     if (names.length > 0) {
       const ours = new Map(files.map((f) => [f.path, f.content]));
+      // issue 24.3: their formatter ran over the output (their options, any of them): say so
       const layoutOnly =
         stale.missing.length === 0 &&
         stale.extra.length === 0 &&
-        (
-          await Promise.all(
-            stale.changed.map((f) => differsOnlyInFormatting(f, readFileSync(join(outDir, f), "utf8"), ours.get(f)!)),
-          )
-        ).every(Boolean);
+        stale.changed.every((f) => differsOnlyInFormatting(f, readFileSync(join(outDir, f), "utf8"), ours.get(f)!));
       process.stderr.write(
         layoutOnly
-          ? `vsk: ${shown}/ differs only in formatting (${names.join(", ")}): another formatter rewrote the generated files; add "${shown}/" to .prettierignore (and your linters' ignores), then run \`vsk generate\` and commit the result.\n`
+          ? `vsk: ${shown}/ was reformatted by a formatter (${plural(names.length, "file")} ${names.length === 1 ? "says" : "say"} what vsk generates, in another layout: ${names.join(", ")}): add "${shown}/" and "${snapshotShown}/" to .prettierignore (and your linters' ignores), then run \`vsk generate\` and commit the result.\n`
           : `vsk: ${shown}/ is stale: ${plural(names.length, "file")} ${names.length === 1 ? "differs" : "differ"} from what the snapshot gives (${names.join(", ")}); run \`vsk generate\` and commit the result.\n`,
       );
       return { code: ExitCode.findings, lines: [], summary: "" };

@@ -53,6 +53,14 @@ export interface BuilderImports {
   types: string;
 }
 
+/**
+ * The `~standard` property of an endpoint (Standard Schema v1, issue 27), as code: its own
+ * synchronous `validate` around the endpoint's validator, `types` declaring its Input.
+ */
+export function standardProps(input: string, validator: string): string {
+  return `{ version: 1, vendor: "video-schema-kit", validate: (value: unknown) => standardResult<${input}>(value, ${validator}(value)), types: undefined as StandardSchemaV1.Types<${input}> | undefined }`;
+}
+
 export function emitBuilders(
   endpoint: EndpointModel,
   names: EndpointNames,
@@ -66,8 +74,10 @@ export function emitBuilders(
       moduleSpecifier: imports.support,
       namedImports: [
         "RequestValidationError",
+        "standardResult",
         { name: "BuildResult", isTypeOnly: true },
         { name: "Diagnostic", isTypeOnly: true },
+        { name: "StandardSchemaV1", isTypeOnly: true },
       ],
     },
     { moduleSpecifier: imports.validator, namedImports: [{ name: "validate", alias: "validateInput" }] },
@@ -99,6 +109,21 @@ export function emitBuilders(
       docs: ["The normalized input JSON Schema (draft 2020-12) the validator was compiled from."],
       declarations: [
         { name: names.inputSchema, type: "Readonly<Record<string, unknown>>", initializer: literal(endpoint.input) },
+      ],
+    },
+    {
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: [
+        `\`${endpoint.key}\` as a Standard Schema v1 validator, for Hono, tRPC and any other consumer of the standard: \`validate\` is synchronous and gives \`{ value }\` (the payload as given) or one issue per error diagnostic.`,
+      ],
+      declarations: [
+        {
+          name: names.standardSchema,
+          type: `StandardSchemaV1<${input}>`,
+          // an object literal, no call: a bundler drops it when unused (issue 24.9)
+          initializer: `{ "~standard": ${standardProps(input, "validateInput")} }`,
+        },
       ],
     },
   ]);

@@ -24,6 +24,7 @@ export { createAjv, needsOwnProperties } from "../rules/index.js";
 export { simplifySchema } from "./simplify.js";
 export { CLIENT_SUPPORT_DIR, clientFiles } from "./client.js";
 export { compareWithDisk, writeGenerated, type Staleness } from "./write.js";
+export { differsOnlyInFormatting } from "./layout.js";
 /**
  * ts-morph and json-schema-to-typescript take about a second to import; they are loaded only
  * when files are generated, so that drift and lint can use `createAjv` from here cheaply.
@@ -189,21 +190,6 @@ async function format(files: GeneratedFile[]): Promise<GeneratedFile[]> {
       }
     }),
   );
-}
-
-/**
- * Whether a generated file on disk says the same as ours in another layout (someone ran their
- * own prettier over it): ours is what ours gives when formatted with our options again.
- */
-export async function differsOnlyInFormatting(path: string, onDisk: string, ours: string): Promise<boolean> {
-  const parser = parserFor(path);
-  if (parser === undefined) return false;
-  const prettier = await import("prettier");
-  try {
-    return (await prettier.format(onDisk, { parser, ...PRETTIER_OPTIONS })) === ours;
-  } catch {
-    return false;
-  }
 }
 
 /** Every generated file for the given models, in a stable order. */

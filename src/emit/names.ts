@@ -19,6 +19,8 @@ export interface EndpointNames {
   safeBuild: string;
   defaults: string;
   inputSchema: string;
+  /** the endpoint as a Standard Schema v1 validator (issue 27) */
+  standardSchema: string;
   path: string;
   /** file stem relative to the output directory, e.g. `example/model-a/keyframes-to-video` */
   stem: string;
@@ -36,6 +38,7 @@ export function endpointNames(endpoint: EndpointModel, ref: ModelRef): EndpointN
     safeBuild: `safeBuild${base}`,
     defaults: `${lower}Defaults`,
     inputSchema: `${lower}InputSchema`,
+    standardSchema: `${lower}StandardSchema`,
     path: `${lower}Path`,
     stem: `${endpoint.owner}/${endpoint.name}/${endpoint.endpoint}`,
   };

@@ -1,5 +1,6 @@
 /** Emits `index.ts`: the endpoint registry and `EndpointTypeMap`, and `endpoints.json` for the linter. */
 import type { EndpointModel } from "../schema/index.js";
+import { standardProps } from "./builders.js";
 import type { EndpointNames } from "./names.js";
 
 export interface RegistryEntry {
@@ -13,7 +14,10 @@ export interface RegistryEntry {
 
 /** `importExt` is the extension of relative imports (`.mjs` for `.mts` modules, `.js` for `.ts`). */
 export function emitRegistry(entries: readonly RegistryEntry[], header: string, importExt: string): string {
-  const lines = [header, `import type { Diagnostic } from "./support${importExt}";`];
+  const lines = [
+    header,
+    `import { standardResult, type Diagnostic, type StandardSchemaV1 } from "./support${importExt}";`,
+  ];
   for (const { names } of entries) {
     lines.push(
       `import { ${names.build}, ${names.defaults}, ${names.inputSchema}, ${names.path}, ${names.validate}, type ${names.input}, type ${names.output} } from "./${names.stem}${importExt}";`,
@@ -23,11 +27,14 @@ export function emitRegistry(entries: readonly RegistryEntry[], header: string, 
   for (const { names } of entries) lines.push(`export * from "./${names.stem}${importExt}";`);
   lines.push(
     "",
-    "/** Every endpoint of the configured models, keyed by `<owner>/<name>/<endpoint>`. */",
+    "/**",
+    " * Every endpoint of the configured models, keyed by `<owner>/<name>/<endpoint>`. Each entry is",
+    " * also a Standard Schema v1 validator (its `~standard` property), for Hono, tRPC and the like.",
+    " */",
     "export const endpoints = {",
     ...entries.map(
       ({ endpoint: e, names }) =>
-        `  ${JSON.stringify(e.key)}: { model: ${JSON.stringify(e.model)}, endpoint: ${JSON.stringify(e.endpoint)}, path: ${names.path}, validate: ${names.validate}, build: ${names.build}, defaults: ${names.defaults}, inputSchema: ${names.inputSchema} },`,
+        `  ${JSON.stringify(e.key)}: { model: ${JSON.stringify(e.model)}, endpoint: ${JSON.stringify(e.endpoint)}, path: ${names.path}, validate: ${names.validate}, build: ${names.build}, defaults: ${names.defaults}, inputSchema: ${names.inputSchema}, "~standard": ${standardProps(names.input, names.validate)} },`,
     ),
     "} as const;",
     "",

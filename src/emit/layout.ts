@@ -1,0 +1,59 @@
+/**
+ * Whether a generated file on disk says the same as ours in another layout: someone ran their
+ * own formatter (prettier with their options: print width, tabs, quotes, semicolons, trailing
+ * commas, quoted keys, object wrapping) over `generated/`. Code is compared as syntax trees
+ * (TypeScript's parser, from ts-morph) with the layout left out: whitespace, comments, quote
+ * style, optional semicolons and commas, redundant parentheses, quoted vs bare property names;
+ * JSON is compared parsed. (A comment-only edit therefore reads as a layout change.) Only `generate --check` calls it, and only for files that differ.
+ */
+import { ts } from "ts-morph";
+
+/** The layout-free form of a module: node kinds, names and literal values, in order. */
+function codeShape(path: string, text: string): string | undefined {
+  const kind = /\.d\.[cm]?ts$|\.[cm]?ts$/.test(path) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, kind);
+  // a file that does not parse is not ours in another layout
+  if (((file as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics?.length ?? 0) > 0) return undefined;
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    // prettier adds and drops parentheses that change nothing (arrow parameters, long conditions)
+    if (ts.isParenthesizedExpression(node)) return visit(node.expression);
+    if (ts.isParenthesizedTypeNode(node)) return visit(node.type);
+    if (ts.isIdentifier(node) || ts.isStringLiteral(node) || ts.isPrivateIdentifier(node)) {
+      out.push(`n:${JSON.stringify(node.text)}`); // `a` and "a" as property names are one name
+      return;
+    }
+    if (ts.isLiteralExpression(node) || ts.isTemplateLiteralToken(node)) {
+      out.push(`${node.kind}:${JSON.stringify(node.text)}`);
+      return;
+    }
+    // what the kind alone does not say: prefix, postfix and type operators; const, let or var
+    const operator = (node as { operator?: unknown }).operator;
+    const detail = ts.isVariableDeclarationList(node) ? node.flags & ts.NodeFlags.BlockScoped : operator;
+    out.push(typeof detail === "number" ? `(${node.kind}.${detail}` : `(${node.kind}`);
+    node.forEachChild(visit);
+    out.push(")");
+  };
+  file.forEachChild(visit);
+  return out.join(" ");
+}
+
+function jsonShape(text: string): string | undefined {
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
+const SHAPES: ReadonlyArray<[RegExp, (path: string, text: string) => string | undefined]> = [
+  [/\.json$/, (_path, text) => jsonShape(text)],
+  [/\.[cm]?[jt]s$/, codeShape],
+];
+
+export function differsOnlyInFormatting(path: string, onDisk: string, ours: string): boolean {
+  const shape = SHAPES.find(([pattern]) => pattern.test(path))?.[1];
+  if (shape === undefined) return false;
+  const theirs = shape(path, onDisk);
+  return theirs !== undefined && theirs === shape(path, ours);
+}

@@ -203,10 +203,17 @@ describe("formats", () => {
     // nothing to lint is exit 2 (issue 25.0), yet stdout is still the one object; --allow-empty: 0
     const nothing = lintJson([empty]);
     expect(nothing.code).toBe(2);
-    expect(nothing.report).toEqual({ results: [], summary: { requests: 0, valid: 0, invalid: 0, warnings: 0 } });
+    // it says what it is (issue 30.8): the $id of schemas/lint-report.schema.json and its version
+    const none = {
+      $schema: "https://video-schema-kit.dev/schemas/lint-report.schema.json",
+      schemaVersion: 1,
+      results: [],
+      summary: { requests: 0, valid: 0, invalid: 0, warnings: 0 },
+    };
+    expect(nothing.report).toEqual(none);
     const { code, report } = lintJson([empty, "--allow-empty"]);
     expect(code).toBe(0);
-    expect(report).toEqual({ results: [], summary: { requests: 0, valid: 0, invalid: 0, warnings: 0 } });
+    expect(report).toEqual(none);
   });
 
   it("github: ::error / ::warning annotations with file and line, and a Markdown summary appended to $GITHUB_STEP_SUMMARY", async () => {

@@ -29,6 +29,8 @@ Checks request payloads the way the service would, before anyone waits for a fai
 A .json file holds one payload; .ndjson / .jsonl hold one per line. Directories and globs expand
 to their .json, .ndjson and .jsonl files (an existing file named like a glob, requests[1].json,
 is read as itself); - reads stdin (only -: with no file named, lint reads nothing and exits 2).
+gzip (recognised by its bytes) and brotli (.br) are decompressed as they stream; directories and
+globs also pick up .json.gz, .ndjson.gz, .jsonl.gz and their .br forms.
 A payload is bare (then --model and --endpoint say what it is for) or an envelope
 {"model": "<owner>/<name>" or alias, "endpoint": "<endpoint>", "input": {…}}.
 

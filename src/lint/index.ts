@@ -23,6 +23,7 @@ export {
   type ReadProblem,
 } from "./decode.js";
 export { readNdjson } from "./ndjson.js";
+export { decompressed, payloadExtension } from "./compressed.js";
 export { expandInputs, isNdjsonPath, openFile, InputError } from "./inputs.js";
 export {
   openRegistry,

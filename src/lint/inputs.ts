@@ -5,10 +5,13 @@
 import { createReadStream, type ReadStream } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { extname, join, resolve } from "node:path";
+import { payloadExtension } from "./compressed.js";
 
+/** What directories and globs pick up, also compressed (`.ndjson.gz`, `.json.br`, issue 25.1). */
 export const PAYLOAD_EXTENSIONS = new Set([".json", ".ndjson", ".jsonl"]);
+const isPayloadPath = (path: string): boolean => PAYLOAD_EXTENSIONS.has(payloadExtension(path));
 export function isNdjsonPath(path: string): boolean {
-  const ext = extname(path).toLowerCase();
+  const ext = payloadExtension(path);
   return ext === ".ndjson" || ext === ".jsonl";
 }
 
@@ -51,7 +54,7 @@ export async function expandInputs(
     if (info === undefined && absent && /[*?[\]{}]/.test(input)) {
       const { glob } = await import("tinyglobby");
       const matches = (await glob(input, { cwd, onlyFiles: true, dot: false, expandDirectories: false }))
-        .filter((f) => PAYLOAD_EXTENSIONS.has(extname(f).toLowerCase()))
+        .filter(isPayloadPath)
         .sort();
       if (matches.length === 0 && options.allowEmpty !== true)
         errors.push(new InputError(`${input}: no .json, .ndjson or .jsonl file matches this pattern`));
@@ -108,7 +111,7 @@ async function payloadFilesIn(
     if (entry.isDirectory()) out.push(...(await payloadFilesIn(path, cwd, errors, skipped)));
     // regular files only: a FIFO or socket in a directory would block the run forever
     else if (
-      PAYLOAD_EXTENSIONS.has(extname(entry.name).toLowerCase()) &&
+      isPayloadPath(entry.name) &&
       (entry.isFile() || (entry.isSymbolicLink() && (await stat(resolve(cwd, path)).catch(() => undefined))?.isFile()))
     )
       out.push(path);
@@ -128,7 +131,7 @@ function skippedText(skipped: Map<string, number>): string {
     return `${n} ${bare ? "" : `${ext} `}file${n === 1 ? "" : "s"}${bare ? " without an extension" : ""}`;
   });
   const list = parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
-  return `${list} skipped: only .json, .ndjson and .jsonl files are read`;
+  return `${list} skipped: only .json, .ndjson and .jsonl files (also as .gz or .br) are read`;
 }
 
 /** Opens a file for streaming; errors surface when it is read. */

@@ -10,6 +10,7 @@ import { prepareSnapshotRead } from "../snapshot/index.js";
 import { plural } from "../text/index.js";
 import { FORMATS, invalidOnly, Sink, type FormatContext, type FormatName } from "./format/index.js";
 import { expandInputs } from "./inputs.js";
+import { decompressionProblem } from "./compressed.js";
 import { Linter, type LintResult, type LintSummary, type Reporter } from "./lint.js";
 import { openRegistry, RegistryError, type ValidatorRegistry } from "./registry.js";
 import { resolveTarget } from "./resolve.js";
@@ -103,7 +104,11 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === undefined) throw error;
-      errors.push(new RegistryError(`${file}: cannot be read (${code === "EISDIR" ? "a directory" : code})`));
+      errors.push(
+        new RegistryError(
+          decompressionProblem(file, code) ?? `${file}: cannot be read (${code === "EISDIR" ? "a directory" : code})`,
+        ),
+      );
     }
   }
   await reporter.end(linter.summary);

@@ -4,15 +4,18 @@
  * stream; locations name the compressed file; the line cap applies to decompressed lines; a
  * truncated or corrupt stream is a clear error after what was read before it was reported.
  */
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { appendFileSync, createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { brotliCompressSync, gzipSync } from "node:zlib";
+import { pathToFileURL } from "node:url";
+import { pipeline } from "node:stream/promises";
+import { brotliCompressSync, createGzip, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const VSK = join(ROOT, "bin/vsk.mjs");
+const CLI = join(ROOT, "dist/src/cli/main.js");
 const OK = '{"model":"modelA","endpoint":"text-to-video","input":{"prompt":"a cat"}}\n';
 const BAD = '{"model":"modelA","endpoint":"text-to-video","input":{"prompt":1}}\n';
 const LOG = OK + BAD + OK;
@@ -98,5 +101,37 @@ describe("compressed input", () => {
       [2, ["lint/line-too-long"]],
       [3, ["schema/type"]],
     ]);
+  });
+
+  it("a gzip bomb is bounded: a 200 MB line from under 1 MB of gzip leaves peak memory far below its size", async () => {
+    // written as a stream, so this process's own peak (which a spawned child inherits in its maxRSS) stays small
+    const chunk = Buffer.alloc(1 << 20, "a");
+    await pipeline(
+      async function* () {
+        yield '{"prompt":"';
+        for (let i = 0; i < 200; i++) yield chunk;
+        yield '"}\n';
+      },
+      createGzip({ level: 1 }),
+      createWriteStream(join(dir, "bomb.ndjson.gz")),
+    );
+    appendFileSync(join(dir, "bomb.ndjson.gz"), gzipSync(OK));
+    // the CLI's own main() in a child node, which reports its peak RSS once done
+    const driver = `const { main } = await import(${JSON.stringify(pathToFileURL(CLI).href)});
+      process.on("exit", () => process.stderr.write("maxRSS=" + process.resourceUsage().maxRSS + "\\n"));
+      process.exitCode = await main(["lint", "bomb.ndjson.gz", "--format", "json"]);`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", driver], { cwd: dir, stdio: "pipe" });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    expect(await new Promise<number | null>((done) => child.on("close", done))).toBe(1);
+    const report = JSON.parse(stdout) as { results: Array<{ line: number; diagnostics: Array<{ rule: string }> }> };
+    // concatenated gzip members read as one stream: the bomb's line is refused, the next line linted
+    expect(report.results.map((r) => [r.line, r.diagnostics.map((d) => d.rule)])).toEqual([
+      [1, ["lint/line-too-long"]],
+      [2, []],
+    ]);
+    expect(Number(/maxRSS=(\d+)/.exec(stderr)![1]) / 1024).toBeLessThan(150); // the line alone is 200 MB
   });
 });

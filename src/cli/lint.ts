@@ -45,7 +45,8 @@ Options:
                          the summary still counts them
   --max-line-bytes N     longest NDJSON line read, in bytes (default 8388608, 8 MiB); a longer
                          line is reported (lint/line-too-long) and skipped, never buffered whole
-  --ndjson               read stdin as NDJSON, one payload per line
+  --ndjson               read stdin as NDJSON, one payload per line (without it, stdin whose first
+                         line is a whole JSON value followed by another value is read as NDJSON)
   --show-valid           pretty: also list the valid payloads
   --allow-empty          exit 0 when there is nothing to lint (no file named, an empty directory, a
                          glob matching nothing) instead of 2

@@ -37,6 +37,7 @@ export function decompressionProblem(file: string, code: string): string | undef
 
 /** The first chunk of a stream, put back: what it starts with, without consuming it. */
 function peek(stream: Readable): Promise<Buffer | undefined> {
+  if (stream.readableEnded) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
     const done = (): void => {
       stream.off("readable", onReadable).off("end", onEnd).off("error", onError);

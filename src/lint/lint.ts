@@ -12,7 +12,7 @@ import {
   type ReadWarning,
 } from "./decode.js";
 import { readNdjson } from "./ndjson.js";
-import { isNdjsonPath, openFile } from "./inputs.js";
+import { isNdjsonPath, openFile, sniffNdjson } from "./inputs.js";
 import { decompressed } from "./compressed.js";
 import { dirname, resolve } from "node:path";
 import type { ValidatorRegistry } from "./registry.js";
@@ -263,8 +263,10 @@ export class Linter {
   /** Lints every payload of one file (`-` is stdin), gzip or brotli decompressed as it streams. */
   async file(path: string, cwd: string, stdinNdjson: boolean): Promise<void> {
     if (path === "-") {
-      const stdin = await decompressed(process.stdin, "<stdin>");
-      if (stdinNdjson) await readNdjson(stdin, "<stdin>", this.payload, this.readOptions);
+      const piped = await decompressed(process.stdin, "<stdin>");
+      // piped NDJSON needs no --ndjson (issue 25.2); one document, pretty-printed or not, reads as one
+      const { ndjson, stream: stdin } = stdinNdjson ? { ndjson: true, stream: piped } : await sniffNdjson(piped);
+      if (ndjson) await readNdjson(stdin, "<stdin>", this.payload, this.readOptions);
       else await readSingleJson(stdin, "<stdin>", this.document(undefined));
       return;
     }

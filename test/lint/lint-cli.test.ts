@@ -465,7 +465,7 @@ describe("inputs", () => {
     expect(report.results).toEqual(fromFile.results.map((r) => ({ ...r, source: "<stdin>" })));
   });
 
-  it("stdin: - alone reads one JSON payload (and points at .ndjson / --ndjson when it holds several)", () => {
+  it("stdin: - alone reads one JSON payload, or NDJSON when it holds one per line (issue 25.2)", () => {
     const one = lintJson(["-", ...KEYFRAMES], {
       input: readFileSync(join(fixtures, "payloads/keyframes-frame-past-end.json")),
     });
@@ -476,7 +476,13 @@ describe("inputs", () => {
       diagnostics: [expect.objectContaining({ pointer: "/keyframes/1/frame_index" })],
     });
     const several = lintJson(["-", ...TEXT_A], { input: readFileSync(join(fixtures, "odd/several-payloads.json")) });
-    expect(several.report.results[0]!.diagnostics[0]!.message).toContain("pass --ndjson");
+    expect(several.report.results.map((r) => [r.source, r.line, r.valid])).toEqual([
+      ["<stdin>", 1, true],
+      ["<stdin>", 2, true],
+    ]);
+    // the same text in a .json file is one document still, and the message points at .ndjson / --ndjson
+    const file = lintJson(["odd/several-payloads.json", ...TEXT_A]);
+    expect(file.report.results[0]!.diagnostics[0]!.message).toContain("pass --ndjson");
   });
 
   it("piped stdin without - is not read: no file named is exit 2 (issue 30.3); - reads it", () => {

@@ -7,9 +7,8 @@
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { appendFileSync, readFileSync } from "node:fs";
+import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import {
   DriftStageError,
@@ -20,6 +19,14 @@ import {
   type FailOn,
 } from "../drift/index.js";
 import { scrubSecrets } from "../fetch/index.js";
+import { stageErrorOf } from "../cli/errors.js";
+import {
+  DEFAULT_MAX_ANNOTATIONS,
+  LintExit,
+  LintUsageError,
+  runLint as runLintStage,
+  type LintResult,
+} from "../lint/index.js";
 import { githubData as escapeData, markdownText, terminalText } from "../output/index.js";
 import { redactUrlsInText } from "../runtime/index.js";
 
@@ -82,8 +89,8 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
 const CLI = fileURLToPath(new URL("../cli/main.js", import.meta.url));
 
 /**
- * Runs `vsk <args>` in `cwd`, collecting its output; never throws for a non-zero exit. Only lint and
- * check still go through it: their orchestration lives in their CLI files (issue 23.7, open for lint).
+ * Runs `vsk <args>` in `cwd`, collecting its output; never throws for a non-zero exit. Only check
+ * still goes through it: its orchestration lives in its CLI file (issue 23.7, open for check).
  */
 function vsk(
   args: string[],
@@ -146,39 +153,74 @@ async function runDrift(inputs: ActionInputs, cwd: string): Promise<ActionResult
   };
 }
 
-async function runLint(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEnv): Promise<ActionResult> {
-  // lint writes its Markdown summary where GITHUB_STEP_SUMMARY points: a file of our own, so the
-  // same text can go to the comment too
-  const dir = mkdtempSync(join(tmpdir(), "vsk-action-"));
+/** A lint note as the workflow log shows it: an annotation of its level, the text escaped as data. */
+const LINT_NOTE_COMMAND = { warning: "warning", note: "notice", error: "error" } as const;
+
+/**
+ * The lint stage in process (src/lint/run.ts, issue 23.7), as `vsk lint --format github` runs it:
+ * the annotations come from the github format, its Markdown summary arrives as text (for the job
+ * summary and the comment), invalid results are observed as data for the outputs, and notes
+ * become annotations of their own level. No output is parsed back.
+ */
+async function runLint(inputs: ActionInputs, cwd: string): Promise<ActionResult> {
+  let log = "";
+  // the format's output, kept as it is written (a write is taken at once: the sink never waits)
+  const out = new Writable({
+    decodeStrings: false,
+    write(chunk: string | Buffer, _encoding, done) {
+      log += String(chunk);
+      done();
+    },
+  });
+  let markdown = "";
+  const invalid: LintResult[] = [];
+  const notes: string[] = [];
+  let exitCode: number;
   try {
-    const summary = join(dir, "summary.md");
-    const failArgs = inputs.failOn === "any" || inputs.failOn === "behavior" ? ["--max-warnings", "0"] : [];
-    const args = ["lint", "--format", "github", ...failArgs, ...configArgs(inputs), "--", ...inputs.paths];
-    const run = await vsk(args, cwd, { ...env, GITHUB_STEP_SUMMARY: summary });
-    let markdown = "";
-    try {
-      markdown = readFileSync(summary, "utf8");
-    } catch {
-      markdown = `## vsk lint\n\n**vsk lint failed:** ${markdownText(run.stderr.trim().split("\n")[0] ?? "")}\n`;
-    }
-    const json = await vsk(["lint", "--format", "json", ...configArgs(inputs), "--", ...inputs.paths], cwd, env);
-    let invalid: unknown[] = [];
-    try {
-      invalid = (JSON.parse(json.stdout) as { results: Array<{ valid: boolean }> }).results.filter((r) => !r.valid);
-    } catch {
-      // the github run above already reported why lint could not run
-    }
-    const exitCode = inputs.failOn === "never" && run.code === 1 ? 0 : run.code;
-    const stderr = run.stderr.trim() ? `::error title=vsk lint::${escapeData(run.stderr.trim())}\n` : "";
+    const run = await runLintStage(
+      {
+        cwd,
+        inputs: inputs.paths,
+        ...(inputs.config ? { config: inputs.config } : {}),
+        format: "github",
+        context: {
+          color: false,
+          showValid: false,
+          stepSummary: (text) => (markdown += text),
+          maxAnnotations: DEFAULT_MAX_ANNOTATIONS,
+        },
+        out,
+        // fail-on any or behavior: a warning fails the step, as --max-warnings 0 does
+        ...(inputs.failOn === "any" || inputs.failOn === "behavior" ? { maxWarnings: 0 } : {}),
+        observe: (r) => {
+          if (!r.valid) invalid.push(r);
+        },
+      },
+      ({ level, text }) =>
+        notes.push(`::${LINT_NOTE_COMMAND[level]} title=vsk lint::${escapeData(terminalText(scrubSecrets(text)))}\n`),
+    );
+    exitCode = run.exitCode;
+  } catch (error) {
+    const known =
+      error instanceof LintUsageError ||
+      stageErrorOf(error) !== undefined ||
+      (error as NodeJS.ErrnoException).code !== undefined;
+    if (!known) throw error;
+    // one line of the stage's message, redacted as data before it is escaped for its format
+    const why = terminalText(scrubSecrets((error as Error).message).split("\n")[0]!);
     return {
-      exitCode,
-      log: run.stdout + stderr,
-      markdown,
-      outputs: { "breaking-count": String(invalid.length), "changes-json": JSON.stringify(invalid) },
+      exitCode: LintExit.usage,
+      log: `::error title=vsk lint::${escapeData(why)}\n`,
+      markdown: `## vsk lint\n\n**vsk lint failed:** ${markdownText(why)}\n`,
+      outputs: { "breaking-count": "0", "changes-json": "[]" },
     };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
+  return {
+    exitCode: inputs.failOn === "never" && exitCode === LintExit.findings ? LintExit.ok : exitCode,
+    log: log + notes.join(""),
+    markdown,
+    outputs: { "breaking-count": String(invalid.length), "changes-json": JSON.stringify(invalid) },
+  };
 }
 
 async function runCheck(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEnv): Promise<ActionResult> {
@@ -196,7 +238,7 @@ async function runCheck(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEn
 /** Runs the action's command; pure of GitHub I/O (see `publish`). */
 export function runCommand(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEnv): Promise<ActionResult> {
   if (inputs.command === "drift") return runDrift(inputs, cwd);
-  if (inputs.command === "lint") return runLint(inputs, cwd, env);
+  if (inputs.command === "lint") return runLint(inputs, cwd);
   return runCheck(inputs, cwd, env);
 }
 

@@ -6,29 +6,21 @@
  * yargs alone costs about 150 ms (TOOLCHAIN.md). Every other command uses yargs.
  */
 import { parseArgs } from "node:util";
-import { loadConfig } from "../config/index.js";
+import { appendFileSync } from "node:fs";
 import {
   DEFAULT_MAX_LINE_BYTES,
-  expandInputs,
   FORMAT_NAMES,
   FORMATS,
   formatChoices,
-  invalidOnly,
   DEFAULT_MAX_ANNOTATIONS,
   isFormat,
-  Linter,
-  openRegistry,
-  RegistryError,
-  resolveTarget,
-  Sink,
-  type LintTarget,
-  type ValidatorRegistry,
+  LintUsageError,
+  runLint as runLintStage,
+  type LintNote,
 } from "../lint/index.js";
-import { readableDirectory } from "../durable/index.js";
-import { prepareSnapshotRead } from "../snapshot/index.js";
 import { terminalText } from "../output/index.js";
 import { CliError, ExitCode, toCliError } from "./errors.js";
-import { didYouMean, plural, quote } from "../text/index.js";
+import { didYouMean, quote } from "../text/index.js";
 import { redactUrlsInText } from "../diagnostics/index.js";
 
 const HELP = `Usage: vsk lint [FILES… | -] [options]
@@ -37,6 +29,8 @@ Checks request payloads the way the service would, before anyone waits for a fai
 A .json file holds one payload; .ndjson / .jsonl hold one per line. Directories and globs expand
 to their .json, .ndjson and .jsonl files (an existing file named like a glob, requests[1].json,
 is read as itself); - reads stdin (only -: with no file named, lint reads nothing and exits 2).
+gzip (recognised by its bytes) and brotli (.br) are decompressed as they stream; directories and
+globs also pick up .json.gz, .ndjson.gz, .jsonl.gz and their .br forms.
 A payload is bare (then --model and --endpoint say what it is for) or an envelope
 {"model": "<owner>/<name>" or alias, "endpoint": "<endpoint>", "input": {…}}.
 
@@ -51,7 +45,8 @@ Options:
                          the summary still counts them
   --max-line-bytes N     longest NDJSON line read, in bytes (default 8388608, 8 MiB); a longer
                          line is reported (lint/line-too-long) and skipped, never buffered whole
-  --ndjson               read stdin as NDJSON, one payload per line
+  --ndjson               read stdin as NDJSON, one payload per line (without it, stdin whose first
+                         line is a whole JSON value followed by another value is read as NDJSON)
   --show-valid           pretty: also list the valid payloads
   --allow-empty          exit 0 when there is nothing to lint (no file named, an empty directory, a
                          glob matching nothing) instead of 2
@@ -102,13 +97,6 @@ function usage(message: string): never {
   throw new CliError(`lint: ${message} (see \`vsk lint --help\`)`, ExitCode.usage);
 }
 
-/** Resolves --model/--endpoint against the generated registry; unknown ones list the known. */
-function targetOf(registry: ValidatorRegistry, model: string | undefined, endpoint: string | undefined): LintTarget {
-  const target = resolveTarget(registry, model, endpoint);
-  if ("problem" in target) usage(target.problem);
-  return target;
-}
-
 /**
  * Colour (issue 30.4): `--no-color` / `--color` first, then a non-empty `NO_COLOR` (no-color.org:
  * an empty one is unset), then `FORCE_COLOR` (GitHub Actions logs; `0` or `false` turns it off),
@@ -157,68 +145,56 @@ export async function runLint(argv: string[]): Promise<number> {
     if (!Number.isSafeInteger(maxAnnotations))
       usage(`--max-annotations must be a whole number, not ${shownValue(values["max-annotations"])}`);
   }
-  const cwd = process.cwd();
-  let registry: ValidatorRegistry;
-  let snapshotDir: string;
+  const color = FORMATS[format].colors && wantsColor(values.color, values["no-color"], process.stdout.isTTY === true);
+  const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+  let run;
   try {
-    const config = loadConfig(cwd, values.config);
-    snapshotDir = config.snapshotDir;
-    // finish or undo what a killed `pull` or `generate` left, before reading (docs/pull.md)
-    prepareSnapshotRead(snapshotDir);
-    registry = openRegistry({ ...config, outDir: readableDirectory(config.outDir) });
+    run = await runLintStage(
+      {
+        cwd: process.cwd(),
+        inputs: positionals,
+        ...(values.config === undefined ? {} : { config: values.config }),
+        ...(values.model === undefined ? {} : { model: values.model }),
+        ...(values.endpoint === undefined ? {} : { endpoint: values.endpoint }),
+        format,
+        context: {
+          color,
+          showValid: values["show-valid"] === true,
+          stepSummary: stepSummary ? (markdown) => appendStepSummary(stepSummary, markdown) : undefined,
+          maxAnnotations,
+        },
+        out: process.stdout,
+        errorsOnly: values["errors-only"] === true,
+        ndjson: values.ndjson === true,
+        maxLineBytes,
+        allowEmpty: values["allow-empty"] === true,
+        maxWarnings,
+      },
+      writeNote,
+    );
   } catch (error) {
+    if (error instanceof LintUsageError) usage(error.message);
     const failure = toCliError(error);
     if (failure instanceof CliError) throw failure;
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== undefined) throw new CliError(`cannot recover an interrupted write (${code})`, ExitCode.usage);
     throw error;
   }
-  const target = targetOf(registry, values.model, values.endpoint);
-  const allowEmpty = values["allow-empty"] === true;
-  const inputs = positionals;
-  // stdin is read only when named (issue 30.3): `vsk lint $(git diff --name-only …)` with an
-  // empty list must neither hang on an open pipe nor pass having checked nothing
-  if (inputs.length === 0 && !allowEmpty)
-    usage(
-      "no input files: name files, directories or globs, or - to read stdin (--allow-empty: exit 0 when there are none)",
+  return run.exitCode;
+}
+
+/** A note of the run on stderr, escaped for the terminal. */
+function writeNote({ level, text }: LintNote): void {
+  process.stderr.write(`vsk: ${level === "warning" ? "warning: " : ""}${terminalText(text)}\n`);
+}
+
+/** `--format github`: the Markdown summary appended to `$GITHUB_STEP_SUMMARY`; a failure is said, not fatal. */
+function appendStepSummary(file: string, markdown: string): void {
+  try {
+    appendFileSync(file, markdown);
+  } catch (error) {
+    process.stderr.write(
+      `vsk: could not append to GITHUB_STEP_SUMMARY (${(error as NodeJS.ErrnoException).code ?? String(error)})\n`,
     );
-  if (inputs.filter((i) => i === "-").length > 1) usage("stdin (-) can be read only once");
-
-  const stale = registry.staleness(snapshotDir);
-  if (stale !== undefined) process.stderr.write(`vsk: warning: ${stale}\n`);
-
-  const sink = new Sink(process.stdout);
-  const color = FORMATS[format].colors && wantsColor(values.color, values["no-color"], process.stdout.isTTY === true);
-  const formatted = FORMATS[format].reporter(sink, {
-    color,
-    showValid: values["show-valid"] === true,
-    stepSummary: process.env.GITHUB_STEP_SUMMARY,
-    maxAnnotations,
-  });
-  const reporter = values["errors-only"] === true ? invalidOnly(formatted) : formatted;
-  const linter = new Linter(registry, target, reporter, { maxLineBytes });
-  const { files, errors } = await expandInputs(inputs, cwd, { allowEmpty });
-  for (const file of files) {
-    try {
-      await linter.file(file, cwd, values.ndjson === true);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === undefined) throw error;
-      errors.push(new RegistryError(`${file}: cannot be read (${code === "EISDIR" ? "a directory" : code})`));
-    }
   }
-  await reporter.end(linter.summary);
-  const refused = registry.cacheWarning();
-  if (refused !== undefined) process.stderr.write(`vsk: warning: ${terminalText(refused)}\n`);
-  const note = registry.compiledNote();
-  if (note !== undefined) process.stderr.write(`vsk: ${terminalText(note)}\n`);
-  for (const e of errors) process.stderr.write(`vsk: ${terminalText(e.message)}\n`);
-  if (errors.length > 0) return ExitCode.usage;
-  if (linter.summary.invalid > 0) return ExitCode.findings;
-  if (linter.summary.warnings > maxWarnings) {
-    const n = linter.summary.warnings;
-    process.stderr.write(`vsk: ${plural(n, "warning")}, more than --max-warnings ${maxWarnings}\n`);
-    return ExitCode.findings;
-  }
-  return ExitCode.ok;
 }

@@ -2,6 +2,7 @@
  * Stage 5 (report) for request payloads: read JSON / NDJSON / stdin, find each payload's
  * endpoint, run the generated validator, report in the service's own vocabulary (spec 7.2).
  */
+export { runLint, LintUsageError, LintExit, type LintOptions, type LintNote, type LintRun } from "./run.js";
 export { Linter, type LintResult, type LintSummary, type Reporter } from "./lint.js";
 export {
   describeEndpoints,
@@ -22,6 +23,7 @@ export {
   type ReadProblem,
 } from "./decode.js";
 export { readNdjson } from "./ndjson.js";
+export { decompressed, payloadExtension } from "./compressed.js";
 export { expandInputs, isNdjsonPath, openFile, InputError } from "./inputs.js";
 export {
   openRegistry,
@@ -34,6 +36,8 @@ export { buildLintCache, lintCacheDir } from "./compiled.js";
 export {
   Sink,
   jsonReporter,
+  LINT_REPORT_SCHEMA,
+  LINT_REPORT_VERSION,
   prettyReporter,
   githubReporter,
   summaryLine,

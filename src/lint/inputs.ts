@@ -5,10 +5,14 @@
 import { createReadStream, type ReadStream } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { extname, join, resolve } from "node:path";
+import { Readable } from "node:stream";
+import { payloadExtension } from "./compressed.js";
 
+/** What directories and globs pick up, also compressed (`.ndjson.gz`, `.json.br`, issue 25.1). */
 export const PAYLOAD_EXTENSIONS = new Set([".json", ".ndjson", ".jsonl"]);
+const isPayloadPath = (path: string): boolean => PAYLOAD_EXTENSIONS.has(payloadExtension(path));
 export function isNdjsonPath(path: string): boolean {
-  const ext = extname(path).toLowerCase();
+  const ext = payloadExtension(path);
   return ext === ".ndjson" || ext === ".jsonl";
 }
 
@@ -51,7 +55,7 @@ export async function expandInputs(
     if (info === undefined && absent && /[*?[\]{}]/.test(input)) {
       const { glob } = await import("tinyglobby");
       const matches = (await glob(input, { cwd, onlyFiles: true, dot: false, expandDirectories: false }))
-        .filter((f) => PAYLOAD_EXTENSIONS.has(extname(f).toLowerCase()))
+        .filter(isPayloadPath)
         .sort();
       if (matches.length === 0 && options.allowEmpty !== true)
         errors.push(new InputError(`${input}: no .json, .ndjson or .jsonl file matches this pattern`));
@@ -108,7 +112,7 @@ async function payloadFilesIn(
     if (entry.isDirectory()) out.push(...(await payloadFilesIn(path, cwd, errors, skipped)));
     // regular files only: a FIFO or socket in a directory would block the run forever
     else if (
-      PAYLOAD_EXTENSIONS.has(extname(entry.name).toLowerCase()) &&
+      isPayloadPath(entry.name) &&
       (entry.isFile() || (entry.isSymbolicLink() && (await stat(resolve(cwd, path)).catch(() => undefined))?.isFile()))
     )
       out.push(path);
@@ -128,7 +132,7 @@ function skippedText(skipped: Map<string, number>): string {
     return `${n} ${bare ? "" : `${ext} `}file${n === 1 ? "" : "s"}${bare ? " without an extension" : ""}`;
   });
   const list = parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
-  return `${list} skipped: only .json, .ndjson and .jsonl files are read`;
+  return `${list} skipped: only .json, .ndjson and .jsonl files (also as .gz or .br) are read`;
 }
 
 /** Opens a file for streaming; errors surface when it is read. */
@@ -136,4 +140,57 @@ export function openFile(path: string, cwd: string): ReadStream {
   // 64 KiB, node's default for files: with 1 MiB chunks peak RSS rose from ~95 to ~165 MB on a
   // 1M-line log (freed chunk buffers fragment malloc's heap), for no gain in speed
   return createReadStream(resolve(cwd, path), { highWaterMark: 64 * 1024 });
+}
+
+/** The most of stdin looked at to tell NDJSON from one document: a first line longer than this is a document. */
+const SNIFF_BYTES = 8 << 20;
+
+/**
+ * Whether stdin holds NDJSON (issue 25.2): its first line is a complete JSON value and another
+ * value starts on a later line. A pretty-printed document's first line (`{`) is not complete, and
+ * one value on one line is one document. Returns the stream to read, holding what was read to tell.
+ */
+export function sniffNdjson(stream: Readable): Promise<{ ndjson: boolean; stream: Readable }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // ended already (an empty stdin, seen whole by the decompression check): it holds nothing more to tell
+  if (stream.readableEnded) return Promise.resolve({ ndjson: false, stream });
+  return new Promise((resolve, reject) => {
+    const finish = (ndjson: boolean, ended: boolean): void => {
+      stream.off("readable", onReadable).off("end", onEnd).off("error", onError);
+      // an ended stream takes nothing back: what it held is all there is
+      if (ended) return resolve({ ndjson, stream: Readable.from([Buffer.concat(chunks)]) });
+      if (chunks.length > 0) stream.unshift(Buffer.concat(chunks));
+      resolve({ ndjson, stream });
+    };
+    /** true or false once the bytes so far tell, undefined while they do not */
+    const verdict = (ended: boolean): boolean | undefined => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      const newline = text.indexOf("\n");
+      if (newline < 0) return ended || size > SNIFF_BYTES ? false : undefined;
+      if (!/\S/.test(text.slice(newline))) return ended || size > SNIFF_BYTES ? false : undefined;
+      try {
+        JSON.parse(text.slice(0, newline));
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const onReadable = (): void => {
+      let chunk;
+      while ((chunk = stream.read() as Buffer | string | null) !== null) {
+        const buffer = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+        chunks.push(buffer);
+        size += buffer.length;
+        const ndjson = verdict(false);
+        if (ndjson !== undefined) return finish(ndjson, false);
+      }
+    };
+    const onEnd = (): void => finish(verdict(true) ?? false, true);
+    const onError = (error: Error): void => {
+      stream.off("readable", onReadable).off("end", onEnd).off("error", onError);
+      reject(error);
+    };
+    stream.on("readable", onReadable).on("end", onEnd).on("error", onError);
+  });
 }

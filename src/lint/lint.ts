@@ -12,7 +12,8 @@ import {
   type ReadWarning,
 } from "./decode.js";
 import { readNdjson } from "./ndjson.js";
-import { isNdjsonPath, openFile } from "./inputs.js";
+import { isNdjsonPath, openFile, sniffNdjson } from "./inputs.js";
+import { decompressed } from "./compressed.js";
 import { dirname, resolve } from "node:path";
 import type { ValidatorRegistry } from "./registry.js";
 import { resolvePayload, type LintTarget } from "./resolve.js";
@@ -259,14 +260,17 @@ export class Linter {
     };
   }
 
-  /** Lints every payload of one file (`-` is stdin). */
+  /** Lints every payload of one file (`-` is stdin), gzip or brotli decompressed as it streams. */
   async file(path: string, cwd: string, stdinNdjson: boolean): Promise<void> {
     if (path === "-") {
-      if (stdinNdjson) await readNdjson(process.stdin, "<stdin>", this.payload, this.readOptions);
-      else await readSingleJson(process.stdin, "<stdin>", this.document(undefined));
+      const piped = await decompressed(process.stdin, "<stdin>");
+      // piped NDJSON needs no --ndjson (issue 25.2); one document, pretty-printed or not, reads as one
+      const { ndjson, stream: stdin } = stdinNdjson ? { ndjson: true, stream: piped } : await sniffNdjson(piped);
+      if (ndjson) await readNdjson(stdin, "<stdin>", this.payload, this.readOptions);
+      else await readSingleJson(stdin, "<stdin>", this.document(undefined));
       return;
     }
-    const stream = openFile(path, cwd);
+    const stream = await decompressed(openFile(path, cwd), path);
     if (isNdjsonPath(path)) await readNdjson(stream, path, this.payload, this.readOptions);
     else await readSingleJson(stream, path, this.document(dirname(resolve(cwd, path))));
   }

@@ -291,6 +291,38 @@ describe("command lint", () => {
     expect(out["breaking-count"]).toBe("1");
     expect(JSON.parse(out["changes-json"]!)[0]).toMatchObject({ source: "requests/bad.json", valid: false });
   });
+  it("runs lint in process: a file it cannot read is its own error annotation, after the rest was linted and summarised", async () => {
+    cpSync(join(root, "generated"), join(work, "generated"), { recursive: true });
+    mkdirSync(join(work, "requests"));
+    writeFileSync(
+      join(work, "requests", "bad.json"),
+      JSON.stringify({ model: "modelC", input: { prompt: "x", duration: 2 } }),
+    );
+    const run = await action({ COMMAND: "lint", PATHS: "requests/bad.json\nrequests/missing.json" });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(2);
+    expect(run.stdout).toContain(
+      "::error file=requests/bad.json,line=1,col=52,title=vsk lint duration-auto-or-range::",
+    );
+    // a note of the run, not the CLI's stderr wrapped whole: no "vsk: " inside the annotation
+    expect(run.stdout).toMatch(/^::error title=vsk lint::requests\/missing\.json: .*$/m);
+    expect(run.stdout).not.toContain("::vsk: ");
+    const summary = readFileSync(join(work, "summary.md"), "utf8");
+    expect(summary).toMatch(/^### vsk lint: 1 invalid request$/m);
+    expect(summary).toContain("1 request: 0 valid, 1 invalid, 0 warnings.");
+    expect(outputs()["breaking-count"]).toBe("1");
+  });
+
+  it("a config lint cannot read fails the step with one annotation and says why in the job summary", async () => {
+    writeFileSync(join(work, "vsk.config.json"), "{ not json");
+    const run = await action({ COMMAND: "lint", PATHS: "requests/bad.json" });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(2);
+    expect(run.stdout.split("\n").filter((l) => l.startsWith("::error"))).toHaveLength(1);
+    expect(run.stdout).toMatch(/^::error title=vsk lint::.*vsk\.config\.json/m);
+    expect(readFileSync(join(work, "summary.md"), "utf8")).toMatch(/^\*\*vsk lint failed:\*\* .*vsk\.config\.json/m);
+    expect(outputs()).toEqual({ "breaking-count": "0", "changes-json": "[]" });
+  });
 });
 
 describe("command check", () => {

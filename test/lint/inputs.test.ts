@@ -18,7 +18,7 @@ let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "vsk-lint-inputs-"));
   mkdirSync(join(dir, "logs"));
-  writeFileSync(join(dir, "logs/requests.ndjson.gz"), Buffer.from([0x1f, 0x8b, 8, 0]));
+  writeFileSync(join(dir, "logs/archive.tar.gz"), Buffer.from([0x1f, 0x8b, 8, 0])); // not a payload file, compressed or not
   writeFileSync(join(dir, "logs/README"), "notes");
   mkdirSync(join(dir, "empty"));
   writeFileSync(join(dir, "bad.ndjson"), BAD);
@@ -54,7 +54,7 @@ describe("what lint reads", () => {
     const logs = lint(["logs"]);
     expect(logs.code).toBe(2);
     expect(logs.stderr).toContain(
-      "vsk: no .json/.ndjson/.jsonl files in logs (1 file without an extension and 1 .gz file skipped: only .json, .ndjson and .jsonl files are read)\n",
+      "vsk: no .json/.ndjson/.jsonl files in logs (1 file without an extension and 1 .gz file skipped: only .json, .ndjson and .jsonl files (also as .gz or .br) are read)\n",
     );
     const empty = lint(["empty", "--format", "json"]);
     expect(empty.code).toBe(2);

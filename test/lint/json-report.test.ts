@@ -2,9 +2,14 @@
  * `vsk lint --format json` writes results by hand, remembering a diagnostic's text by its
  * message: the output must be what JSON.stringify gives, whatever repeats and whatever differs.
  */
+import { readFileSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { jsonReporter, Sink, type LintResult } from "../../src/lint/index.js";
+
+const lintReportSchema = JSON.parse(
+  readFileSync(new URL("../../schemas/lint-report.schema.json", import.meta.url), "utf8"),
+) as { $id: string };
 
 async function written(results: LintResult[]): Promise<string> {
   const stream = new PassThrough();
@@ -54,7 +59,11 @@ describe("the json reporter", () => {
       result(6, [d("/duration", 25), d("/x\u202e", "\u2029", expected, "x: \u202e")]),
     ];
     const text = await written(results);
-    const parsed = JSON.parse(text) as { results: unknown[] };
+    const parsed = JSON.parse(text) as { $schema: string; schemaVersion: number; results: unknown[] };
+    // what the report is, first (issue 30.8): the $id of schemas/lint-report.schema.json and its version
+    expect(Object.keys(parsed).slice(0, 2)).toEqual(["$schema", "schemaVersion"]);
+    expect(parsed.$schema).toBe(lintReportSchema.$id);
+    expect(parsed.schemaVersion).toBe(1);
     expect(parsed.results).toEqual(JSON.parse(JSON.stringify(results)));
     // the same bytes as JSON.stringify, with what it leaves raw escaped (U+2028, U+2029, bidi controls)
     const lines = text
@@ -66,5 +75,17 @@ describe("the json reporter", () => {
         JSON.stringify(r).replace(/[\u2028\u2029\u202e]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`),
       ),
     );
+  });
+});
+
+describe("an empty json report", () => {
+  it("still says what it is: $schema and schemaVersion, no results", async () => {
+    const report = JSON.parse(await written([])) as Record<string, unknown>;
+    expect(report).toEqual({
+      $schema: lintReportSchema.$id,
+      schemaVersion: 1,
+      results: [],
+      summary: { requests: 0, valid: 0, invalid: 0, warnings: 0 },
+    });
   });
 });

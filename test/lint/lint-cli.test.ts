@@ -203,10 +203,17 @@ describe("formats", () => {
     // nothing to lint is exit 2 (issue 25.0), yet stdout is still the one object; --allow-empty: 0
     const nothing = lintJson([empty]);
     expect(nothing.code).toBe(2);
-    expect(nothing.report).toEqual({ results: [], summary: { requests: 0, valid: 0, invalid: 0, warnings: 0 } });
+    // it says what it is (issue 30.8): the $id of schemas/lint-report.schema.json and its version
+    const none = {
+      $schema: "https://video-schema-kit.dev/schemas/lint-report.schema.json",
+      schemaVersion: 1,
+      results: [],
+      summary: { requests: 0, valid: 0, invalid: 0, warnings: 0 },
+    };
+    expect(nothing.report).toEqual(none);
     const { code, report } = lintJson([empty, "--allow-empty"]);
     expect(code).toBe(0);
-    expect(report).toEqual({ results: [], summary: { requests: 0, valid: 0, invalid: 0, warnings: 0 } });
+    expect(report).toEqual(none);
   });
 
   it("github: ::error / ::warning annotations with file and line, and a Markdown summary appended to $GITHUB_STEP_SUMMARY", async () => {
@@ -458,7 +465,7 @@ describe("inputs", () => {
     expect(report.results).toEqual(fromFile.results.map((r) => ({ ...r, source: "<stdin>" })));
   });
 
-  it("stdin: - alone reads one JSON payload (and points at .ndjson / --ndjson when it holds several)", () => {
+  it("stdin: - alone reads one JSON payload, or NDJSON when it holds one per line (issue 25.2)", () => {
     const one = lintJson(["-", ...KEYFRAMES], {
       input: readFileSync(join(fixtures, "payloads/keyframes-frame-past-end.json")),
     });
@@ -469,7 +476,13 @@ describe("inputs", () => {
       diagnostics: [expect.objectContaining({ pointer: "/keyframes/1/frame_index" })],
     });
     const several = lintJson(["-", ...TEXT_A], { input: readFileSync(join(fixtures, "odd/several-payloads.json")) });
-    expect(several.report.results[0]!.diagnostics[0]!.message).toContain("pass --ndjson");
+    expect(several.report.results.map((r) => [r.source, r.line, r.valid])).toEqual([
+      ["<stdin>", 1, true],
+      ["<stdin>", 2, true],
+    ]);
+    // the same text in a .json file is one document still, and the message points at .ndjson / --ndjson
+    const file = lintJson(["odd/several-payloads.json", ...TEXT_A]);
+    expect(file.report.results[0]!.diagnostics[0]!.message).toContain("pass --ndjson");
   });
 
   it("piped stdin without - is not read: no file named is exit 2 (issue 30.3); - reads it", () => {

@@ -1,5 +1,4 @@
 /** `--format github`: Actions annotations, and a Markdown summary appended to `$GITHUB_STEP_SUMMARY`. */
-import { appendFileSync } from "node:fs";
 import { githubData, githubProperty, markdownCode, markdownText, terminalText } from "../../output/index.js";
 import type { Reporter } from "../lint.js";
 import type { Sink } from "./sink.js";
@@ -7,13 +6,16 @@ import { summaryLine } from "./summary.js";
 
 const SUMMARY_ROWS = 100;
 
-/** `::error file=…,line=…::…` annotations, and a Markdown summary appended to `$GITHUB_STEP_SUMMARY`. */
 /** GitHub shows at most 10 errors and 10 warnings per step and 50 annotations per job: more is noise in the log. */
 export const DEFAULT_MAX_ANNOTATIONS = 50;
 
+/**
+ * `::error file=…,line=…::…` annotations, and a Markdown summary handed to `stepSummary` (the CLI
+ * appends it to `$GITHUB_STEP_SUMMARY`, the Action keeps it for its job summary and comment).
+ */
 export function githubReporter(
   out: Sink,
-  stepSummary: string | undefined,
+  stepSummary: ((markdown: string) => void) | undefined,
   maxAnnotations = DEFAULT_MAX_ANNOTATIONS,
 ): Reporter {
   const rows: string[] = [];
@@ -46,7 +48,7 @@ export function githubReporter(
         );
       await out.write(summaryLine(summary) + "\n");
       await out.flush();
-      if (stepSummary === undefined || stepSummary === "") return;
+      if (stepSummary === undefined) return;
       const md = [
         `### vsk lint: ${summary.invalid === 0 ? "all requests valid" : `${summary.invalid} invalid request${summary.invalid === 1 ? "" : "s"}`}`,
         "",
@@ -62,13 +64,7 @@ export function githubReporter(
             ]
           : []),
       ].join("\n");
-      try {
-        appendFileSync(stepSummary, md + "\n");
-      } catch (error) {
-        process.stderr.write(
-          `vsk: could not append to GITHUB_STEP_SUMMARY (${(error as NodeJS.ErrnoException).code ?? String(error)})\n`,
-        );
-      }
+      stepSummary(md + "\n");
     },
   };
 }

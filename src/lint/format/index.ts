@@ -6,6 +6,7 @@ import type { Reporter } from "../lint.js";
 import { githubReporter } from "./github.js";
 export { DEFAULT_MAX_ANNOTATIONS } from "./github.js";
 import { jsonReporter } from "./json.js";
+export { LINT_REPORT_SCHEMA, LINT_REPORT_VERSION } from "./json.js";
 import { prettyReporter } from "./pretty.js";
 import type { Sink } from "./sink.js";
 
@@ -13,14 +14,14 @@ export { Sink } from "./sink.js";
 export { summaryLine } from "./summary.js";
 export { jsonReporter, prettyReporter, githubReporter };
 
-/** What a format may use besides its sink: set by the CLI from flags, the terminal and the environment. */
+/** What a format may use besides its sink: set by the CLI from flags, the terminal and the environment, or by the Action. */
 export interface FormatContext {
   /** colour the output (pretty only) */
   color: boolean;
   /** `--show-valid` (pretty only) */
   showValid: boolean;
-  /** `$GITHUB_STEP_SUMMARY` (github only) */
-  stepSummary: string | undefined;
+  /** github only: takes the run's Markdown summary (the CLI appends it to `$GITHUB_STEP_SUMMARY`) */
+  stepSummary: ((markdown: string) => void) | undefined;
   /** `--max-annotations` (github only) */
   maxAnnotations: number;
 }

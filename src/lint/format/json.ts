@@ -1,8 +1,9 @@
 /**
- * `--format json`: one object for machines (`schemas/lint-report.schema.json`), streamed so a
- * million results never sit in memory.
+ * `--format json`: one object for machines, streamed so a million results never sit in memory. It
+ * opens with `$schema` (schemas/lint-report.schema.json) and `schemaVersion`, raised on any change
+ * a consumer must know of (issue 30.8).
  */
-import { jsonText } from "../../output/index.js";
+import { jsonText, reportSchemaId } from "../../output/index.js";
 import type { LintDiagnostic, Reporter } from "../lint.js";
 import type { Sink } from "./sink.js";
 
@@ -48,6 +49,12 @@ function diagnosticWriter(): (d: LintDiagnostic) => string {
   };
 }
 
+export const LINT_REPORT_SCHEMA = reportSchemaId("lint-report");
+export const LINT_REPORT_VERSION = 1;
+
+/** The report's first keys, up to the opening of `results`. */
+const HEAD = `{"$schema":${JSON.stringify(LINT_REPORT_SCHEMA)},"schemaVersion":${LINT_REPORT_VERSION},"results":[`;
+
 export function jsonReporter(out: Sink): Reporter {
   let first = true;
   const quote = quoter();
@@ -60,12 +67,12 @@ export function jsonReporter(out: Sink): Reporter {
       for (let i = 0; i < r.diagnostics.length; i++)
         diagnostics += (i === 0 ? "" : ",") + diagnosticJson(r.diagnostics[i]!);
       const json = `{"source":${quote(r.source)},"line":${r.line},"model":${quote(r.model)},"endpoint":${quote(r.endpoint)},"valid":${r.valid},"diagnostics":[${diagnostics}]}`;
-      const text = (first ? '{"results":[\n' : ",\n") + json;
+      const text = (first ? `${HEAD}\n` : ",\n") + json;
       first = false;
       return out.write(text);
     },
     async end(summary) {
-      await out.write(`${first ? '{"results":[' : "\n"}],\n"summary":${JSON.stringify(summary)}}\n`);
+      await out.write(`${first ? HEAD : "\n"}],\n"summary":${JSON.stringify(summary)}}\n`);
       await out.flush();
     },
   };

@@ -1,0 +1,129 @@
+/**
+ * One `vsk lint` run (spec 7.2), whoever asks (the CLI, the GitHub Action, issue 23.7): read the
+ * config, open the generated validators, expand the inputs, lint every payload into one format of
+ * `FORMATS`, and decide the exit code. The caller parses its own flags and says where output and
+ * notes go; nothing here spawns a process or parses output back.
+ */
+import { loadConfig } from "../config/index.js";
+import { readableDirectory } from "../durable/index.js";
+import { prepareSnapshotRead } from "../snapshot/index.js";
+import { plural } from "../text/index.js";
+import { FORMATS, invalidOnly, Sink, type FormatContext, type FormatName } from "./format/index.js";
+import { expandInputs } from "./inputs.js";
+import { decompressionProblem } from "./compressed.js";
+import { Linter, type LintResult, type LintSummary, type Reporter } from "./lint.js";
+import { openRegistry, RegistryError, type ValidatorRegistry } from "./registry.js";
+import { resolveTarget } from "./resolve.js";
+
+/** A usage problem of lint itself (an unknown model or endpoint, nothing to lint, stdin twice); exit 2. */
+export class LintUsageError extends Error {
+  override name = "LintUsageError";
+}
+
+/** Exit codes of a lint run: the CLI's and the Action's. */
+export const LintExit = { ok: 0, findings: 1, usage: 2 } as const;
+
+export interface LintOptions {
+  /** where the config is looked for and relative paths start */
+  cwd: string;
+  /** files, directories, globs, `-` for stdin */
+  inputs: string[];
+  /** `--config FILE` */
+  config?: string;
+  model?: string;
+  endpoint?: string;
+  format: FormatName;
+  context: FormatContext;
+  /** where the format writes (stdout for the CLI) */
+  out: NodeJS.WritableStream;
+  errorsOnly?: boolean;
+  ndjson?: boolean;
+  maxLineBytes?: number;
+  allowEmpty?: boolean;
+  /** exit 1 with more warnings than this (default: no limit) */
+  maxWarnings?: number;
+  /** sees every result, valid or not, before the format does (the Action's outputs) */
+  observe?: (result: LintResult) => void;
+}
+
+/** A note of the run, not yet escaped for any output: `warning` and `note` never change the exit code. */
+export type LintNote = { level: "warning" | "note" | "error"; text: string };
+
+export interface LintRun {
+  summary: LintSummary;
+  exitCode: number;
+}
+
+/** Resolves the config's models and generated validators (finishing what a killed `pull` or `generate` left). */
+function openProject(cwd: string, config: string | undefined): { registry: ValidatorRegistry; snapshotDir: string } {
+  const loaded = loadConfig(cwd, config);
+  // finish or undo what a killed `pull` or `generate` left, before reading (docs/pull.md)
+  prepareSnapshotRead(loaded.snapshotDir);
+  return {
+    registry: openRegistry({ ...loaded, outDir: readableDirectory(loaded.outDir) }),
+    snapshotDir: loaded.snapshotDir,
+  };
+}
+
+/**
+ * Runs lint. Throws `LintUsageError` for a usage problem, the config's and the registry's own
+ * errors when the project cannot be read (the caller words them); a file that cannot be read is a
+ * note of level `error` and exit 2, after everything readable was linted.
+ */
+export async function runLint(options: LintOptions, log: (note: LintNote) => void): Promise<LintRun> {
+  const { cwd, inputs } = options;
+  const { registry, snapshotDir } = openProject(cwd, options.config);
+  const target = resolveTarget(registry, options.model, options.endpoint);
+  if ("problem" in target) throw new LintUsageError(target.problem);
+  const allowEmpty = options.allowEmpty === true;
+  // stdin is read only when named (issue 30.3): `vsk lint $(git diff --name-only …)` with an
+  // empty list must neither hang on an open pipe nor pass having checked nothing
+  if (inputs.length === 0 && !allowEmpty)
+    throw new LintUsageError(
+      "no input files: name files, directories or globs, or - to read stdin (--allow-empty: exit 0 when there are none)",
+    );
+  if (inputs.filter((i) => i === "-").length > 1) throw new LintUsageError("stdin (-) can be read only once");
+
+  const stale = registry.staleness(snapshotDir);
+  if (stale !== undefined) log({ level: "warning", text: stale });
+
+  const formatted = FORMATS[options.format].reporter(new Sink(options.out), options.context);
+  let reporter: Reporter = options.errorsOnly === true ? invalidOnly(formatted) : formatted;
+  const observe = options.observe;
+  if (observe !== undefined) {
+    const inner = reporter;
+    reporter = { result: (r) => (observe(r), inner.result(r)), end: (s) => inner.end(s) };
+  }
+  const linter = new Linter(registry, target, reporter, {
+    ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
+  });
+  const { files, errors } = await expandInputs(inputs, cwd, { allowEmpty });
+  for (const file of files) {
+    try {
+      await linter.file(file, cwd, options.ndjson === true);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === undefined) throw error;
+      errors.push(
+        new RegistryError(
+          decompressionProblem(file, code) ?? `${file}: cannot be read (${code === "EISDIR" ? "a directory" : code})`,
+        ),
+      );
+    }
+  }
+  await reporter.end(linter.summary);
+  const refused = registry.cacheWarning();
+  if (refused !== undefined) log({ level: "warning", text: refused });
+  const note = registry.compiledNote();
+  if (note !== undefined) log({ level: "note", text: note });
+  for (const e of errors) log({ level: "error", text: e.message });
+  const { summary } = linter;
+  if (errors.length > 0) return { summary, exitCode: LintExit.usage };
+  if (summary.invalid > 0) return { summary, exitCode: LintExit.findings };
+  const maxWarnings = options.maxWarnings ?? Infinity;
+  if (summary.warnings > maxWarnings) {
+    log({ level: "error", text: `${plural(summary.warnings, "warning")}, more than --max-warnings ${maxWarnings}` });
+    return { summary, exitCode: LintExit.findings };
+  }
+  return { summary, exitCode: LintExit.ok };
+}

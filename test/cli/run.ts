@@ -87,3 +87,8 @@ export function tempDir(prefix = "vsk-cli-"): string {
   temps.push(dir);
   return dir;
 }
+
+/** stderr without the one notice a run in a directory with no config prints (the built-in example models are in use). */
+export function withoutExampleNotice(stderr: string): string {
+  return stderr.replace(/^vsk: no vsk\.config\.json .*using the built-in example models.*\n/m, "");
+}

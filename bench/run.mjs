@@ -1,11 +1,11 @@
 // `npm run bench`: every benchmark, one after the other, each printing ratios against the
 // alternatives it measures in the same run. Run after `npm run build` (npm run bench does).
-// Only some: `node bench/run.mjs drift` (names are prefixes: validators, generate, lint, drift, client, bundle).
+// Only some: `node bench/run.mjs drift` (names are prefixes: validators, generate, lint, drift, client, bundle, preflight).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
 const only = process.argv.slice(2);
-const benches = ["validators.mjs", "generate.mjs", "lint.mjs", "drift.mjs", "client.mjs", "bundle.mjs"].filter(
+const benches = ["validators.mjs", "generate.mjs", "lint.mjs", "drift.mjs", "client.mjs", "bundle.mjs", "preflight.mjs"].filter(
   (b) => only.length === 0 || only.some((o) => b.startsWith(o)),
 );
 let failed = 0;

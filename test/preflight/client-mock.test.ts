@@ -3,7 +3,8 @@
  * package's and the generated `createClient`) and in the mock (`fetchInputs`), end to end over
  * real HTTP on 127.0.0.1: a media server serving the committed fixtures, and the mock service.
  */
-import { dirname, resolve } from "node:path";
+import { spawn, spawnSync } from "node:child_process";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { endpoints, type EndpointTypeMap } from "../../generated/index.mjs";
@@ -112,5 +113,69 @@ describe("the mock's fetchInputs", () => {
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ reason: "input_fetch_failed", retryable: true });
     await expect(client().subscribe(MODEL_B, { input: input("/media/image.png") })).resolves.toBeDefined();
+  });
+});
+
+describe("vsk mock --fetch-inputs", () => {
+  it("through bin/vsk.mjs: an expired link fails the prediction (not retryable), a good file succeeds; the local media server allowed by --fetch-inputs-allow-host", async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        join(root, "bin/vsk.mjs"),
+        "mock",
+        "--port",
+        "0",
+        "--key",
+        KEY,
+        "--queue-ms",
+        "0",
+        "--run-ms",
+        "0",
+        "--fetch-inputs",
+        "--fetch-inputs-allow-host",
+        media.host,
+      ],
+      { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (c) => (stderr += c));
+    try {
+      await new Promise<void>((ready, fail) => {
+        child.on("exit", (code) => fail(new Error(`vsk mock exited ${code}: ${stderr}`)));
+        child.stdout.on("data", (c) => {
+          stdout += c;
+          if (stdout.includes("listening on")) ready();
+        });
+      });
+      const url = /listening on (\S+)/.exec(stdout)![1]!;
+      const client = createQueueClient<EndpointTypeMap>({
+        baseUrl: url,
+        credentials: KEY,
+        endpoints,
+        pollIntervalMs: 5,
+      });
+      const error = await client.subscribe(MODEL_B, { input: input(EXPIRED) }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PredictionFailedError);
+      expect(error).toMatchObject({ reason: "input_fetch_failed", retryable: false });
+      await expect(client.subscribe(MODEL_B, { input: input("/media/image.png") })).resolves.toBeDefined();
+      expect(stdout + stderr).not.toContain(SIGNATURE);
+    } finally {
+      child.kill("SIGTERM");
+    }
+  });
+
+  it("--fetch-inputs-allow-host without --fetch-inputs is a usage error", () => {
+    const run = spawnSync(
+      process.execPath,
+      [join(root, "bin/vsk.mjs"), "mock", "--port", "0", "--fetch-inputs-allow-host", "127.0.0.1"],
+      {
+        cwd: root,
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("--fetch-inputs-allow-host needs --fetch-inputs");
   });
 });

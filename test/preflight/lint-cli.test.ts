@@ -3,7 +3,8 @@
  * a real HTTP server on 127.0.0.1 serving the committed fixtures (test/fixtures/preflight). Every
  * format shows the findings; a presigned-style link's signature appears in none of them.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -123,5 +124,47 @@ describe("vsk lint --preflight", () => {
     expect(usageError(await lint("--preflight", "--preflight-concurrency", "0"))).toContain(
       "--preflight-concurrency must be a whole number from 1 to 256",
     );
+  });
+});
+
+describe("the progress line", () => {
+  // a terminal on stderr (util-linux `script` gives the command a pseudo-terminal); the run lasts
+  // at least --preflight-timeout (a route that never answers), so the progress line is due
+  it.runIf(existsSync("/usr/bin/script"))("is shown on a terminal during a long run, and erased", async () => {
+    writeFileSync(
+      join(dir, "slow.json"),
+      JSON.stringify({
+        model: "example/model-b",
+        endpoint: "reference-to-video",
+        input: { prompt: "a cat", reference_images: [`${server.origin}/never`] },
+      }),
+    );
+    const command = [
+      process.execPath,
+      join(ROOT, "bin/vsk.mjs"),
+      "lint",
+      "--preflight",
+      "--preflight-allow-host",
+      server.host,
+      "--preflight-timeout",
+      "2",
+      "slow.json",
+    ]
+      .map((a) => `'${a}'`)
+      .join(" ");
+    const { code, output } = await new Promise<{ code: number | null; output: string }>((done) => {
+      const child = spawn("/usr/bin/script", ["-qec", command, "/dev/null"], {
+        cwd: dir,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout.on("data", (c) => (output += c));
+      child.stderr.on("data", (c) => (output += c));
+      child.on("close", (c) => done({ code: c, output }));
+    });
+    expect(code, output).toBe(1);
+    expect(output).toMatch(/vsk: preflight: 1 file, 1 request, 0 KiB read/);
+    expect(output).toContain("\r\u001b[2K");
+    expect(output).toContain("no response headers before the timeout");
   });
 });

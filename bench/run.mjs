@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, one after the other, each printing ratios against the
 // alternatives it measures in the same run. Run after `npm run build` (npm run bench does).
-// Only some: `node bench/run.mjs drift` (names are prefixes: validators, generate, lint, drift, client, bundle, footprint).
+// Only some: `node bench/run.mjs drift` (names are prefixes: validators, generate, lint, drift, client, bundle, preflight, footprint).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
@@ -12,6 +12,7 @@ const benches = [
   "drift.mjs",
   "client.mjs",
   "bundle.mjs",
+  "preflight.mjs",
   "footprint.mjs",
 ].filter((b) => only.length === 0 || only.some((o) => b.startsWith(o)));
 let failed = 0;

@@ -89,10 +89,13 @@ export interface Diagnostic {
   rule: KnownRule | (string & {});
   /** spec 7.1: the code the service would fail the prediction with */
   code: "invalid_input";
-  /** spec 7.2: the reason the service would give */
-  reason: "input_validation_failed";
-  /** spec 7.2: submitting the identical request again cannot succeed */
-  retryable: false;
+  /**
+   * spec 7.2: the reason the service would give; `input_fetch_failed` only from the preflight's
+   * `input-fetch-failed` (issue 26: a referenced file the service could not fetch)
+   */
+  reason: "input_validation_failed" | "input_fetch_failed";
+  /** spec 7.2: whether the identical request may succeed later (true only for a retryable fetch failure) */
+  retryable: boolean;
   /** names the field and says expected versus received; never a URL's query string */
   message: string;
   /** what the schema keyword or the rule asks for, as data (undefined for a reading problem) */

@@ -1,5 +1,6 @@
 /**
- * `vsk lint [FILES… | -] [--model ID|ALIAS --endpoint NAME] [--format pretty|json|github] [--max-warnings N]`
+ * `vsk lint [FILES… | -] [--model ID|ALIAS --endpoint NAME] [--format pretty|json|github] [--max-warnings N]
+ *   [--preflight [--preflight-allow-host HOST[:PORT]]… [--preflight-timeout SECONDS] [--preflight-concurrency N]]`
  *
  * Arguments are parsed with node's own `parseArgs`, not yargs: lint is the command that must start
  * fast (the README's Performance target: ≤ 0.5× the wall time of `ajv validate`), and importing
@@ -20,8 +21,15 @@ import {
 } from "../lint/index.js";
 import { terminalText } from "../output/index.js";
 import { CliError, ExitCode, toCliError } from "./errors.js";
-import { didYouMean, quote } from "../text/index.js";
+import { didYouMean, plural, quote } from "../text/index.js";
 import { redactUrlsInText } from "../diagnostics/index.js";
+import type { LintPreflight } from "../lint/preflight.js";
+import type { PreflightOptions } from "../preflight/index.js";
+
+// docs/preflight.md's defaults (src/preflight PREFLIGHT_DEFAULTS), stated here so lint's help
+// does not import the preflight stage
+const PREFLIGHT_TIMEOUT_S = 10;
+const PREFLIGHT_CONCURRENCY = 8;
 
 const HELP = `Usage: vsk lint [FILES… | -] [options]
 
@@ -52,6 +60,17 @@ Options:
                          glob matching nothing) instead of 2
   --color, --no-color    pretty: colour or not (default: on a terminal; FORCE_COLOR forces it,
                          a non-empty NO_COLOR turns it off)
+  --preflight            also fetch the files payloads reference (images, videos, audios, documents,
+                         web pages) the way the service will and check them on their bytes
+                         (docs/preflight.md); without it lint makes no network request at all
+  --preflight-allow-host HOST[:PORT]
+                         treat HOST (that port only, with :PORT) as public: a local mirror or a test
+                         server; repeatable (without it 127.0.0.1, localhost and private addresses
+                         are reported, and nothing is sent to them)
+  --preflight-timeout SECONDS
+                         per request (default ${PREFLIGHT_TIMEOUT_S})
+  --preflight-concurrency N
+                         requests at a time to one host (default ${PREFLIGHT_CONCURRENCY})
   --config FILE          config file (default: ./vsk.config.json if present, else the three embedded models)
   -h, --help             show this help
 
@@ -70,6 +89,10 @@ const OPTIONS = {
   color: { type: "boolean" },
   "no-color": { type: "boolean" },
   "show-valid": { type: "boolean" },
+  preflight: { type: "boolean" },
+  "preflight-allow-host": { type: "string", multiple: true },
+  "preflight-timeout": { type: "string" },
+  "preflight-concurrency": { type: "string" },
   config: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -112,6 +135,63 @@ function wantsColor(on: boolean | undefined, off: boolean | undefined, tty: bool
   return tty;
 }
 
+/** --preflight and its flags as the preflight's options, or undefined without --preflight. */
+function preflightOptionsOf(values: {
+  preflight?: boolean;
+  "preflight-allow-host"?: string[];
+  "preflight-timeout"?: string;
+  "preflight-concurrency"?: string;
+}): PreflightOptions | undefined {
+  const given = (["preflight-allow-host", "preflight-timeout", "preflight-concurrency"] as const).filter(
+    (f) => values[f] !== undefined,
+  );
+  if (values.preflight !== true) {
+    if (given.length > 0) usage(`--${given[0]} needs --preflight`);
+    return undefined;
+  }
+  const allowHosts = values["preflight-allow-host"] ?? [];
+  for (const host of allowHosts)
+    if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i.test(host.trim()))
+      usage(`--preflight-allow-host takes HOST or HOST:PORT (e.g. 127.0.0.1:8080), not ${shownValue(host)}`);
+  const options: PreflightOptions = { allowHosts: allowHosts.map((h) => h.trim()) };
+  const timeout = values["preflight-timeout"];
+  if (timeout !== undefined) {
+    const seconds = /^\d+(\.\d+)?$/.test(timeout.trim()) ? Number(timeout) : NaN;
+    if (!(seconds > 0) || seconds > 3600)
+      usage(`--preflight-timeout must be a number of seconds above 0 (at most 3600), not ${shownValue(timeout)}`);
+    options.timeoutMs = seconds * 1000;
+  }
+  const concurrency = values["preflight-concurrency"];
+  if (concurrency !== undefined) {
+    const n = /^\d+$/.test(concurrency.trim()) ? Number(concurrency) : NaN;
+    if (!Number.isSafeInteger(n) || n < 1 || n > 256)
+      usage(`--preflight-concurrency must be a whole number from 1 to 256, not ${shownValue(concurrency)}`);
+    options.concurrency = n;
+  }
+  return options;
+}
+
+/**
+ * A progress line on stderr for a long preflight (issue 26), only when stderr is a terminal:
+ * from the first second on, rewritten in place each second; the returned function erases it.
+ */
+function progressLine(run: LintPreflight): () => void {
+  if (process.stderr.isTTY !== true) return () => {};
+  let shown = false;
+  const timer = setInterval(() => {
+    const { urls, requests, bytes } = run.stats();
+    shown = true;
+    process.stderr.write(
+      `\r\x1b[2Kvsk: preflight: ${plural(urls, "file")}, ${plural(requests, "request")}, ${Math.round(bytes / 1024)} KiB read`,
+    );
+  }, 1000);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    if (shown) process.stderr.write("\r\x1b[2K");
+  };
+}
+
 export async function runLint(argv: string[]): Promise<number> {
   let parsed;
   try {
@@ -145,6 +225,7 @@ export async function runLint(argv: string[]): Promise<number> {
     if (!Number.isSafeInteger(maxAnnotations))
       usage(`--max-annotations must be a whole number, not ${shownValue(values["max-annotations"])}`);
   }
+  const preflight = preflightOptionsOf(values);
   const color = FORMATS[format].colors && wantsColor(values.color, values["no-color"], process.stdout.isTTY === true);
   const stepSummary = process.env.GITHUB_STEP_SUMMARY;
   let run;
@@ -169,6 +250,7 @@ export async function runLint(argv: string[]): Promise<number> {
         maxLineBytes,
         allowEmpty: values["allow-empty"] === true,
         maxWarnings,
+        ...(preflight === undefined ? {} : { preflight, onPreflight: progressLine }),
       },
       writeNote,
     );

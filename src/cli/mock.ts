@@ -10,7 +10,7 @@ export async function runMock(argv: string[]): Promise<number> {
   const args = await commandParser(
     argv,
     "mock",
-    "[--port N] [--host H] [--key KEY] [--queue-ms N] [--run-ms N] [--pre-9-2] [--strict-submit] [--webhook-secret S] [--config FILE]",
+    "[--port N] [--host H] [--key KEY] [--queue-ms N] [--run-ms N] [--pre-9-2] [--strict-submit] [--webhook-secret S] [--fetch-inputs [--fetch-inputs-allow-host HOST[:PORT]]…] [--config FILE]",
   )
     .option("port", { type: "number", default: 4010, describe: "port to listen on; 0 takes an ephemeral one" })
     .option("host", { type: "string", default: "127.0.0.1", describe: "address to bind (loopback unless you say so)" })
@@ -31,6 +31,18 @@ export async function runMock(argv: string[]): Promise<number> {
       type: "string",
       describe:
         "sign webhook deliveries (Standard Webhooks): whsec_<base64>, base64, or any other text used as its bytes",
+    })
+    .option("fetch-inputs", {
+      type: "boolean",
+      default: false,
+      describe:
+        "fetch the files each valid submit references, as the service will (docs/preflight.md): an expired link, a 5xx, a private host… fails the prediction with invalid_input / input_fetch_failed and its retryable",
+    })
+    .option("fetch-inputs-allow-host", {
+      type: "string",
+      array: true,
+      describe:
+        "with --fetch-inputs: treat HOST (HOST:PORT: that port only) as public, e.g. a local media server; repeatable",
     })
     .option("config", {
       type: "string",
@@ -54,6 +66,9 @@ export async function runMock(argv: string[]): Promise<number> {
     } catch (error) {
       throw new CliError(`mock: --webhook-secret: ${(error as Error).message}`, ExitCode.usage);
     }
+  const allowHosts = (args["fetch-inputs-allow-host"] ?? []).map(String);
+  if (allowHosts.length > 0 && !args["fetch-inputs"])
+    throw new CliError("mock: --fetch-inputs-allow-host needs --fetch-inputs (see `vsk mock --help`)", ExitCode.usage);
   let service;
   try {
     service = createMockService({
@@ -64,6 +79,7 @@ export async function runMock(argv: string[]): Promise<number> {
       runMs: args["run-ms"],
       pre92: args["pre-9-2"],
       strictSubmit: args["strict-submit"],
+      ...(args["fetch-inputs"] ? { fetchInputs: { allowHosts } } : {}),
       // the path is a WHATWG URL pathname (control characters percent-encoded) and the method
       // passed node's HTTP parser, so neither can carry a terminal escape
       onRequest: (r) =>

@@ -18,6 +18,7 @@ import { dirname, resolve } from "node:path";
 import type { ValidatorRegistry } from "./registry.js";
 import { resolvePayload, type LintTarget } from "./resolve.js";
 import { locatePointer } from "../json/index.js";
+import type { PayloadCheck } from "./preflight.js";
 
 /**
  * A diagnostic of a payload read from a `.json` document (not NDJSON), with where its pointer's
@@ -142,6 +143,8 @@ export class Linter {
     private readonly target: LintTarget,
     private readonly reporter: Reporter,
     private readonly readOptions: ReadOptions = {},
+    /** extra findings per resolved payload: `--preflight` (src/lint/preflight.ts) */
+    private readonly check?: PayloadCheck,
   ) {}
 
   private finish(
@@ -193,7 +196,12 @@ export class Linter {
         );
       return done(diagnostics);
     };
-    const done = (diagnostics: Diagnostic[]) => {
+    // --preflight (src/lint/preflight.ts): the referenced files' findings follow the payload's own
+    const done = (diagnostics: Diagnostic[]): void | Promise<void> =>
+      this.check === undefined
+        ? report(diagnostics)
+        : this.check(model, endpoint, input).then((more) => report([...diagnostics, ...more]));
+    const report = (diagnostics: Diagnostic[]) => {
       if (prefix !== "" && diagnostics.length > 0)
         diagnostics = diagnostics.map((d) => ({ ...d, pointer: prefix + d.pointer }));
       return finish(model, endpoint, diagnostics);

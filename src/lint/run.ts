@@ -9,6 +9,8 @@ import { readableDirectory } from "../durable/index.js";
 import { prepareSnapshotRead } from "../snapshot/index.js";
 import { plural } from "../text/index.js";
 import { FORMATS, invalidOnly, Sink, type FormatContext, type FormatName } from "./format/index.js";
+import { lintPreflight, type LintPreflight } from "./preflight.js";
+import type { PreflightOptions } from "../preflight/index.js";
 import { expandInputs } from "./inputs.js";
 import { decompressionProblem } from "./compressed.js";
 import { Linter, type LintResult, type LintSummary, type Reporter } from "./lint.js";
@@ -44,6 +46,10 @@ export interface LintOptions {
   maxWarnings?: number;
   /** sees every result, valid or not, before the format does (the Action's outputs) */
   observe?: (result: LintResult) => void;
+  /** `--preflight`: the files each payload references are fetched and checked (src/lint/preflight.ts); absent, no request is made */
+  preflight?: PreflightOptions;
+  /** started when the preflight runs (a progress line, say); the function it returns is called at the end */
+  onPreflight?: (run: LintPreflight) => () => void;
 }
 
 /** A note of the run, not yet escaped for any output: `warning` and `note` never change the exit code. */
@@ -94,22 +100,34 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
     const inner = reporter;
     reporter = { result: (r) => (observe(r), inner.result(r)), end: (s) => inner.end(s) };
   }
-  const linter = new Linter(registry, target, reporter, {
-    ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
-  });
+  // loaded only with --preflight, so that a plain lint neither loads the media parsers nor makes a request
+  const preflight = options.preflight === undefined ? undefined : await lintPreflight(registry, options.preflight);
+  const linter = new Linter(
+    registry,
+    target,
+    reporter,
+    { ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }) },
+    preflight?.check,
+  );
   const { files, errors } = await expandInputs(inputs, cwd, { allowEmpty });
-  for (const file of files) {
-    try {
-      await linter.file(file, cwd, options.ndjson === true);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === undefined) throw error;
-      errors.push(
-        new RegistryError(
-          decompressionProblem(file, code) ?? `${file}: cannot be read (${code === "EISDIR" ? "a directory" : code})`,
-        ),
-      );
+  const stopProgress = preflight === undefined ? undefined : options.onPreflight?.(preflight);
+  try {
+    for (const file of files) {
+      try {
+        await linter.file(file, cwd, options.ndjson === true);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === undefined) throw error;
+        errors.push(
+          new RegistryError(
+            decompressionProblem(file, code) ?? `${file}: cannot be read (${code === "EISDIR" ? "a directory" : code})`,
+          ),
+        );
+      }
     }
+  } finally {
+    stopProgress?.();
+    await preflight?.close();
   }
   await reporter.end(linter.summary);
   const refused = registry.cacheWarning();

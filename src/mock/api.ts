@@ -37,8 +37,22 @@ export interface MockApiOptions extends StoreLimits {
   maxBodyBytes?: number;
   /** how many submits are read, parsed and validated at once (default 8; the others wait their turn) */
   maxConcurrentSubmits?: number;
+  /**
+   * fetches the files a valid submit references (issue 26, `createMockService({ fetchInputs })`
+   * builds it from the package's preflight): its first `input-fetch-failed` fails the prediction
+   * with invalid_input / input_fetch_failed, that diagnostic's message and retryable (spec 7.2)
+   */
+  inputCheck?: (key: string, input: unknown) => PromiseLike<readonly InputCheckFinding[]>;
   /** called after each request is answered (the CLI logs it) */
   onRequest?: (record: MockRequestRecord) => void;
+}
+
+/** What `inputCheck` reports: the preflight's diagnostics, as much of them as the mock reads. */
+export interface InputCheckFinding {
+  rule: string;
+  severity: string;
+  message: string;
+  retryable: boolean;
 }
 
 /** @deprecated the former name of {@link MockApiOptions} */

@@ -125,6 +125,22 @@ async function admit(ctx: MockContext, request: Request, url: URL, params: Param
       failure: { code: "invalid_input", reason: "input_validation_failed", retryable: false, message },
     };
   }
+  // --fetch-inputs (issue 26): a valid input's files, fetched as the service will (spec 7.2)
+  if (diagnostics.length === 0 && ctx.options.inputCheck !== undefined) {
+    const fetchFailure = (await ctx.options.inputCheck(endpoint.key, input)).find(
+      (d) => d.rule === "input-fetch-failed" && d.severity === "error",
+    );
+    if (fetchFailure !== undefined)
+      outcome = {
+        kind: "failed",
+        failure: {
+          code: "invalid_input",
+          reason: "input_fetch_failed",
+          retryable: fetchFailure.retryable,
+          message: fetchFailure.message,
+        },
+      };
+  }
   // what is kept is bounded: a failure's message is cut at MAX_MESSAGE_CHARS
   if (outcome.kind === "failed" && outcome.failure.message.length > MAX_MESSAGE_CHARS)
     outcome = {

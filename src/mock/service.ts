@@ -9,8 +9,16 @@ import { listen as listenHttp, type HttpLimits, type Listening } from "./http.js
 import { MockApi, type MockApiOptions, type MockRequestRecord } from "./api.js";
 import type { MockEndpoint } from "./routes.js";
 import type { WebhookDelivery } from "./webhooks.js";
+import type { PreflightOptions } from "../preflight/index.js";
 
 export interface MockServiceOptions extends Omit<MockApiOptions, "endpoints">, HttpLimits {
+  /**
+   * fetch the files each valid submit references, as the service will (issue 26, docs/mock.md):
+   * a prediction whose preflight finds an `input-fetch-failed` fails with invalid_input /
+   * input_fetch_failed and its retryable. `true`, or the preflight's options (`allowHosts` for a
+   * server on 127.0.0.1, `timeoutMs`, …). Default: off (the mock fetches nothing).
+   */
+  fetchInputs?: boolean | PreflightOptions;
   /** the endpoints to serve; default: every endpoint of the configured models */
   endpoints?: readonly MockEndpoint[];
   /** a `vsk.config.json` (default: the one in `cwd`, else the three embedded models) */
@@ -58,7 +66,17 @@ export function endpointsFromConfig(config: VskConfig): MockEndpoint[] {
 
 export function createMockService(options: MockServiceOptions = {}): MockService {
   const endpoints = options.endpoints ?? endpointsFromConfig(loadConfig(options.cwd ?? process.cwd(), options.config));
-  const core = new MockApi({ ...options, endpoints });
+  const { fetchInputs } = options;
+  // one preflight per submit, not one run: a link fixed (or expired) since is seen as it is now
+  const inputCheck =
+    fetchInputs === undefined || fetchInputs === false
+      ? options.inputCheck
+      : (key: string, input: unknown) =>
+          // loaded on first use: the media parsers only for a mock that fetches inputs
+          import("../preflight/index.js").then(({ preflight }) =>
+            preflight(key, input, fetchInputs === true ? {} : fetchInputs),
+          );
+  const core = new MockApi({ ...options, endpoints, ...(inputCheck === undefined ? {} : { inputCheck }) });
   let listening: Listening | undefined;
   return {
     fetch: (request) => core.fetch(request),

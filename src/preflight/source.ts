@@ -83,7 +83,8 @@ function tooBig(size: number, settings: SourceSettings): FetchFailure {
   return {
     retryable: false,
     why: `the file is ${describeBytes(size)}, over the size limit of ${describeBytes(settings.maxFileBytes)}`,
-    advice: "use a smaller file (the preflight's limit is maxFileBytes / --preflight-max-bytes)",
+    advice:
+      "use a smaller file (the limit is the preflight's maxFileBytes option, 100 MiB by default: docs/preflight.md)",
   };
 }
 

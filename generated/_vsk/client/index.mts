@@ -76,6 +76,12 @@ export interface ClientEndpoint {
   validate(input: unknown): readonly Diagnostic[] | PromiseLike<readonly Diagnostic[]>;
 }
 
+/**
+ * Checks the files an input references (the package's `preflight`): its diagnostics, among them
+ * `input-fetch-failed` with reason `input_fetch_failed` and its `retryable` (spec 7.2).
+ */
+export type PreflightCheck = (key: string, input: unknown) => PromiseLike<readonly Diagnostic[]>;
+
 /** Input and output type per endpoint key (the generated `EndpointTypeMap`). */
 export type TypeMap<M> = { [K in keyof M]: { input: unknown; output: unknown } };
 
@@ -105,6 +111,13 @@ export interface QueueClientOptions<M extends TypeMap<M>> {
   pollIntervalMs?: number;
   /** validate inputs before submitting (default true) */
   validate?: boolean;
+  /**
+   * the preflight `submit(key, { input, preflight: true })` runs before sending (issue 26,
+   * docs/preflight.md): pass the package's `preflight` (`import { preflight } from
+   * "video-schema-kit"`), or bind its options: `(key, input) => preflight(key, input, { allowHosts })`.
+   * Given, not imported: the client (and its generated copy) stays free of node-only media parsers.
+   */
+  preflight?: PreflightCheck;
   /** the paths the spec does not show */
   paths?: Partial<ClientPaths>;
 }
@@ -159,6 +172,8 @@ export interface WaitOptions {
 export interface SubscribeOptions<I> extends WaitOptions {
   input: I;
   webhookUrl?: string;
+  /** run the client's `preflight` on the input before sending (see `submit`) */
+  preflight?: boolean;
 }
 
 const FINAL = new Set(["succeeded", "failed", "cancelled"]);
@@ -172,7 +187,15 @@ function clipLine(text: string): string {
 export interface QueueClient<M extends TypeMap<M>> {
   submit<K extends keyof M & string>(
     key: K,
-    options: { input: M[K]["input"]; webhookUrl?: string } & CallOptions,
+    options: {
+      input: M[K]["input"];
+      webhookUrl?: string;
+      /**
+       * check the files the input references first, with the client's `preflight` option: any error
+       * throws `RequestValidationError` with its diagnostics before anything is sent (issue 26)
+       */
+      preflight?: boolean;
+    } & CallOptions,
   ): Promise<Submitted>;
   status<K extends keyof M & string>(
     key: K,
@@ -333,7 +356,7 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
   async function follow(
     key: keyof M & string,
     { signal, headers: extra, timeoutMs, cancelOnTimeout, pollIntervalMs, onQueueUpdate, logs }: WaitOptions,
-    start: string | { input: unknown; webhookUrl: string | undefined },
+    start: string | { input: unknown; webhookUrl: string | undefined; preflight: boolean | undefined },
   ): Promise<unknown> {
     if (timeoutMs !== undefined) bound("timeoutMs", timeoutMs, 0, true);
     const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
@@ -367,6 +390,7 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
           .submit(key, {
             input: start.input,
             ...(start.webhookUrl === undefined ? {} : { webhookUrl: start.webhookUrl }),
+            ...(start.preflight === undefined ? {} : { preflight: start.preflight }),
             ...each,
           })
           .catch(rethrow));
@@ -395,10 +419,20 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
   }
 
   const client: QueueClient<M> = {
-    async submit(key, { input, webhookUrl, ...callOptions }) {
+    async submit(key, { input, webhookUrl, preflight, ...callOptions }) {
       const { entry, owner, name } = endpointOf(key);
       if (options.validate !== false) {
         const diagnostics = await entry.validate(input);
+        if (diagnostics.some((d) => d.severity === "error"))
+          throw new RequestValidationError(key, diagnostics);
+      }
+      if (preflight === true) {
+        // issue 26: the referenced files, fetched as the service will, before anything is sent
+        if (options.preflight === undefined)
+          throw new TypeError(
+            `submit ${key}: preflight: true needs the client's preflight option (import { preflight } from "video-schema-kit"; docs/client.md)`,
+          );
+        const diagnostics = await options.preflight(key, input);
         if (diagnostics.some((d) => d.severity === "error"))
           throw new RequestValidationError(key, diagnostics);
       }
@@ -470,8 +504,8 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
       }
     },
 
-    subscribe(key, { input, webhookUrl, ...waitOptions }) {
-      return follow(key, waitOptions, { input, webhookUrl });
+    subscribe(key, { input, webhookUrl, preflight, ...waitOptions }) {
+      return follow(key, waitOptions, { input, webhookUrl, preflight });
     },
 
     wait(key, requestId, waitOptions = {}) {

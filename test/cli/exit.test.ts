@@ -21,6 +21,7 @@ const NOT_FOR_THE_CLI: Record<string, string> = {
   LockBusyError: "durable: each stage turns it into its own error",
   InputError: "lint: reported per payload in the lint report",
   PreferError: "mock: answered with an HTTP 400 by the mock",
+  LintUsageError: "lint: src/cli/lint.ts words it as a usage error (exit 2), the Action as its own annotation",
   DriftUsageError: "drift: src/cli/drift.ts words it as a usage error (exit 2), the Action as its own annotation",
   DriftStageError:
     "drift: carries a stage's error (config, accept file, snapshot), worded by the table through its cause",

@@ -9,6 +9,8 @@
  * follows an inode, not a path: a directory removed and recreated (even within the debounce) or
  * swapped in by rename is a new directory at the same path, so each refresh compares the inode
  * and re-arms the watcher; a run follows a re-arm, for what changed in the new directory before.
+ * The inode number alone is not enough: a directory removed and recreated at once often gets the
+ * same number back, so a watcher that saw its own directory go marks it for re-arming too.
  */
 import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
@@ -41,6 +43,8 @@ export interface WatchOptions {
 /** Files vsk itself writes beside the ones it reads (locks, journals, temporary copies): no reason to run. */
 const OWN_FILES = /\.vsk-(lock|journal|tmp|new|old)/;
 const TREE_DEPTH = 2;
+/** No directory's identity: set when a watcher saw its own directory go, so the next refresh re-arms it. */
+const SELF_EVENT = "self";
 
 export function watchAndRun(options: WatchOptions): Promise<number> {
   const debounce = options.debounceMs ?? 200;
@@ -116,6 +120,9 @@ export function watchAndRun(options: WatchOptions): Promise<number> {
       try {
         const watcher = watch(dir, (_event, file) => {
           const entry = watchers.get(dir);
+          // the directory itself was removed or moved away (inotify names the directory then): one
+          // recreated at once may reuse the inode number, so the next refresh re-arms whatever is there
+          if (file === basename(dir) && entry?.watcher === watcher) entry.inode = SELF_EVENT;
           if (file !== null && (OWN_FILES.test(file) || (entry?.names !== undefined && !entry.names.has(file)))) return;
           schedule();
         });

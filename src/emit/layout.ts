@@ -3,19 +3,30 @@
  * own formatter (prettier with their options: print width, tabs, quotes, semicolons, trailing
  * commas, quoted keys, object wrapping) over `generated/`. Code is compared as syntax trees
  * (TypeScript's parser, from ts-morph) with the layout left out: whitespace, comments, quote
- * style, optional semicolons and commas, redundant parentheses, quoted vs bare property names;
+ * style, optional semicolons (and the `;` prettier puts before a line that starts with `(`) and commas, redundant parentheses, quoted vs bare property names;
  * JSON is compared parsed. (A comment-only edit therefore reads as a layout change.) Only `generate --check` calls it, and only for files that differ.
  */
 import { ts } from "ts-morph";
 
+const STATEMENT_LISTS: ReadonlyArray<(node: ts.Node) => boolean> = [
+  ts.isSourceFile,
+  ts.isBlock,
+  ts.isModuleBlock,
+  ts.isCaseClause,
+  ts.isDefaultClause,
+];
+
 /** The layout-free form of a module: node kinds, names and literal values, in order. */
 function codeShape(path: string, text: string): string | undefined {
   const kind = /\.d\.[cm]?ts$|\.[cm]?ts$/.test(path) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
-  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, kind);
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, kind);
   // a file that does not parse is not ours in another layout
   if (((file as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics?.length ?? 0) > 0) return undefined;
   const out: string[] = [];
   const visit = (node: ts.Node): void => {
+    // without semicolons prettier guards a line starting with `(` or `[` by a lone `;`: an empty
+    // statement in a statement list does nothing (one that is an `if`'s or a loop's body does)
+    if (ts.isEmptyStatement(node) && STATEMENT_LISTS.some((is) => is(node.parent))) return;
     // prettier adds and drops parentheses that change nothing (arrow parameters, long conditions)
     if (ts.isParenthesizedExpression(node)) return visit(node.expression);
     if (ts.isParenthesizedTypeNode(node)) return visit(node.type);

@@ -2,7 +2,7 @@
  * Where schemas come from: `{schema_url}` of spec 9.1 written as an `http(s)://` URL, a
  * `file://` URL, or a plain directory laid out as a mirror (`<dir>/main/<owner>/<name>/latest.json`).
  */
-import { isAbsolute, join, resolve } from "node:path";
+import { isAbsolute, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FetchUsageError } from "./errors.js";
 import { redactUrl, redactUrlsInText } from "./redact.js";
@@ -12,15 +12,23 @@ export type SchemaSource =
   | { kind: "directory"; /** absolute path of the mirror's root */ dir: string };
 
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//;
+/** `\\server\share` with anything below it (`\\?\UNC\…` and `\\.\…` device paths included). */
+const UNC = /^\\\\[^\\/]+\\[^\\/]+/;
 
 /**
  * Reads a schema URL as typed by a user. A relative directory is resolved against `baseDir`.
  * Throws `FetchUsageError` (a usage error) for another scheme or credentials in the URL.
  */
-export function parseSchemaSource(text: string, baseDir: string = process.cwd()): SchemaSource {
+export function parseSchemaSource(
+  text: string,
+  baseDir: string = process.cwd(),
+  separator: string = sep,
+): SchemaSource {
   const value = text.trim();
   if (value === "") throw new FetchUsageError("the schema URL is empty");
   const scheme = SCHEME.exec(value)?.[1]?.toLowerCase() ?? (/^file:/i.test(value) ? "file" : undefined);
+  // On Windows `\\server\share\…` (UNC) is a directory on a file share, not a web address.
+  if (scheme === undefined && separator === "\\" && UNC.test(value)) return { kind: "directory", dir: value };
   if (scheme === undefined) {
     // A web address written wrong (`https:user:pw@host`, `//host/…`, `user:pw@host`) is not a
     // directory: refused without echoing it, so its credentials are never printed (spec 7.2 rule 3).

@@ -4,7 +4,7 @@
  */
 import { createReadStream, type ReadStream } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
-import { extname, join, resolve } from "node:path";
+import { extname, join, resolve, sep } from "node:path";
 import { Readable } from "node:stream";
 import { payloadExtension } from "./compressed.js";
 
@@ -54,7 +54,7 @@ export async function expandInputs(
     const absent = ["ENOENT", "ENOTDIR"].includes((statError as NodeJS.ErrnoException | undefined)?.code ?? "");
     if (info === undefined && absent && /[*?[\]{}]/.test(input)) {
       const { glob } = await import("tinyglobby");
-      const matches = (await glob(input, { cwd, onlyFiles: true, dot: false, expandDirectories: false }))
+      const matches = (await glob(globPattern(input), { cwd, onlyFiles: true, dot: false, expandDirectories: false }))
         .filter(isPayloadPath)
         .sort();
       if (matches.length === 0 && options.allowEmpty !== true)
@@ -193,4 +193,12 @@ export function sniffNdjson(stream: Readable): Promise<{ ndjson: boolean; stream
     };
     stream.on("readable", onReadable).on("end", onEnd).on("error", onError);
   });
+}
+
+/**
+ * A pattern as the glob library reads it: `/` between names. On Windows a user types `\`
+ * (`requests\**\*.json`), which the library would read as an escape; elsewhere `\` escapes.
+ */
+export function globPattern(input: string, separator: string = sep): string {
+  return separator === "\\" ? input.replaceAll("\\", "/") : input;
 }

@@ -5,6 +5,7 @@
  * One home for every reporter of `lint`, `drift` and `explain`; colour is added only by our own
  * code, after escaping.
  */
+import { sep } from "node:path";
 
 /**
  * The one host of every JSON Schema the package publishes (`schemas/*.schema.json`): a JSON
@@ -64,6 +65,14 @@ export function githubData(text: string): string {
 /** A workflow command's property value (`file=…,title=…`): {@link githubData} plus `:` → `%3A`, `,` → `%2C`. */
 export function githubProperty(text: string): string {
   return githubData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
+}
+
+/**
+ * A file path as a workflow command's `file=` value: GitHub resolves it against the repository
+ * with `/` separators, so a Windows path's `\` become `/` (on POSIX a `\` is part of a name).
+ */
+export function githubFile(path: string, separator: string = sep): string {
+  return githubProperty(terminalText(separator === "\\" ? path.replaceAll("\\", "/") : path));
 }
 
 /**

@@ -3,7 +3,12 @@
  * for behavior and unclassified, notices for the rest), and the Markdown report appended to
  * `$GITHUB_STEP_SUMMARY` when it is set.
  */
-import { githubData as escapeData, githubProperty as escapeProperty, terminalText } from "../../output/index.js";
+import {
+  githubData as escapeData,
+  githubFile,
+  githubProperty as escapeProperty,
+  terminalText,
+} from "../../output/index.js";
 import type { DriftReport, ChangeSeverity } from "../types.js";
 import { pointerText, verdict } from "./shared.js";
 
@@ -20,10 +25,9 @@ export function formatGithub(report: DriftReport, files: ReadonlyMap<string, str
   const lines: string[] = [];
   const annotate = (level: string, title: string, message: string, model?: string): void => {
     const file = model === undefined ? undefined : files.get(model);
-    const props = [
-      ...(file === undefined ? [] : [`file=${escapeProperty(terminalText(file))}`]),
-      `title=${escapeProperty(title)}`,
-    ].join(",");
+    const props = [...(file === undefined ? [] : [`file=${githubFile(file)}`]), `title=${escapeProperty(title)}`].join(
+      ",",
+    );
     lines.push(`::${level} ${props}::${escapeData(message)}`);
   };
   for (const m of report.models) {

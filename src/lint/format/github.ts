@@ -1,5 +1,12 @@
 /** `--format github`: Actions annotations, and a Markdown summary appended to `$GITHUB_STEP_SUMMARY`. */
-import { githubData, githubProperty, markdownCode, markdownText, terminalText } from "../../output/index.js";
+import {
+  githubData,
+  githubFile,
+  githubProperty,
+  markdownCode,
+  markdownText,
+  terminalText,
+} from "../../output/index.js";
 import type { Reporter } from "../lint.js";
 import type { Sink } from "./sink.js";
 import { summaryLine } from "./summary.js";
@@ -31,7 +38,7 @@ export function githubReporter(
         if (annotated >= maxAnnotations) unannotated++;
         else {
           annotated++;
-          text += `::${kind} file=${githubProperty(terminalText(r.source))},line=${d.line ?? r.line}${d.column === undefined ? "" : `,col=${d.column}`},title=${githubProperty(terminalText(`vsk lint ${d.rule}`))}::${githubData(terminalText(`${d.pointer || "/"}: ${d.message}`))}\n`;
+          text += `::${kind} file=${githubFile(r.source)},line=${d.line ?? r.line}${d.column === undefined ? "" : `,col=${d.column}`},title=${githubProperty(terminalText(`vsk lint ${d.rule}`))}::${githubData(terminalText(`${d.pointer || "/"}: ${d.message}`))}\n`;
         }
         if (rows.length < SUMMARY_ROWS)
           rows.push(

@@ -1,5 +1,5 @@
 /**
- * `vsk lint [FILES… | -] [--model ID|ALIAS --endpoint NAME] [--format pretty|json|github] [--max-warnings N]
+ * `vsk lint [FILES… | -] [--model ID|ALIAS --endpoint NAME] [--format pretty|json|github|markdown] [--summary|--summary-only] [--max-warnings N]
  *   [--preflight [--preflight-allow-host HOST[:PORT]]… [--preflight-timeout SECONDS] [--preflight-concurrency N]]`
  *
  * Arguments are parsed with node's own `parseArgs`, not yargs: lint is the command that must start
@@ -49,6 +49,11 @@ Options:
   --max-warnings N       exit 1 when there are more than N warnings (default: no limit)
   --max-annotations N    github: annotate at most N findings (default ${DEFAULT_MAX_ANNOTATIONS}), then one line saying
                          how many more (the summary line counts them all)
+  --summary              after the results: per endpoint (requests, invalid), per rule (findings,
+                         share of requests, where first seen) and per field (array indices
+                         folded: /input/keyframes/*/frame_index); in json the summary object's
+                         byEndpoint, byRule and byField; markdown always has it
+  --summary-only         the summary instead of the results (json: "results" is empty)
   --errors-only          leave valid payloads (also those with only warnings) out of the results;
                          the summary still counts them
   --max-line-bytes N     longest NDJSON line read, in bytes (default 8388608, 8 MiB); a longer
@@ -84,6 +89,8 @@ const OPTIONS = {
   "max-line-bytes": { type: "string" },
   "max-annotations": { type: "string" },
   "errors-only": { type: "boolean" },
+  summary: { type: "boolean" },
+  "summary-only": { type: "boolean" },
   ndjson: { type: "boolean" },
   "allow-empty": { type: "boolean" },
   color: { type: "boolean" },
@@ -246,6 +253,7 @@ export async function runLint(argv: string[]): Promise<number> {
         },
         out: process.stdout,
         errorsOnly: values["errors-only"] === true,
+        summary: values["summary-only"] === true ? "only" : values.summary === true ? "after" : "off",
         ndjson: values.ndjson === true,
         maxLineBytes,
         allowEmpty: values["allow-empty"] === true,

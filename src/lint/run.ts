@@ -8,7 +8,16 @@ import { loadConfig } from "../config/index.js";
 import { readableDirectory } from "../durable/index.js";
 import { prepareSnapshotRead } from "../snapshot/index.js";
 import { plural } from "../text/index.js";
-import { FORMATS, invalidOnly, Sink, type FormatContext, type FormatName } from "./format/index.js";
+import {
+  FORMATS,
+  invalidOnly,
+  Sink,
+  withSummary,
+  type FormatContext,
+  type FormatName,
+  type LintFormat,
+  type SummaryMode,
+} from "./format/index.js";
 import { lintPreflight, type LintPreflight } from "./preflight.js";
 import type { PreflightOptions } from "../preflight/index.js";
 import { expandInputs } from "./inputs.js";
@@ -39,6 +48,8 @@ export interface LintOptions {
   /** where the format writes (stdout for the CLI) */
   out: NodeJS.WritableStream;
   errorsOnly?: boolean;
+  /** `--summary` (`after` the results) or `--summary-only` (instead of them); default `off` (issue 25.3) */
+  summary?: SummaryMode;
   ndjson?: boolean;
   maxLineBytes?: number;
   allowEmpty?: boolean;
@@ -95,6 +106,10 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
 
   const formatted = FORMATS[options.format].reporter(new Sink(options.out), options.context);
   let reporter: Reporter = options.errorsOnly === true ? invalidOnly(formatted) : formatted;
+  // the summary tables count every result, before --errors-only leaves any out (src/lint/format/summary.ts)
+  const tables = options.summary ?? "off";
+  if (tables !== "off" || (FORMATS[options.format] as LintFormat).summary === "always")
+    reporter = withSummary(reporter, tables === "only" ? "only" : "after");
   const observe = options.observe;
   if (observe !== undefined) {
     const inner = reporter;

@@ -21,6 +21,7 @@ import {
 import { lintPreflight, type LintPreflight } from "./preflight.js";
 import type { PreflightOptions } from "../preflight/index.js";
 import { expandInputs } from "./inputs.js";
+import { inputBytes, ReadMeter, type LintProgress } from "./progress.js";
 import { decompressionProblem } from "./compressed.js";
 import { Linter, type LintResult, type LintSummary, type Reporter } from "./lint.js";
 import { openRegistry, RegistryError, type ValidatorRegistry } from "./registry.js";
@@ -61,6 +62,8 @@ export interface LintOptions {
   preflight?: PreflightOptions;
   /** started when the preflight runs (a progress line, say); the function it returns is called at the end */
   onPreflight?: (run: LintPreflight) => () => void;
+  /** started once the inputs are known (a progress line, issue 25.5), polling how far the run got; the function it returns is called at the end */
+  onProgress?: (stats: () => LintProgress) => () => void;
 }
 
 /** A note of the run, not yet escaped for any output: `warning` and `note` never change the exit code. */
@@ -115,6 +118,8 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
     const inner = reporter;
     reporter = { result: (r) => (observe(r), inner.result(r)), end: (s) => inner.end(s) };
   }
+  const meter = options.onProgress === undefined ? undefined : new ReadMeter();
+  if (meter !== undefined) reporter = meter.counting(reporter);
   // loaded only with --preflight, so that a plain lint neither loads the media parsers nor makes a request
   const preflight = options.preflight === undefined ? undefined : await lintPreflight(registry, options.preflight);
   const linter = new Linter(
@@ -125,7 +130,13 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
     preflight?.check,
   );
   const { files, errors } = await expandInputs(inputs, cwd, { allowEmpty });
-  const stopProgress = preflight === undefined ? undefined : options.onPreflight?.(preflight);
+  const stopPreflight = preflight === undefined ? undefined : options.onPreflight?.(preflight);
+  let stopProgress: (() => void) | undefined;
+  if (meter !== undefined) {
+    meter.totalBytes = await inputBytes(files, cwd);
+    linter.opened = meter.opened;
+    stopProgress = options.onProgress?.(meter.stats);
+  }
   try {
     for (const file of files) {
       try {
@@ -142,6 +153,7 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
     }
   } finally {
     stopProgress?.();
+    stopPreflight?.();
     await preflight?.close();
   }
   await reporter.end(linter.summary);

@@ -128,6 +128,22 @@ describe.skipIf(!HAS_SCRIPT)("lint's progress line", () => {
     expect((JSON.parse(readFileSync(join(dir, "ci.json"), "utf8")) as { results: unknown[] }).results).toHaveLength(51);
   });
 
+  it("on a terminal that also shows stdout: the line is erased before the results are written", async () => {
+    const writer = fifo("both.ndjson");
+    const run = onTerminal(["both.ndjson", "--summary"], "/dev/tty");
+    writer.write(LINE.repeat(5));
+    await run.seen(/vsk: lint: [^\r]*\r\u001b\[2Kvsk: lint: /);
+    // results enough to be written while the line is shown (the output is written in 64 KiB pieces)
+    writer.end(LINE.repeat(1000));
+    expect(await run.done).toBe(1);
+    const shown = run.output();
+    expect(shown).toContain("1005 requests: 0 valid, 1005 invalid, 0 warnings");
+    expect(shown).toContain("  findings  requests   share  rule");
+    // every frame is ended by its erasure, never by output written after it on the same line
+    const frames = shown.match(/vsk: lint: [^\r]*/g)!;
+    expect(shown.match(/vsk: lint: [^\r]*\r\u001b\[2K/g)).toHaveLength(frames.length);
+  });
+
   it("with a known total: bytes read of the inputs' size, next to the preflight's part (first: it is cut to the terminal's width)", async () => {
     let answering = false;
     const held: ServerResponse[] = [];

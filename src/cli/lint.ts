@@ -1,5 +1,5 @@
 /**
- * `vsk lint [FILES… | -] [--model ID|ALIAS --endpoint NAME] [--format pretty|json|github] [--max-warnings N]
+ * `vsk lint [FILES… | -] [--model ID|ALIAS --endpoint NAME] [--format pretty|json|github|markdown] [--summary|--summary-only] [--max-warnings N]
  *   [--preflight [--preflight-allow-host HOST[:PORT]]… [--preflight-timeout SECONDS] [--preflight-concurrency N]]`
  *
  * Arguments are parsed with node's own `parseArgs`, not yargs: lint is the command that must start
@@ -24,6 +24,8 @@ import { CliError, ExitCode, toCliError } from "./errors.js";
 import { didYouMean, plural, quote } from "../text/index.js";
 import { redactUrlsInText } from "../diagnostics/index.js";
 import type { LintPreflight } from "../lint/preflight.js";
+import { progressText } from "../lint/progress.js";
+import { ProgressLine, progressWanted } from "./progress.js";
 import type { PreflightOptions } from "../preflight/index.js";
 
 // docs/preflight.md's defaults (src/preflight PREFLIGHT_DEFAULTS), stated here so lint's help
@@ -49,6 +51,11 @@ Options:
   --max-warnings N       exit 1 when there are more than N warnings (default: no limit)
   --max-annotations N    github: annotate at most N findings (default ${DEFAULT_MAX_ANNOTATIONS}), then one line saying
                          how many more (the summary line counts them all)
+  --summary              after the results: per endpoint (requests, invalid), per rule (findings,
+                         share of requests, where first seen) and per field (array indices
+                         folded: /input/keyframes/*/frame_index); in json the summary object's
+                         byEndpoint, byRule and byField; markdown always has it
+  --summary-only         the summary instead of the results (json: "results" is empty)
   --errors-only          leave valid payloads (also those with only warnings) out of the results;
                          the summary still counts them
   --max-line-bytes N     longest NDJSON line read, in bytes (default 8388608, 8 MiB); a longer
@@ -84,6 +91,8 @@ const OPTIONS = {
   "max-line-bytes": { type: "string" },
   "max-annotations": { type: "string" },
   "errors-only": { type: "boolean" },
+  summary: { type: "boolean" },
+  "summary-only": { type: "boolean" },
   ndjson: { type: "boolean" },
   "allow-empty": { type: "boolean" },
   color: { type: "boolean" },
@@ -171,24 +180,11 @@ function preflightOptionsOf(values: {
   return options;
 }
 
-/**
- * A progress line on stderr for a long preflight (issue 26), only when stderr is a terminal:
- * from the first second on, rewritten in place each second; the returned function erases it.
- */
-function progressLine(run: LintPreflight): () => void {
-  if (process.stderr.isTTY !== true) return () => {};
-  let shown = false;
-  const timer = setInterval(() => {
-    const { urls, requests, bytes } = run.stats();
-    shown = true;
-    process.stderr.write(
-      `\r\x1b[2Kvsk: preflight: ${plural(urls, "file")}, ${plural(requests, "request")}, ${Math.round(bytes / 1024)} KiB read`,
-    );
-  }, 1000);
-  timer.unref();
+/** The preflight's part of the progress line (issue 26). */
+function preflightPart(run: LintPreflight): () => string {
   return () => {
-    clearInterval(timer);
-    if (shown) process.stderr.write("\r\x1b[2K");
+    const { urls, requests, bytes } = run.stats();
+    return `preflight: ${plural(urls, "file")}, ${plural(requests, "request")}, ${Math.round(bytes / 1024)} KiB read`;
   };
 }
 
@@ -228,6 +224,8 @@ export async function runLint(argv: string[]): Promise<number> {
   const preflight = preflightOptionsOf(values);
   const color = FORMATS[format].colors && wantsColor(values.color, values["no-color"], process.stdout.isTTY === true);
   const stepSummary = process.env.GITHUB_STEP_SUMMARY;
+  // one progress line on a terminal's stderr, never on a pipe or in CI (src/cli/progress.ts)
+  const progress = progressWanted(process.stderr, process.env) ? new ProgressLine(process.stderr) : undefined;
   let run;
   try {
     run = await runLintStage(
@@ -244,13 +242,20 @@ export async function runLint(argv: string[]): Promise<number> {
           stepSummary: stepSummary ? (markdown) => appendStepSummary(stepSummary, markdown) : undefined,
           maxAnnotations,
         },
-        out: process.stdout,
+        out: progress?.stdout(process.stdout) ?? process.stdout,
         errorsOnly: values["errors-only"] === true,
+        summary: values["summary-only"] === true ? "only" : values.summary === true ? "after" : "off",
         ndjson: values.ndjson === true,
         maxLineBytes,
         allowEmpty: values["allow-empty"] === true,
         maxWarnings,
-        ...(preflight === undefined ? {} : { preflight, onPreflight: progressLine }),
+        ...(preflight === undefined ? {} : { preflight }),
+        ...(progress === undefined
+          ? {}
+          : {
+              onProgress: (stats) => progress.add(() => progressText(stats(), progress.seconds())),
+              onPreflight: (run) => progress.add(preflightPart(run)),
+            }),
       },
       writeNote,
     );

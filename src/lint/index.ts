@@ -40,7 +40,9 @@ export {
   LINT_REPORT_VERSION,
   prettyReporter,
   githubReporter,
+  markdownReporter,
   summaryLine,
+  withSummary,
   FORMATS,
   FORMAT_NAMES,
   formatChoices,
@@ -50,4 +52,8 @@ export {
   type FormatName,
   type FormatContext,
   type LintFormat,
+  type SummaryMode,
+  type DetailedSummary,
+  type SummaryTables,
 } from "./format/index.js";
+export { type LintProgress } from "./progress.js";

@@ -138,6 +138,8 @@ function lintDiagnostic(
 
 export class Linter {
   readonly summary: LintSummary = { requests: 0, valid: 0, invalid: 0, warnings: 0 };
+  /** told each input's raw stream as it opens: the progress line's bytes read (src/lint/progress.ts) */
+  opened?: (raw: { bytesRead?: number }) => void;
   constructor(
     private readonly registry: ValidatorRegistry,
     private readonly target: LintTarget,
@@ -271,6 +273,7 @@ export class Linter {
   /** Lints every payload of one file (`-` is stdin), gzip or brotli decompressed as it streams. */
   async file(path: string, cwd: string, stdinNdjson: boolean): Promise<void> {
     if (path === "-") {
+      this.opened?.(process.stdin as { bytesRead?: number });
       const piped = await decompressed(process.stdin, "<stdin>");
       // piped NDJSON needs no --ndjson (issue 25.2); one document, pretty-printed or not, reads as one
       const { ndjson, stream: stdin } = stdinNdjson ? { ndjson: true, stream: piped } : await sniffNdjson(piped);
@@ -278,7 +281,9 @@ export class Linter {
       else await readSingleJson(stdin, "<stdin>", this.document(undefined));
       return;
     }
-    const stream = await decompressed(openFile(path, cwd), path);
+    const raw = openFile(path, cwd);
+    this.opened?.(raw);
+    const stream = await decompressed(raw, path);
     if (isNdjsonPath(path)) await readNdjson(stream, path, this.payload, this.readOptions);
     else await readSingleJson(stream, path, this.document(dirname(resolve(cwd, path))));
   }

@@ -8,10 +8,20 @@ import { loadConfig } from "../config/index.js";
 import { readableDirectory } from "../durable/index.js";
 import { prepareSnapshotRead } from "../snapshot/index.js";
 import { plural } from "../text/index.js";
-import { FORMATS, invalidOnly, Sink, type FormatContext, type FormatName } from "./format/index.js";
+import {
+  FORMATS,
+  invalidOnly,
+  Sink,
+  withSummary,
+  type FormatContext,
+  type FormatName,
+  type LintFormat,
+  type SummaryMode,
+} from "./format/index.js";
 import { lintPreflight, type LintPreflight } from "./preflight.js";
 import type { PreflightOptions } from "../preflight/index.js";
 import { expandInputs } from "./inputs.js";
+import { inputBytes, ReadMeter, type LintProgress } from "./progress.js";
 import { decompressionProblem } from "./compressed.js";
 import { Linter, type LintResult, type LintSummary, type Reporter } from "./lint.js";
 import { openRegistry, RegistryError, type ValidatorRegistry } from "./registry.js";
@@ -39,6 +49,8 @@ export interface LintOptions {
   /** where the format writes (stdout for the CLI) */
   out: NodeJS.WritableStream;
   errorsOnly?: boolean;
+  /** `--summary` (`after` the results) or `--summary-only` (instead of them); default `off` (issue 25.3) */
+  summary?: SummaryMode;
   ndjson?: boolean;
   maxLineBytes?: number;
   allowEmpty?: boolean;
@@ -50,6 +62,8 @@ export interface LintOptions {
   preflight?: PreflightOptions;
   /** started when the preflight runs (a progress line, say); the function it returns is called at the end */
   onPreflight?: (run: LintPreflight) => () => void;
+  /** started once the inputs are known (a progress line, issue 25.5), polling how far the run got; the function it returns is called at the end */
+  onProgress?: (stats: () => LintProgress) => () => void;
 }
 
 /** A note of the run, not yet escaped for any output: `warning` and `note` never change the exit code. */
@@ -95,11 +109,17 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
 
   const formatted = FORMATS[options.format].reporter(new Sink(options.out), options.context);
   let reporter: Reporter = options.errorsOnly === true ? invalidOnly(formatted) : formatted;
+  // the summary tables count every result, before --errors-only leaves any out (src/lint/format/summary.ts)
+  const tables = options.summary ?? "off";
+  if (tables !== "off" || (FORMATS[options.format] as LintFormat).summary === "always")
+    reporter = withSummary(reporter, tables === "only" ? "only" : "after");
   const observe = options.observe;
   if (observe !== undefined) {
     const inner = reporter;
     reporter = { result: (r) => (observe(r), inner.result(r)), end: (s) => inner.end(s) };
   }
+  const meter = options.onProgress === undefined ? undefined : new ReadMeter();
+  if (meter !== undefined) reporter = meter.counting(reporter);
   // loaded only with --preflight, so that a plain lint neither loads the media parsers nor makes a request
   const preflight = options.preflight === undefined ? undefined : await lintPreflight(registry, options.preflight);
   const linter = new Linter(
@@ -110,7 +130,13 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
     preflight?.check,
   );
   const { files, errors } = await expandInputs(inputs, cwd, { allowEmpty });
-  const stopProgress = preflight === undefined ? undefined : options.onPreflight?.(preflight);
+  const stopPreflight = preflight === undefined ? undefined : options.onPreflight?.(preflight);
+  let stopProgress: (() => void) | undefined;
+  if (meter !== undefined) {
+    meter.totalBytes = await inputBytes(files, cwd);
+    linter.opened = meter.opened;
+    stopProgress = options.onProgress?.(meter.stats);
+  }
   try {
     for (const file of files) {
       try {
@@ -127,6 +153,7 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
     }
   } finally {
     stopProgress?.();
+    stopPreflight?.();
     await preflight?.close();
   }
   await reporter.end(linter.summary);

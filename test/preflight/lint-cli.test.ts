@@ -155,6 +155,7 @@ describe("the progress line", () => {
     const { code, output } = await new Promise<{ code: number | null; output: string }>((done) => {
       const child = spawn("/usr/bin/script", ["-qec", command, "/dev/null"], {
         cwd: dir,
+        env: { ...process.env, CI: "" }, // CI set: never a progress line (issue 25.5)
         stdio: ["ignore", "pipe", "pipe"],
       });
       let output = "";

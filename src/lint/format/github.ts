@@ -1,17 +1,9 @@
 /** `--format github`: Actions annotations, and a Markdown summary appended to `$GITHUB_STEP_SUMMARY`. */
-import {
-  githubData,
-  githubFile,
-  githubProperty,
-  markdownCode,
-  markdownText,
-  terminalText,
-} from "../../output/index.js";
+import { githubData, githubFile, githubProperty, terminalText } from "../../output/index.js";
 import type { Reporter } from "../lint.js";
+import { markdownDocument } from "./markdown.js";
 import type { Sink } from "./sink.js";
-import { summaryLine } from "./summary.js";
-
-const SUMMARY_ROWS = 100;
+import { hasTables, summaryLine, summaryText } from "./summary.js";
 
 /** GitHub shows at most 10 errors and 10 warnings per step and 50 annotations per job: more is noise in the log. */
 export const DEFAULT_MAX_ANNOTATIONS = 50;
@@ -25,8 +17,7 @@ export function githubReporter(
   stepSummary: ((markdown: string) => void) | undefined,
   maxAnnotations = DEFAULT_MAX_ANNOTATIONS,
 ): Reporter {
-  const rows: string[] = [];
-  let more = 0;
+  const doc = markdownDocument();
   let annotated = 0;
   let unannotated = 0;
   return {
@@ -40,12 +31,8 @@ export function githubReporter(
           annotated++;
           text += `::${kind} file=${githubFile(r.source)},line=${d.line ?? r.line}${d.column === undefined ? "" : `,col=${d.column}`},title=${githubProperty(terminalText(`vsk lint ${d.rule}`))}::${githubData(terminalText(`${d.pointer || "/"}: ${d.message}`))}\n`;
         }
-        if (rows.length < SUMMARY_ROWS)
-          rows.push(
-            `| ${kind} | ${markdownCode(`${r.source}:${d.line === undefined ? r.line : `${d.line}:${d.column}`}`)} | ${markdownCode(d.pointer || "/")} | ${markdownText(d.message)} |`,
-          );
-        else more++;
       }
+      doc.result(r);
       return out.write(text);
     },
     async end(summary) {
@@ -53,25 +40,13 @@ export function githubReporter(
         await out.write(
           `::notice title=vsk lint::${unannotated} more finding${unannotated === 1 ? "" : "s"} not annotated (--max-annotations ${maxAnnotations}); --format json lists every finding\n`,
         );
+      // --summary: the tables in the log as plain text (each line starts with a number or a
+      // space, never with data), and in the step summary as Markdown
+      if (hasTables(summary)) await out.write(summaryText(summary));
       await out.write(summaryLine(summary) + "\n");
       await out.flush();
       if (stepSummary === undefined) return;
-      const md = [
-        `### vsk lint: ${summary.invalid === 0 ? "all requests valid" : `${summary.invalid} invalid request${summary.invalid === 1 ? "" : "s"}`}`,
-        "",
-        `${summaryLine(summary)}.`,
-        "",
-        ...(rows.length > 0
-          ? [
-              "| severity | where | field | message |",
-              "| --- | --- | --- | --- |",
-              ...rows,
-              ...(more > 0 ? [`| … | ${more} more | | |`] : []),
-              "",
-            ]
-          : []),
-      ].join("\n");
-      stepSummary(md + "\n");
+      stepSummary(doc.text(summary));
     },
   };
 }

@@ -7,12 +7,24 @@ import { githubReporter } from "./github.js";
 export { DEFAULT_MAX_ANNOTATIONS } from "./github.js";
 import { jsonReporter } from "./json.js";
 export { LINT_REPORT_SCHEMA, LINT_REPORT_VERSION } from "./json.js";
+import { markdownReporter } from "./markdown.js";
 import { prettyReporter } from "./pretty.js";
 import type { Sink } from "./sink.js";
 
 export { Sink } from "./sink.js";
-export { summaryLine } from "./summary.js";
-export { jsonReporter, prettyReporter, githubReporter };
+export {
+  summaryLine,
+  withSummary,
+  foldIndices,
+  MAX_KEYS,
+  type SummaryMode,
+  type DetailedSummary,
+  type SummaryTables,
+  type EndpointCount,
+  type RuleCount,
+  type FieldCount,
+} from "./summary.js";
+export { jsonReporter, prettyReporter, githubReporter, markdownReporter };
 
 /** What a format may use besides its sink: set by the CLI from flags, the terminal and the environment, or by the Action. */
 export interface FormatContext {
@@ -29,6 +41,8 @@ export interface FormatContext {
 export interface LintFormat {
   /** whether the format colours its output on a terminal */
   colors: boolean;
+  /** `always`: the format shows the summary tables without `--summary` (issue 25.3) */
+  summary?: "always";
   reporter(out: Sink, context: FormatContext): Reporter;
 }
 
@@ -46,6 +60,11 @@ export const FORMATS = {
     colors: false,
     reporter: (out, c) => githubReporter(out, c.stepSummary, c.maxAnnotations),
   },
+  markdown: {
+    colors: false,
+    summary: "always",
+    reporter: (out) => markdownReporter(out),
+  },
 } as const satisfies Record<string, LintFormat>;
 
 export type FormatName = keyof typeof FORMATS;
@@ -56,7 +75,7 @@ export function isFormat(name: string): name is FormatName {
   return Object.hasOwn(FORMATS, name);
 }
 
-/** `pretty (default), json or github`: the choices as `--help` lists them. */
+/** `pretty (default), json, github or markdown`: the choices as `--help` lists them. */
 export function formatChoices(): string {
   const [first, ...rest] = FORMAT_NAMES;
   return `${first} (default), ${rest.slice(0, -1).join(", ")} or ${rest[rest.length - 1]}`;

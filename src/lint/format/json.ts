@@ -72,7 +72,7 @@ export function jsonReporter(out: Sink): Reporter {
       return out.write(text);
     },
     async end(summary) {
-      await out.write(`${first ? HEAD : "\n"}],\n"summary":${JSON.stringify(summary)}}\n`);
+      await out.write(`${first ? HEAD : "\n"}],\n"summary":${jsonText(JSON.stringify(summary))}}\n`);
       await out.flush();
     },
   };

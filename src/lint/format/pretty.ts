@@ -2,7 +2,7 @@
 import { terminalText } from "../../output/index.js";
 import type { Reporter } from "../lint.js";
 import type { Sink } from "./sink.js";
-import { summaryLine } from "./summary.js";
+import { hasTables, summaryLine, summaryText } from "./summary.js";
 
 const COLORS = {
   red: "\u001b[31m",
@@ -14,7 +14,8 @@ const COLORS = {
 };
 
 /**
- * `file:line  pointer  message`, grouped per payload, then a one-line summary. File names,
+ * `file:line  pointer  message`, grouped per payload, then (`--summary`) the summary tables and a
+ * one-line summary. File names,
  * pointers and messages are data: escaped before our own colour is added.
  */
 export function prettyReporter(out: Sink, color: boolean, showValid: boolean): Reporter {
@@ -40,6 +41,7 @@ export function prettyReporter(out: Sink, color: boolean, showValid: boolean): R
       return out.write(lines.join("\n") + "\n\n");
     },
     async end(summary) {
+      if (hasTables(summary)) await out.write(summaryText(summary));
       const line = summaryLine(summary);
       await out.write(`${summary.invalid > 0 ? paint("red", line) : paint("green", line)}\n`);
       await out.flush();

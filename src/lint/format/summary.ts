@@ -1,5 +1,12 @@
-/** The one-line summary every lint format ends with. */
-import type { LintSummary } from "../lint.js";
+/**
+ * The run's summary (issue 25.3): the one-line totals every lint format ends with, and with
+ * `--summary` the tallies per endpoint, per rule and per field, counted from the ordered stream of
+ * results the formats receive (so they equal the per-result output, whoever produced the results),
+ * and their two renderings: an aligned text table (pretty, the github log) and Markdown tables
+ * (`--format markdown`, `$GITHUB_STEP_SUMMARY`). Every data-derived string is escaped by src/output.
+ */
+import { markdownCode, terminalText } from "../../output/index.js";
+import type { LintResult, LintSummary, Reporter } from "../lint.js";
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -7,4 +14,339 @@ function plural(n: number, word: string): string {
 
 export function summaryLine(s: LintSummary): string {
   return `${plural(s.requests, "request")}: ${s.valid} valid, ${s.invalid} invalid, ${plural(s.warnings, "warning")}`;
+}
+
+/** `--summary` (after the results) or `--summary-only` (instead of them); `off`: the totals line only. */
+export type SummaryMode = "off" | "after" | "only";
+
+/** Where a rule was first seen, in result order. */
+export interface FirstSeen {
+  source: string;
+  line: number;
+  /** in a `.json` document: the field's column */
+  column?: number;
+  pointer: string;
+}
+
+/** A row that stands for every key beyond the first {@link MAX_KEYS} of its table: its keys are null. */
+interface Other {
+  other?: true;
+}
+
+export interface EndpointCount extends Other {
+  /** null when the payload could not be read or named no endpoint */
+  model: string | null;
+  endpoint: string | null;
+  requests: number;
+  invalid: number;
+  warnings: number;
+}
+
+export interface RuleCount extends Other {
+  rule: string | null;
+  /** diagnostics of the rule */
+  findings: number;
+  /** requests with at least one of them */
+  requests: number;
+  /** `requests` / all requests (0 when there are none) */
+  share: number;
+  first: FirstSeen | null;
+}
+
+export interface FieldCount extends Other {
+  /** the diagnostic's JSON Pointer with every array index folded to `*` (`/input/keyframes/* /frame_index`) */
+  field: string | null;
+  findings: number;
+  requests: number;
+}
+
+/** What `--summary` adds to the totals: also the `summary` keys of `--format json`. */
+export interface SummaryTables {
+  byEndpoint: EndpointCount[];
+  byRule: RuleCount[];
+  byField: FieldCount[];
+}
+
+export type DetailedSummary = LintSummary & Partial<SummaryTables>;
+
+/**
+ * Distinct keys kept per table: endpoints and fields come from the payloads (an unknown endpoint's
+ * name, a misspelt key), so a log of a million different ones keeps memory flat; the rest is
+ * counted in one `other` row, so the counts still add up.
+ */
+export const MAX_KEYS = 1000;
+
+/** Rows of a table shown in pretty and Markdown (json lists every row). */
+export const SHOWN_ROWS = 20;
+
+/**
+ * A pointer's segments that are whole numbers, read as array indices, folded to `*`: the field's
+ * path across payloads. (A pointer alone cannot tell an index from an object key `"3"`; both fold.)
+ */
+export function foldIndices(pointer: string): string {
+  return pointer.replace(/\/(?:0|[1-9][0-9]*)(?=\/|$)/g, "/*");
+}
+
+interface Counted {
+  findings: number;
+  requests: number;
+  /** the number of the last request counted in `requests` */
+  seen: number;
+}
+
+/** A table of counters by key, at most {@link MAX_KEYS} keys, the rest in one `other` counter. */
+class Table<T> {
+  readonly rows = new Map<string, T>();
+  other: T | undefined;
+  constructor(private readonly make: () => T) {}
+  get(key: string): T {
+    let row = this.rows.get(key);
+    if (row !== undefined) return row;
+    if (this.rows.size >= MAX_KEYS) return (this.other ??= this.make());
+    row = this.make();
+    this.rows.set(key, row);
+    return row;
+  }
+}
+
+const byCount = <T extends { findings?: number; requests: number }>(key: (t: T) => string) => {
+  return (a: T, b: T) =>
+    (b.findings ?? b.requests) - (a.findings ?? a.requests) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+};
+
+/** Counts results as they stream by; {@link tables} gives the rows, sorted by count then name. */
+export class SummaryTally {
+  private requests = 0;
+  private readonly endpoints = new Table(() => ({
+    model: null as string | null,
+    endpoint: null as string | null,
+    requests: 0,
+    invalid: 0,
+    warnings: 0,
+  }));
+  private readonly rules = new Table<Counted & { first: FirstSeen | null }>(() => ({
+    findings: 0,
+    requests: 0,
+    seen: 0,
+    first: null,
+  }));
+  private readonly fields = new Table<Counted>(() => ({ findings: 0, requests: 0, seen: 0 }));
+
+  add(r: LintResult): void {
+    const n = ++this.requests;
+    const e = this.endpoints.get(r.model === null && r.endpoint === null ? "" : `${r.model}\u0000${r.endpoint}`);
+    e.model = r.model;
+    e.endpoint = r.endpoint;
+    e.requests++;
+    if (!r.valid) e.invalid++;
+    for (const d of r.diagnostics) {
+      if (d.severity !== "error") e.warnings++;
+      const rule = this.rules.get(d.rule);
+      rule.findings++;
+      if (rule.seen !== n) ((rule.seen = n), rule.requests++);
+      rule.first ??= {
+        source: r.source,
+        line: d.line ?? r.line,
+        ...(d.column === undefined ? {} : { column: d.column }),
+        pointer: d.pointer,
+      };
+      const field = this.fields.get(foldIndices(d.pointer));
+      field.findings++;
+      if (field.seen !== n) ((field.seen = n), field.requests++);
+    }
+  }
+
+  tables(): SummaryTables {
+    const all = this.requests;
+    const endpoints: EndpointCount[] = [...this.endpoints.rows.values()].sort(
+      byCount((e: EndpointCount) => `${e.model ?? ""}/${e.endpoint ?? ""}`),
+    );
+    const o = this.endpoints.other;
+    if (o !== undefined) endpoints.push({ ...o, model: null, endpoint: null, other: true });
+    const share = (requests: number) => (all === 0 ? 0 : requests / all);
+    const rules: RuleCount[] = [...this.rules.rows].map(([rule, c]) => ({
+      rule,
+      findings: c.findings,
+      requests: c.requests,
+      share: share(c.requests),
+      first: c.first,
+    }));
+    rules.sort(byCount((r: RuleCount) => r.rule ?? ""));
+    const ro = this.rules.other;
+    if (ro !== undefined)
+      rules.push({
+        rule: null,
+        findings: ro.findings,
+        requests: ro.requests,
+        share: share(ro.requests),
+        first: ro.first,
+        other: true,
+      });
+    const fields: FieldCount[] = [...this.fields.rows].map(([field, c]) => ({
+      field,
+      findings: c.findings,
+      requests: c.requests,
+    }));
+    fields.sort(byCount((f: FieldCount) => f.field ?? ""));
+    const fo = this.fields.other;
+    if (fo !== undefined) fields.push({ field: null, findings: fo.findings, requests: fo.requests, other: true });
+    return { byEndpoint: endpoints, byRule: rules, byField: fields };
+  }
+}
+
+/**
+ * `--summary` / `--summary-only` around a format's reporter: every result is counted, and handed
+ * on unless `only`; the format's `end` gets the totals with {@link SummaryTables}.
+ */
+export function withSummary(reporter: Reporter, mode: Exclude<SummaryMode, "off">): Reporter {
+  const tally = new SummaryTally();
+  return {
+    result(r) {
+      tally.add(r);
+      return mode === "only" ? undefined : reporter.result(r);
+    },
+    end: (summary) => reporter.end({ ...summary, ...tally.tables() } satisfies DetailedSummary),
+  };
+}
+
+export function hasTables(s: DetailedSummary): s is LintSummary & SummaryTables {
+  return s.byEndpoint !== undefined && s.byRule !== undefined && s.byField !== undefined;
+}
+
+/** `12.5%`, `<0.1%` for a share above 0 that rounds to 0. */
+export function percent(share: number): string {
+  if (share > 0 && share < 0.0005) return "<0.1%";
+  return `${(share * 100).toFixed(1)}%`;
+}
+
+/** `source:line` or `source:line:column`, as the per-result output writes a location. */
+export function locationOf(f: FirstSeen): string {
+  return `${f.source}:${f.column === undefined ? f.line : `${f.line}:${f.column}`}`;
+}
+
+/**
+ * An endpoint row's name, its data parts escaped by `data`: `owner/name/endpoint`, the model
+ * alone when it names no endpoint it has, or what the row stands for when it has no name.
+ */
+function endpointLabel(e: EndpointCount, data: (text: string) => string): string {
+  if (e.other === true) return "(other endpoints)";
+  if (e.model === null && e.endpoint === null) return "(no endpoint: unreadable, or none named)";
+  if (e.endpoint === null) return `${data(e.model!)} (unknown endpoint)`;
+  if (e.model === null) return `(no model) ${data(e.endpoint)}`;
+  return data(`${e.model}/${e.endpoint}`);
+}
+
+/** Rows shown and the line saying how many are not, for the human renderings. */
+function shown<T>(rows: T[], what: string): { rows: T[]; more: string | undefined } {
+  if (rows.length <= SHOWN_ROWS) return { rows, more: undefined };
+  return {
+    rows: rows.slice(0, SHOWN_ROWS),
+    more: `… ${plural(rows.length - SHOWN_ROWS, what)} more (--format json lists every one)`,
+  };
+}
+
+/**
+ * A table for the terminal: numbers right-aligned first, then the names, which are data
+ * (escaped, and last, so that no line of the table can start with them: in a GitHub log a line
+ * starting `::` would be a workflow command).
+ */
+function textTable(head: string[], rows: string[][], numbers: number): string[] {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    "  " +
+    cells
+      .map((c, i) => (i < numbers ? c.padStart(widths[i]!) : i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join("  ");
+  return [line(head), ...rows.map(line)];
+}
+
+/** The aligned text tables of `--summary` (pretty, and the github format's log), escaped for a terminal. */
+export function summaryText(s: LintSummary & SummaryTables): string {
+  const out: string[] = ["Summary", ""];
+  const endpoints = shown(s.byEndpoint, "endpoint");
+  out.push(
+    ...textTable(
+      ["requests", "invalid", "warnings", "endpoint"],
+      endpoints.rows.map((e) => [
+        String(e.requests),
+        String(e.invalid),
+        String(e.warnings),
+        endpointLabel(e, terminalText),
+      ]),
+      3,
+    ),
+  );
+  if (endpoints.more !== undefined) out.push(`  ${endpoints.more}`);
+  out.push("");
+  if (s.byRule.length === 0) out.push("  no findings");
+  else {
+    const rules = shown(s.byRule, "rule");
+    out.push(
+      ...textTable(
+        ["findings", "requests", "share", "rule", "first seen"],
+        rules.rows.map((r) => [
+          String(r.findings),
+          String(r.requests),
+          percent(r.share),
+          r.other === true ? "(other rules)" : terminalText(r.rule!),
+          r.first === null ? "" : `${terminalText(locationOf(r.first))}  ${terminalText(r.first.pointer || "/")}`,
+        ]),
+        3,
+      ),
+    );
+    if (rules.more !== undefined) out.push(`  ${rules.more}`);
+    out.push("");
+    const fields = shown(s.byField, "field");
+    out.push(
+      ...textTable(
+        ["findings", "requests", "field"],
+        fields.rows.map((f) => [
+          String(f.findings),
+          String(f.requests),
+          f.other === true ? "(other fields)" : terminalText(f.field || "/"),
+        ]),
+        2,
+      ),
+    );
+    if (fields.more !== undefined) out.push(`  ${fields.more}`);
+  }
+  return out.join("\n") + "\n\n";
+}
+
+/** The Markdown tables of `--summary` (`--format markdown`, `$GITHUB_STEP_SUMMARY`), data in code spans. */
+export function summaryMarkdown(s: LintSummary & SummaryTables): string[] {
+  const out: string[] = [
+    "#### By endpoint",
+    "",
+    "| Endpoint | Requests | Invalid | Warnings |",
+    "| --- | ---: | ---: | ---: |",
+  ];
+  const endpoints = shown(s.byEndpoint, "endpoint");
+  for (const e of endpoints.rows)
+    out.push(`| ${endpointLabel(e, (t) => markdownCode(t))} | ${e.requests} | ${e.invalid} | ${e.warnings} |`);
+  if (endpoints.more !== undefined) out.push(`| ${endpoints.more} | | | |`);
+  out.push("");
+  if (s.byRule.length === 0) return [...out, "No findings.", ""];
+  const rules = shown(s.byRule, "rule");
+  out.push(
+    "#### By rule",
+    "",
+    "| Rule | Findings | Requests | Share | First seen | Field |",
+    "| --- | ---: | ---: | ---: | --- | --- |",
+  );
+  for (const r of rules.rows)
+    out.push(
+      `| ${r.other === true ? "(other rules)" : markdownCode(r.rule!)} | ${r.findings} | ${r.requests} | ${percent(r.share)} | ${r.first === null ? "" : markdownCode(locationOf(r.first))} | ${r.first === null ? "" : markdownCode(r.first.pointer || "/")} |`,
+    );
+  if (rules.more !== undefined) out.push(`| ${rules.more} | | | | | |`);
+  out.push("");
+  const fields = shown(s.byField, "field");
+  out.push("#### By field", "", "| Field | Findings | Requests |", "| --- | ---: | ---: |");
+  for (const f of fields.rows)
+    out.push(
+      `| ${f.other === true ? "(other fields)" : markdownCode(f.field || "/")} | ${f.findings} | ${f.requests} |`,
+    );
+  if (fields.more !== undefined) out.push(`| ${fields.more} | | |`);
+  out.push("");
+  return out;
 }

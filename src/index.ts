@@ -15,7 +15,10 @@ export {
 export { readSnapshot, writeSnapshot, readManifest, type Manifest } from "./snapshot/index.js";
 export { rulesFor, SPEC_RULES, checkRules, runValidation, type RuleSpec, type Diagnostic } from "./rules/index.js";
 export { generateFiles, compareWithDisk, writeGenerated, simplifySchema, type GeneratedFile } from "./emit/index.js";
-export { Linter, openRegistry, type LintResult, type LintSummary } from "./lint/index.js";
+// from lint's own modules, not its index: that one also exports the CLI's node-stream readers,
+// whose declarations need Node's types (issue 30.10: this entry's .d.ts compiles without them)
+export { Linter, type LintResult, type LintSummary } from "./lint/lint.js";
+export { openRegistry } from "./lint/registry.js";
 export {
   preflight,
   createPreflight,

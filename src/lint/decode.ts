@@ -4,6 +4,7 @@
  * JSON payload. Nothing here throws on the content of a file: a problem becomes a `ReadProblem`.
  */
 import type { ReadStream } from "node:fs";
+import type { PlatformBuffer, ReadableLike } from "../platform/index.js";
 import { findDuplicateKeys, jsonSyntaxError } from "../json/index.js";
 import { redactUrlsInText } from "../diagnostics/index.js";
 
@@ -63,7 +64,7 @@ export function describeJsonError(text: string, firstLine = 1): { line: number; 
  * runs only when the decoded text holds U+FFFD (which invalid bytes always produce).
  */
 export function decode(
-  buffer: Buffer,
+  buffer: PlatformBuffer,
   start: number,
   end: number,
   firstLine: number,
@@ -158,22 +159,19 @@ export function parse(
   }
 }
 
-export function looksBinary(chunk: Buffer): boolean {
+export function looksBinary(chunk: Uint8Array): boolean {
   const end = Math.min(chunk.length, 8000);
   for (let i = 0; i < end; i++) if (chunk[i] === 0) return true;
   return false;
 }
 
-export async function* chunksOf(stream: ReadStream | NodeJS.ReadableStream): AsyncGenerator<Buffer> {
+/** The chunks of a stream (a file, stdin, a decompressor) as Buffers. */
+export async function* chunksOf(stream: ReadableLike): AsyncGenerator<PlatformBuffer> {
   for await (const chunk of stream) yield typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
 }
 
 /** Reads a file or stream holding exactly one JSON payload. */
-export async function readSingleJson(
-  stream: ReadStream | NodeJS.ReadableStream,
-  source: string,
-  handle: PayloadHandler,
-): Promise<number> {
+export async function readSingleJson(stream: ReadableLike, source: string, handle: PayloadHandler): Promise<number> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of chunksOf(stream)) {

@@ -3,6 +3,7 @@
  * payload per line, streamed in chunks so a log of a million requests is read in constant memory.
  */
 import type { ReadStream } from "node:fs";
+import type { ReadableLike } from "../platform/index.js";
 import {
   chunksOf,
   decode,
@@ -22,7 +23,7 @@ import {
  * arriving in 64 KiB pipe chunks).
  */
 export async function readNdjson(
-  stream: ReadStream | NodeJS.ReadableStream,
+  stream: ReadableLike,
   source: string,
   handle: PayloadHandler,
   options: ReadOptions = {},

@@ -10,6 +10,7 @@ import { PredictionStore, type Prediction, type StoreLimits } from "./prediction
 import { apiError } from "./replies.js";
 import { DEFAULT_PATHS, route, type MockEndpoint, type MockPaths } from "./routes.js";
 import { deliver, signWebhook, type WebhookDelivery } from "./webhooks.js";
+import type { PlatformRequest, PlatformResponse } from "../platform/index.js";
 
 export interface MockApiOptions extends StoreLimits {
   endpoints: readonly MockEndpoint[];
@@ -127,9 +128,9 @@ export class MockApi implements MockContext {
   }
 
   /** Answers one request (`method`: its method, when fetch's `Request` cannot carry it); never throws. */
-  async fetch(request: Request, method = request.method.toUpperCase()): Promise<Response> {
+  async fetch(request: PlatformRequest, method = request.method.toUpperCase()): Promise<PlatformResponse> {
     const url = new URL(request.url);
-    let response: Response;
+    let response: PlatformResponse;
     let requestId: string | undefined;
     try {
       ({ response, requestId } = await route(this, request, url, method));

@@ -3,6 +3,7 @@
  * drained without being kept, so the client reads the 413 rather than a reset connection.
  */
 import { apiError } from "./replies.js";
+import type { PlatformRequest, PlatformResponse } from "../platform/index.js";
 
 /** The default cap on a request body (`maxBodyBytes`). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -16,7 +17,11 @@ export function isJsonType(type: string | null): boolean {
 }
 
 /** The body as text, or the 413 to answer. */
-export async function readBody(request: Request, limit: number, now: number): Promise<{ text: string } | Response> {
+export async function readBody(
+  request: PlatformRequest,
+  limit: number,
+  now: number,
+): Promise<{ text: string } | PlatformResponse> {
   const tooLarge = () => apiError(413, "PAYLOAD_TOO_LARGE", `the request body is over ${limit} bytes`, now);
   if (request.body === null) return { text: "" };
   const reader = request.body.getReader();

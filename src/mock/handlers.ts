@@ -12,6 +12,7 @@ import { fillPath } from "../runtime/index.js";
 import type { MockEndpoint, MockPaths } from "./routes.js";
 import { isLoopbackUrl } from "./webhooks.js";
 import type { MockApiOptions } from "./api.js";
+import type { PlatformRequest, PlatformResponse, PlatformUrl } from "../platform/index.js";
 
 /** What a handler reads of the mock (`MockApi`). */
 export interface MockContext {
@@ -36,7 +37,7 @@ const MAX_LISTED_DIAGNOSTICS = 20;
 /** The longest failure message a prediction keeps (characters). */
 const MAX_MESSAGE_CHARS = 4096;
 
-function find(ctx: MockContext, params: Params): Prediction | Response {
+function find(ctx: MockContext, params: Params): Prediction | PlatformResponse {
   const p = ctx.store.get(params.id ?? "");
   if (p === undefined || (params.owner !== undefined && (p.owner !== params.owner || p.name !== params.name)))
     return apiError(404, "NOT_FOUND", `no request ${JSON.stringify(params.id)} for this model`, ctx.now());
@@ -49,11 +50,11 @@ export function outputOf(ctx: MockContext, p: Prediction): unknown {
 }
 
 /** Spec 4.1: POST /v1/queue/{owner}/{name}/{endpoint}, in one of the submit slots. */
-export function submit(ctx: MockContext, request: Request, url: URL, params: Params): Promise<Answer> {
+export function submit(ctx: MockContext, request: PlatformRequest, url: PlatformUrl, params: Params): Promise<Answer> {
   return ctx.submitSlots.run(() => admit(ctx, request, url, params));
 }
 
-async function admit(ctx: MockContext, request: Request, url: URL, params: Params): Promise<Answer> {
+async function admit(ctx: MockContext, request: PlatformRequest, url: PlatformUrl, params: Params): Promise<Answer> {
   const now = ctx.now();
   const model = `${params.owner}/${params.name}`;
   const endpoint = ctx.endpoint(model, params.endpoint!);
@@ -186,7 +187,7 @@ async function admit(ctx: MockContext, request: Request, url: URL, params: Param
 }
 
 /** Queue status (docs/queue.md): request_id, status, queue_position while queued, logs on ?logs=1, error. */
-export function status(ctx: MockContext, _request: Request, url: URL, params: Params): Answer {
+export function status(ctx: MockContext, _request: PlatformRequest, url: PlatformUrl, params: Params): Answer {
   const p = find(ctx, params);
   if (p instanceof Response) return { response: p };
   const status = ctx.store.statusOf(p);
@@ -200,7 +201,7 @@ export function status(ctx: MockContext, _request: Request, url: URL, params: Pa
 }
 
 /** Result (spec 7.3): output, PREDICTION_FAILED, a generic 400, or an edge's plain text. */
-export function result(ctx: MockContext, _request: Request, _url: URL, params: Params): Answer {
+export function result(ctx: MockContext, _request: PlatformRequest, _url: PlatformUrl, params: Params): Answer {
   const p = find(ctx, params);
   if (p instanceof Response) return { response: p };
   const now = ctx.now();
@@ -233,7 +234,7 @@ export function result(ctx: MockContext, _request: Request, _url: URL, params: P
 }
 
 /** Cancel (docs/queue.md): an unfinished prediction becomes cancelled; a finished one is a generic 400. */
-export function cancel(ctx: MockContext, _request: Request, _url: URL, params: Params): Answer {
+export function cancel(ctx: MockContext, _request: PlatformRequest, _url: PlatformUrl, params: Params): Answer {
   const p = find(ctx, params);
   if (p instanceof Response) return { response: p };
   const status = ctx.store.statusOf(p);
@@ -248,7 +249,7 @@ export function cancel(ctx: MockContext, _request: Request, _url: URL, params: P
 }
 
 /** Spec 4.6: GET /v1/predictions/{id} → status and error (null, or `{}` before 9.2). */
-export function prediction(ctx: MockContext, _request: Request, _url: URL, params: Params): Answer {
+export function prediction(ctx: MockContext, _request: PlatformRequest, _url: PlatformUrl, params: Params): Answer {
   const p = find(ctx, params);
   if (p instanceof Response) return { response: p };
   const status = ctx.store.statusOf(p);

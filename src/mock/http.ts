@@ -4,13 +4,20 @@
  * 431, an unknown method a 405), a request whose headers or body do not arrive in time a 408, a
  * connection past `maxConnections` a 503, a handler failure a 500; and it keeps serving.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { Readable } from "node:stream";
 import { timestamp } from "./replies.js";
+import type { PlatformRequest, PlatformResponse } from "../platform/index.js";
+
+/** What `close` needs of the node:http server (structural: the public `.d.ts` imports no node module). */
+export interface ServerHandle {
+  close(callback: () => void): unknown;
+  closeAllConnections(): void;
+}
 
 export interface Listening {
-  server: Server;
+  server: ServerHandle;
   /** `http://<host>:<port>` */
   url: string;
 }
@@ -32,7 +39,7 @@ export const DEFAULT_HTTP_LIMITS: Required<HttpLimits> = {
 };
 
 /** The methods a handler is given; fetch's `Request` cannot carry CONNECT, TRACE or TRACK. */
-export type Handle = (request: Request, method: string) => Promise<Response>;
+export type Handle = (request: PlatformRequest, method: string) => Promise<PlatformResponse>;
 
 /** Every method the mock serves somewhere: the `Allow` of a method it cannot even route. */
 const SERVED_METHODS = "GET, POST, PUT";

@@ -3,6 +3,7 @@
  * with an error object"; codes other than PREDICTION_FAILED not shown, ours in docs/queue.md) and
  * timestamps (format not shown, spec 2.4; ours is ISO 8601 UTC with milliseconds).
  */
+import type { PlatformResponse } from "../platform/index.js";
 
 export function timestamp(ms: number): string {
   return new Date(ms).toISOString();
@@ -16,11 +17,11 @@ export function apiError(
   now: number,
   extra?: object,
   headers?: Record<string, string>,
-): Response {
+): PlatformResponse {
   return json(status, { error: { code, message, ...extra }, timestamp: timestamp(now) }, headers);
 }
 
-export function json(status: number, body: unknown, headers?: Record<string, string>): Response {
+export function json(status: number, body: unknown, headers?: Record<string, string>): PlatformResponse {
   return new Response(JSON.stringify(body), {
     status,
     headers: { "content-type": "application/json", ...headers },
@@ -29,6 +30,6 @@ export function json(status: number, body: unknown, headers?: Record<string, str
 
 /** A handler's answer: the response and the request id it concerns (for the request log). */
 export interface Answer {
-  response: Response;
+  response: PlatformResponse;
   requestId?: string;
 }

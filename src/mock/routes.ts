@@ -7,6 +7,7 @@ import { DEFAULT_QUEUE_PATHS, SUBMIT_PATH, type QueuePaths } from "../runtime/in
 import type { JsonSchemaObject } from "../schema/index.js";
 import { cancel, prediction, result, status, submit, type MockContext } from "./handlers.js";
 import { apiError, type Answer } from "./replies.js";
+import type { PlatformRequest, PlatformUrl } from "../platform/index.js";
 
 export { fillPath, SUBMIT_PATH } from "../runtime/index.js";
 
@@ -36,8 +37,8 @@ export interface MockEndpoint {
 
 type Handler = (
   ctx: MockContext,
-  request: Request,
-  url: URL,
+  request: PlatformRequest,
+  url: PlatformUrl,
   params: Record<string, string>,
 ) => Answer | Promise<Answer>;
 
@@ -74,7 +75,12 @@ export function matchPath(template: string, path: string): Record<string, string
 }
 
 /** Authenticates (spec 5: "Authorization: Key <API_KEY>", sent with every request), then dispatches. */
-export async function route(ctx: MockContext, request: Request, url: URL, method: string): Promise<Answer> {
+export async function route(
+  ctx: MockContext,
+  request: PlatformRequest,
+  url: PlatformUrl,
+  method: string,
+): Promise<Answer> {
   const now = ctx.now();
   const auth = request.headers.get("authorization") ?? "";
   const match = /^Key\s+(\S.*)$/.exec(auth);

@@ -10,6 +10,7 @@ import { MockApi, type MockApiOptions, type MockRequestRecord } from "./api.js";
 import type { MockEndpoint } from "./routes.js";
 import type { WebhookDelivery } from "./webhooks.js";
 import type { PreflightOptions } from "../preflight/index.js";
+import type { PlatformRequest, PlatformResponse } from "../platform/index.js";
 
 export interface MockServiceOptions extends Omit<MockApiOptions, "endpoints">, HttpLimits {
   /**
@@ -29,7 +30,7 @@ export interface MockServiceOptions extends Omit<MockApiOptions, "endpoints">, H
 
 export interface MockService {
   /** answers one request in-process, exactly as over HTTP */
-  fetch(request: Request): Promise<Response>;
+  fetch(request: PlatformRequest): Promise<PlatformResponse>;
   /** serves over HTTP; default `127.0.0.1` and an ephemeral port */
   listen(options?: { port?: number; host?: string }): Promise<{ url: string }>;
   /** stops serving and drops pending timers */

@@ -12,6 +12,7 @@ import type { Agent } from "undici";
 import { errorCode, TRANSIENT_ERRORS } from "../fetch/retry.js";
 import { redactUrl } from "../runtime/redact.js";
 import { AllowHosts, notPublicKind, type Resolver } from "./address.js";
+import type { PlatformAbortSignal } from "../platform/index.js";
 
 /** Why the service would not get the file: `why` says what happened, `advice` what to check. */
 export interface FetchFailure {
@@ -39,12 +40,13 @@ export interface SourceSettings {
   resolve: Resolver;
   timeoutMs: number;
   maxFileBytes: number;
-  deadline: AbortSignal;
+  deadline: PlatformAbortSignal;
   /** counts every body byte received (for stats) */
   onBytes(n: number): void;
   /** runs `task` within the host's concurrency limit */
   limit<T>(host: string, task: () => Promise<T>): Promise<T>;
-  agent(): Promise<Agent>;
+  /** undici's `Agent` pinned to the checked addresses (typed `unknown`: the public `.d.ts` names no undici type) */
+  agent(): Promise<unknown>;
 }
 
 const MiB = 1024 * 1024;
@@ -198,7 +200,7 @@ async function rangeRead(
   let response;
   try {
     response = await request(url, {
-      dispatcher: await settings.agent(),
+      dispatcher: (await settings.agent()) as Agent,
       method: "GET",
       // no Authorization, no cookie, no API key: only what a fetcher of a public file sends
       headers: { range: `bytes=${start}-${start + length - 1}`, "user-agent": "video-schema-kit-preflight" },

@@ -7,6 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync } from "node:fs";
+import type { PlatformBuffer } from "../platform/index.js";
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { MODEL_ID, type ModelRef } from "../config/index.js";
 import {
@@ -44,7 +45,7 @@ export interface Manifest {
   models: Record<string, ManifestEntry>;
 }
 
-export function sha256(text: string | Buffer): string {
+export function sha256(text: string | PlatformBuffer): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
@@ -188,7 +189,7 @@ export function readManifest(dir: string): Manifest {
  */
 export function writeFilesAtomically(
   dir: string,
-  files: ReadonlyArray<{ path: string; content: string | Buffer }>,
+  files: ReadonlyArray<{ path: string; content: string | PlatformBuffer }>,
   command = "write",
 ): void {
   withSnapshotLock(dir, command, () => commitOrExplain(dir, files, command));
@@ -196,7 +197,7 @@ export function writeFilesAtomically(
 
 function commitOrExplain(
   dir: string,
-  files: ReadonlyArray<{ path: string; content: string | Buffer }>,
+  files: ReadonlyArray<{ path: string; content: string | PlatformBuffer }>,
   command: string,
 ): void {
   try {

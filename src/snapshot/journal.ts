@@ -13,6 +13,7 @@
  * unfinished step 1 or 2: remove them, and the directories made for them.
  */
 import { readdirSync, rmdirSync } from "node:fs";
+import type { PlatformBuffer } from "../platform/index.js";
 import { dirname, join } from "node:path";
 import {
   announce,
@@ -94,7 +95,7 @@ export function readJournal(dir: string): Journal | undefined {
  */
 export function commitFiles(
   dir: string,
-  files: ReadonlyArray<{ path: string; content: string | Buffer }>,
+  files: ReadonlyArray<{ path: string; content: string | PlatformBuffer }>,
   command: string,
 ): void {
   for (const f of files) {

@@ -6,23 +6,31 @@
  * `tsc` with strict flags in three module setups, `vsk lint`, and the compiled app under plain
  * `node` with the package removed: the spec's cross-field rules fire (spec 2.2, 4.4, 4.5), and
  * the generated queue client validates, submits and polls against the mock over HTTP.
+ * The ESM project also proves, as its user sees them, issue 24's items 1 and 5–9 (line:col of
+ * `.json` findings, the types a user had to cast, the mock's `fetch` as the client's, per-call
+ * headers, tree-shaking), issue 27 (Standard Schema) and issue 30.10 (every entry's `.d.ts`
+ * compiles with `lib: ["ES2022"]` and `types: []`): type tests compiled by its one `tsc` run, a
+ * program run under plain node, its installed `vsk`, esbuild on its compiled modules.
  * Needs the build (`npm run build`), as `npm test` does first.
  */
 import { execFile } from "node:child_process";
 import {
+  chmodSync,
   cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { delimiter, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMockService } from "../../src/mock/index.js";
@@ -40,6 +48,8 @@ interface Run {
 
 function run(command: string, args: string[], cwd: string): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" };
+  // node_modules/.bin/vsk runs by its shebang: this node first on the PATH
+  env.PATH = `${dirname(process.execPath)}${delimiter}${env.PATH ?? ""}`;
   delete env.NODE_OPTIONS;
   delete env.VSK_SCHEMA_URL;
   return new Promise((resolve) => {
@@ -69,6 +79,7 @@ const STRICT = {
   verbatimModuleSyntax: true,
   isolatedModules: true,
   skipLibCheck: false,
+  noEmitOnError: true,
   target: "ES2022",
   lib: ["ES2022"],
   types: [],
@@ -119,6 +130,137 @@ async function main(): Promise<void> {
 void main();
 `;
 
+/**
+ * Type tests, compiled by the project's one tsc run and never run (issue 24.5, 24.6, 27): what a
+ * user writes with no cast. Each `@ts-expect-error` line must be an error, or tsc fails on the
+ * unused directive.
+ */
+const CONTRACT_TYPES = `// Compiled, never run: the types a user reads (issue 24.5, 24.6, 27), no casts.
+import { endpoints, type AlphaKeyframesToVideoInput, type Diagnostic, type Expected, type StandardSchemaV1 } from "./generated/index.mjs";
+import * as gen from "./generated/index.mjs";
+import { PredictionFailedError, type Client, type QueueStatus } from "./generated/client.mjs";
+import { RequestValidationError as PackageRequestValidationError, type QueueStatus as PackageQueueStatus } from "video-schema-kit/client";
+import { endpoints as packaged, type ModelCTextToVideoInput } from "video-schema-kit/models";
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+const same = <A, B>(proof: Equal<A, B>): Equal<A, B> => proof;
+/** the known literals of an open union: Known | (string & {}) */
+type Known<T> = T extends string ? (string extends T ? never : T) : never;
+type Five = "queued" | "running" | "succeeded" | "failed" | "cancelled";
+
+// 24.5: requestId is typed
+export const requestIdOf = (error: PredictionFailedError): string | undefined => error.requestId;
+
+// 24.6: open unions, narrowing to known literals and still taking unknown strings
+declare const diagnostic: Diagnostic;
+export const rules: Known<Diagnostic["rule"]>[] = ["schema/maximum", "frame-index-unique", "duration-auto-or-range"];
+// @ts-expect-error a rule id no version of vsk has
+export const misspelt: Known<Diagnostic["rule"]> = "frame-index-uniqe";
+export const tomorrows: Diagnostic["rule"] = "a-rule-of-a-later-vsk";
+export const kinds: Known<Expected["kind"]>[] = ["maximum", "requiresFlag"];
+// @ts-expect-error a schema keyword that does not exist
+export const badKind: Known<Expected["kind"]> = "maximun";
+export const laterKind: Expected["kind"] = "a-later-keyword";
+export const isUnique: boolean = diagnostic.rule === "frame-index-unique" && diagnostic.expected?.kind === "uniqueItemField";
+export const statuses = [
+  same<Known<QueueStatus["status"]>, Five>(true),
+  same<Known<PackageQueueStatus["status"]>, Five>(true),
+  same<Known<Awaited<ReturnType<Client["getPrediction"]>>["status"]>, Five>(true),
+];
+export const unknownStatus: QueueStatus["status"] = "paused";
+// @ts-expect-error spec 3 has no such status
+export const badStatus: Known<QueueStatus["status"]> = "complete";
+
+// 24.6: safeBuild…().request.path is the literal, the error's endpoint too
+const built = gen.safeBuildAlphaKeyframesToVideo({ prompt: "p", keyframes: [{ image_url: "a", frame_index: 0 }] });
+if (built.ok) {
+  const path: "/v1/queue/acme/video-a/keyframes-to-video" = built.request.path;
+  // @ts-expect-error another endpoint's path
+  const other: "/v1/queue/acme/video-a/text-to-video" = built.request.path;
+  void [path, other];
+} else {
+  const endpoint: "acme/video-a/keyframes-to-video" = built.error.endpoint;
+  // @ts-expect-error another endpoint's key
+  const other: "studio/cee-1/text-to-video" = built.error.endpoint;
+  void [endpoint, other];
+}
+export const endpointOf = (error: PackageRequestValidationError): string => error.endpoint;
+
+// 27: each registry entry is a Standard Schema v1 validator typed by the endpoint's Input
+type Alpha = (typeof endpoints)["acme/video-a/keyframes-to-video"];
+export const standard = [
+  same<StandardSchemaV1.InferInput<Alpha>, AlphaKeyframesToVideoInput>(true),
+  same<StandardSchemaV1.InferOutput<Alpha>, AlphaKeyframesToVideoInput>(true),
+  same<StandardSchemaV1.InferInput<(typeof packaged)["example/model-c/text-to-video"]>, ModelCTextToVideoInput>(true),
+];
+// @ts-expect-error InferInput is not any: a wrong field type fails
+export const wrong: StandardSchemaV1.InferInput<Alpha> = { prompt: 1, keyframes: [] };
+`;
+
+/**
+ * Run under plain node (issue 24.7, 24.8, 27): the mock's in-process `fetch` as the generated
+ * client's `fetch` option, a submit → status → result round trip, a per-call `Prefer` header
+ * the mock fails the prediction by, and `~standard.validate` from the installed package and
+ * from the project's own generated modules.
+ */
+const CONTRACT_RUN = `// Run under plain node: the mock's in-process fetch as the generated client's fetch (issue 24.7),
+// per-call headers reaching the mock (24.8), Standard Schema validate from the package and from
+// the consumer's own generated modules (27).
+import { createMockService } from "video-schema-kit/mock";
+import { endpoints as packaged } from "video-schema-kit/models";
+import { endpoints } from "./generated/index.mjs";
+import { createClient, PredictionFailedError } from "./generated/client.mjs";
+
+declare const console: { log(text: string): void };
+const mock = createMockService({ key: "sk_consumer_0123456789", queueMs: 0, runMs: 0 });
+const client = createClient({ baseUrl: "http://mock.invalid", credentials: "sk_consumer_0123456789", fetch: mock.fetch, pollIntervalMs: 1 });
+
+async function main(): Promise<void> {
+  const key = "studio/cee-1/text-to-video";
+  const { requestId } = await client.submit(key, { input: { prompt: "a fox" } });
+  // queueMs and runMs 0: the mock's clock has finished it by the first status
+  const status = await client.status(key, requestId);
+  const output = await client.result(key, requestId);
+  let failed: Record<string, unknown> = {};
+  try {
+    await client.subscribe(key, { input: { prompt: "a fox" }, headers: { Prefer: "reason=provider_timeout" } });
+  } catch (error) {
+    if (error instanceof PredictionFailedError)
+      failed = { code: error.code, reason: error.reason, retryable: error.retryable, requestId: typeof error.requestId };
+  }
+  const dupes = {
+    prompt: "p",
+    keyframes: [
+      { image_url: "a", frame_index: 3 },
+      { image_url: "b", frame_index: 3 },
+    ],
+  };
+  console.log(
+    JSON.stringify({
+      roundTrip: { status: status.status, video: typeof output.video.url },
+      failed,
+      requests: mock.requests.map((r) => r.method + " " + r.path + " " + r.status),
+      standard: {
+        own: endpoints["acme/video-a/keyframes-to-video"]["~standard"].validate(dupes),
+        packaged: packaged["example/model-a/keyframes-to-video"]["~standard"].validate(dupes),
+        valid: endpoints["studio/cee-1/text-to-video"]["~standard"].validate({ prompt: "a fox" }),
+        vendor: endpoints["studio/cee-1/text-to-video"]["~standard"].vendor,
+      },
+    }),
+  );
+}
+void main();
+`;
+
+/** Every entry point, for issue 30.10: their declarations compile with lib ES2022 and no types. */
+const ENTRIES = `import * as root from "video-schema-kit";
+import * as mock from "video-schema-kit/mock";
+import * as client from "video-schema-kit/client";
+import * as runtime from "video-schema-kit/runtime";
+import * as models from "video-schema-kit/models";
+export const entries = [root, mock, client, runtime, models];
+`;
+
 interface Fixture {
   name: string;
   type: "module" | "commonjs";
@@ -127,6 +269,8 @@ interface Fixture {
   appFile: string;
   /** the consumer's own formatting settings, which must not reach the generated files */
   styled: boolean;
+  /** more files under src/, compiled by the same tsc run */
+  extra?: Record<string, string>;
 }
 
 const FIXTURES: Fixture[] = [
@@ -137,6 +281,7 @@ const FIXTURES: Fixture[] = [
     appFile: "app.ts",
     app: `import * as gen from "./generated/index.mjs";\nimport * as queue from "./generated/client.mjs";\n${APP_BODY}`,
     styled: true,
+    extra: { "contract-types.ts": CONTRACT_TYPES, "contract-run.ts": CONTRACT_RUN, "entries.ts": ENTRIES },
   },
   {
     name: "cjs-nodenext",
@@ -160,6 +305,8 @@ const FIXTURES: Fixture[] = [
 let work = "";
 let tarball = "";
 const projects = new Map<string, string>();
+/** the files of each project's tsc program (`--listFiles`) */
+const programs = new Map<string, string[]>();
 
 /** A consumer project with the packed package unpacked as its devDependency. */
 function consumer(name: string, pkg: Record<string, unknown>, linkDependencies: boolean): string {
@@ -170,6 +317,10 @@ function consumer(name: string, pkg: Record<string, unknown>, linkDependencies: 
     JSON.stringify({ name, private: true, ...pkg, devDependencies: { "video-schema-kit": `file:${tarball}` } }),
   );
   cpSync(join(work, "unpacked/package"), join(dir, "node_modules/video-schema-kit"), { recursive: true });
+  // the bin link npm makes
+  mkdirSync(join(dir, "node_modules/.bin"));
+  symlinkSync("../video-schema-kit/bin/vsk.mjs", join(dir, "node_modules/.bin/vsk"));
+  chmodSync(join(dir, "node_modules/video-schema-kit/bin/vsk.mjs"), 0o755);
   if (linkDependencies) {
     const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
       dependencies: Record<string, string>;
@@ -257,6 +408,7 @@ async function setUp(fixture: Fixture): Promise<{ dir: string; generated: Run }>
   );
   mkdirSync(join(dir, "src"), { recursive: true });
   writeFileSync(join(dir, "src", fixture.appFile), fixture.app);
+  for (const [file, text] of Object.entries(fixture.extra ?? {})) writeFileSync(join(dir, "src", file), text);
   const pulled = await vsk(dir, "pull");
   expect(pulled.stderr).toBe("");
   expect(pulled.status).toBe(0);
@@ -301,12 +453,27 @@ describe.each(FIXTURES)("a consumer project: $name", (fixture) => {
     }
   });
 
-  it("the consumer's tsc compiles and emits it under strict flags, without allowJs", SLOW, async () => {
-    const compiled = await node([TSC, "-p", ".", "--pretty", "false"], dir);
-    expect(compiled.stdout + compiled.stderr).toBe("");
-    expect(compiled.status).toBe(0);
-    expect(existsSync(join(dir, "out/generated/support.mjs"))).toBe(true);
-  });
+  it(
+    "the consumer's tsc compiles and emits it under strict flags, without allowJs, DOM or Node types",
+    SLOW,
+    async () => {
+      const compiled = await node([TSC, "-p", ".", "--pretty", "false", "--listFiles"], dir);
+      const program = compiled.stdout.split("\n").filter((line) => line.startsWith("/"));
+      expect(
+        compiled.stdout
+          .split("\n")
+          .filter((line) => line !== "" && !line.startsWith("/"))
+          .join("\n"),
+      ).toBe("");
+      expect(compiled.stderr).toBe("");
+      expect(compiled.status).toBe(0);
+      expect(existsSync(join(dir, "out/generated/support.mjs"))).toBe(true);
+      // lib: ["ES2022"], types: []: nothing in the program brings DOM or Node types in (issue 30.10)
+      expect(program.filter((file) => /\/@types\/|\/lib\.dom\b/.test(file))).toEqual([]);
+      expect(program.some((file) => file.endsWith("/lib.es2022.d.ts"))).toBe(true);
+      programs.set(fixture.name, program);
+    },
+  );
 
   it("vsk lint finds the rules in the consumer's payloads (envelopes with aliases)", SLOW, async () => {
     const lines = [
@@ -358,8 +525,10 @@ describe.each(FIXTURES)("a consumer project: $name", (fixture) => {
     // the mock serves the consumer's own models (their ids), read from their config and snapshot
     const mock = createMockService({ cwd: dir, key: "sk_consumer_0123456789", queueMs: 5, runMs: 5 });
     const { url } = await mock.listen();
-    rmSync(join(dir, "node_modules"), { recursive: true, force: true });
-    const ran = await node(["out/app.js", url], dir);
+    renameSync(join(dir, "node_modules"), join(dir, "node_modules.away"));
+    const ran = await node(["out/app.js", url], dir).finally(() =>
+      renameSync(join(dir, "node_modules.away"), join(dir, "node_modules")),
+    );
     await mock.close();
     expect(ran.stderr).not.toMatch(/Error/);
     expect(ran.status).toBe(0);
@@ -387,5 +556,167 @@ describe("whatever the consumer's prettier config and .editorconfig", () => {
     for (const file of files)
       expect(readFileSync(join(styled, file), "utf8"), file).toBe(readFileSync(join(plain, file), "utf8"));
     expect(readFileSync(join(styled, "index.mts"), "utf8")).toContain('from "./support.mjs";');
+  });
+});
+
+describe("issue 24 (1, 5-9), 27 and 30.10 in the ESM project, as its user sees them", () => {
+  let dir = "";
+  let ran: Promise<Run> | undefined;
+  /** src/contract-run.ts, compiled by the project's tsc test, run once under plain node */
+  const contractRun = async (): Promise<Record<string, any>> => {
+    expect(existsSync(join(dir, "out/contract-run.js")), "compiled by the tsc test").toBe(true);
+    const { status, stdout, stderr } = await (ran ??= node(["out/contract-run.js"], dir));
+    expect(stderr).toBe("");
+    expect(status).toBe(0);
+    return JSON.parse(stdout) as Record<string, any>;
+  };
+  beforeAll(async () => {
+    setUps ??= new Map(FIXTURES.map((f) => [f.name, setUp(f)]));
+    ({ dir } = await setUps.get("esm-nodenext")!);
+  }, SLOW.timeout);
+
+  it("24.1: node_modules/.bin/vsk lint gives a pretty-printed .json file's findings their line:col", SLOW, async () => {
+    mkdirSync(join(dir, "requests"), { recursive: true });
+    writeFileSync(
+      join(dir, "requests/dup.json"),
+      JSON.stringify(
+        {
+          prompt: "p",
+          keyframes: [
+            { image_url: "a", frame_index: 3 },
+            { image_url: "b", frame_index: 3 },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
+    // lines 6 and 10: "      \"frame_index\": 3" (JSON.stringify's layout), the value at column 22
+    const bin = join(dir, "node_modules/.bin/vsk");
+    const args = ["lint", "requests/dup.json", "--model", "alpha", "--endpoint", "keyframes-to-video"];
+    const pretty = await run(bin, args, dir);
+    // the lint cache (emptied by the test above) compiles this endpoint's validator on first use
+    expect(pretty.stderr).toMatch(/^(vsk: compiled 1 TypeScript validator of .*\n)?$/);
+    expect(pretty.status).toBe(1);
+    expect(pretty.stdout).toContain(
+      "  error   requests/dup.json:6:22  /keyframes/0/frame_index  keyframes[0].frame_index",
+    );
+    expect(pretty.stdout).toContain(
+      "  error   requests/dup.json:10:22  /keyframes/1/frame_index  keyframes[1].frame_index",
+    );
+    const github = await run(bin, [...args, "--format", "github"], dir);
+    expect(github.status).toBe(1);
+    expect(
+      github.stdout
+        .split("\n")
+        .filter((l) => l.startsWith("::error "))
+        .map((l) => l.split("::")[1]),
+    ).toEqual([
+      "error file=requests/dup.json,line=6,col=22,title=vsk lint frame-index-unique",
+      "error file=requests/dup.json,line=10,col=22,title=vsk lint frame-index-unique",
+    ]);
+  });
+
+  it("24.5, 24.6, 27: the type tests compile under the project's strict tsconfig, every @ts-expect-error an error", () => {
+    // noEmitOnError: the file is emitted only when the whole program compiled
+    expect(existsSync(join(dir, "out/contract-types.js"))).toBe(true);
+    expect(CONTRACT_TYPES.match(/@ts-expect-error/g)).toHaveLength(6);
+  });
+
+  it(
+    "24.7, 24.8: the mock's fetch is the client's fetch option; round trip and per-call Prefer under plain node",
+    SLOW,
+    async () => {
+      const out = await contractRun();
+      expect(out.roundTrip).toEqual({ status: "succeeded", video: "string" });
+      // the Prefer header of that one call reached the mock: the prediction failed as docs/mock.md says
+      expect(out.failed).toEqual({
+        code: "task_timeout",
+        reason: "provider_timeout",
+        retryable: true,
+        requestId: "string",
+      });
+      expect((out.requests as string[]).map((r) => r.replace(/[0-9a-f-]{36}/, "<id>"))).toEqual([
+        "POST /v1/queue/studio/cee-1/text-to-video 200",
+        "GET /v1/queue/studio/cee-1/requests/<id>/status 200",
+        "GET /v1/queue/studio/cee-1/requests/<id> 200",
+        "POST /v1/queue/studio/cee-1/text-to-video 200",
+        "GET /v1/queue/studio/cee-1/requests/<id>/status 200",
+        "GET /v1/queue/studio/cee-1/requests/<id> 400",
+      ]);
+    },
+  );
+
+  it(
+    '27: endpoints[key]["~standard"].validate, from the installed package and from the project\'s own modules',
+    SLOW,
+    async () => {
+      const { standard } = await contractRun();
+      const issues = [
+        {
+          message:
+            "keyframes[0].frame_index: 3 is also used by keyframes[1]; each frame_index must be unique (spec 2.2)",
+          path: ["keyframes", 0, "frame_index"],
+        },
+        {
+          message:
+            "keyframes[1].frame_index: 3 is also used by keyframes[0]; each frame_index must be unique (spec 2.2)",
+          path: ["keyframes", 1, "frame_index"],
+        },
+      ];
+      expect(standard).toEqual({
+        own: { issues },
+        packaged: { issues },
+        valid: { value: { prompt: "a fox" } },
+        vendor: "video-schema-kit",
+      });
+    },
+  );
+
+  it("24.9: esbuild bundles one endpoint's builder from the generated modules and no other endpoint", async () => {
+    writeFileSync(
+      join(dir, "out/one.mjs"),
+      'import { buildAlphaTextToVideo } from "./generated/index.mjs";\nconsole.log(buildAlphaTextToVideo);\n',
+    );
+    const bundled = await build({
+      entryPoints: [join(dir, "out/one.mjs")],
+      bundle: true,
+      format: "esm",
+      write: false,
+      metafile: true,
+      logLevel: "silent",
+    });
+    const inputs = Object.entries(Object.values(bundled.metafile.outputs)[0]!.inputs)
+      .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+      .map(([file]) => file.slice(file.indexOf("out/") + "out/".length))
+      .sort();
+    expect(inputs).toEqual([
+      "generated/acme/video-a/text-to-video.mjs",
+      "generated/acme/video-a/text-to-video.validate.mjs",
+      "generated/redact.mjs",
+      "generated/support.mjs",
+      "one.mjs",
+    ]);
+    const text = bundled.outputFiles[0]!.text;
+    expect(text).toContain('"/v1/queue/acme/video-a/text-to-video"');
+    for (const other of [
+      "acme/video-a/keyframes-to-video",
+      "acme/refs/reference-to-video",
+      "studio/cee-1/text-to-video",
+    ])
+      expect(text).not.toContain(other);
+  });
+
+  it("30.10: every entry's declarations are in the lib ES2022, types [] program, with no DOM or Node types", () => {
+    expect(existsSync(join(dir, "out/entries.js"))).toBe(true);
+    const program = programs.get("esm-nodenext")!.map((f) => f.slice(f.indexOf("node_modules/")));
+    for (const entry of [
+      "node_modules/video-schema-kit/dist/src/index.d.ts",
+      "node_modules/video-schema-kit/dist/src/mock/index.d.ts",
+      "node_modules/video-schema-kit/dist/src/client/index.d.ts",
+      "node_modules/video-schema-kit/dist/src/runtime/index.d.ts",
+      "node_modules/video-schema-kit/dist/generated/index.d.mts",
+    ])
+      expect(program, entry).toContain(entry);
   });
 });

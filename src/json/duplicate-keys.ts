@@ -1,3 +1,5 @@
+import { escapePointerToken } from "../schema/pointer.js";
+
 /** A key that occurs more than once in one object: the pointer of the key and the line of its repetition. */
 export interface DuplicateKey {
   pointer: string;
@@ -70,10 +72,6 @@ function stringEnd(text: string, open: number): number {
   }
 }
 
-function pointerToken(token: string): string {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
 /** Walks a valid JSON text, naming every key that repeats one before it in the same object. */
 function scanDuplicateKeys(text: string, firstLine: number, limit: number): DuplicateKey[] {
   interface Frame {
@@ -98,7 +96,7 @@ function scanDuplicateKeys(text: string, firstLine: number, limit: number): Dupl
       const end = stringEnd(text, i);
       if (top !== undefined && top.keys !== null && top.expectKey) {
         const key = JSON.parse(text.slice(i, end + 1)) as string;
-        if (top.keys.has(key)) found.push({ pointer: `${top.path}/${pointerToken(key)}`, key, line: lineAt(i) });
+        if (top.keys.has(key)) found.push({ pointer: `${top.path}/${escapePointerToken(key)}`, key, line: lineAt(i) });
         else top.keys.add(key);
         top.expectKey = false;
         top.key = key;
@@ -106,7 +104,7 @@ function scanDuplicateKeys(text: string, firstLine: number, limit: number): Dupl
       i = end;
     } else if (c === "{" || c === "[") {
       const path =
-        top === undefined ? "" : `${top.path}/${pointerToken(top.keys === null ? String(top.index) : top.key)}`;
+        top === undefined ? "" : `${top.path}/${escapePointerToken(top.keys === null ? String(top.index) : top.key)}`;
       stack.push({ path, keys: c === "{" ? new Set() : null, index: 0, expectKey: c === "{", key: "" });
     } else if (c === "}" || c === "]") stack.pop();
     else if (c === "," && top !== undefined) {

@@ -1,16 +1,12 @@
+import { parsePointer } from "../schema/pointer.js";
+
 /**
  * Where the value at a JSON Pointer (RFC 6901) starts in a valid JSON text, as 1-based line and
  * column; for a pointer that goes past what the text holds, where its deepest existing part
  * starts. For messages about a valid document ("vsk.config.json:4:13: /models/0/id: …").
  */
 export function locatePointer(text: string, pointer: string): { line: number; column: number } {
-  const segments =
-    pointer === ""
-      ? []
-      : pointer
-          .slice(1)
-          .split("/")
-          .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const segments = parsePointer(pointer);
   let i = 0;
   const ws = (): void => {
     while (i < text.length && " \t\n\r\uFEFF".includes(text[i]!)) i++;

@@ -11,16 +11,3 @@ export class SchemaLoadError extends Error {
     this.name = "SchemaLoadError";
   }
 }
-
-/** Escapes one reference token for a JSON Pointer (RFC 6901). */
-export function escapePointerToken(token: string): string {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-export function unescapePointerToken(token: string): string {
-  return token.replace(/~1/g, "/").replace(/~0/g, "~");
-}
-
-export function pointerOf(tokens: readonly (string | number)[]): string {
-  return tokens.map((t) => "/" + escapePointerToken(String(t))).join("");
-}

@@ -10,7 +10,9 @@ export type {
   OperationModel,
   SchemaOrigin,
 } from "./types.js";
-export { SchemaLoadError, pointerOf, escapePointerToken, unescapePointerToken } from "./errors.js";
+export { SchemaLoadError } from "./errors.js";
+export { escapePointerToken, formatPointer, getAt, parsePointer, unescapePointerToken } from "./pointer.js";
+export { followRef, followRefs, refTokens, resolveRef } from "./ref.js";
 export { bareMediaType, loadModelDocument, parseModelText, splitModelId, type LoadOptions } from "./openapi.js";
 export { normalizeNullable, nullableInner, NULL_SCHEMA, ANNOTATIONS } from "./nullable.js";
 export { transformSchema, forEachSchema, isSchemaObject, defineOwn, shallowSchema, PROTOTYPE_MEMBERS } from "./walk.js";

@@ -4,7 +4,9 @@
  * (method, media types, success status) for drift. OpenAPI 3.1 and 3.0 are both accepted.
  */
 import { jsonSyntaxError } from "../json/index.js";
-import { SchemaLoadError, pointerOf, unescapePointerToken, escapePointerToken } from "./errors.js";
+import { SchemaLoadError } from "./errors.js";
+import { formatPointer, getAt } from "./pointer.js";
+import { refTokens, resolveRef } from "./ref.js";
 import { normalizeNullable } from "./nullable.js";
 import type {
   EndpointModel,
@@ -40,16 +42,6 @@ function upgrade30(node: JsonSchemaObject): JsonSchemaObject {
   return out;
 }
 
-function get(doc: unknown, tokens: readonly string[]): unknown {
-  let cur: unknown = doc;
-  for (const t of tokens) {
-    if (!isSchemaObject(cur) && !Array.isArray(cur)) return undefined;
-    if (!Object.prototype.hasOwnProperty.call(cur, t)) return undefined;
-    cur = (cur as Record<string, unknown>)[t];
-  }
-  return cur;
-}
-
 /** Resolves an OpenAPI reference object (`{$ref}`) to what it points at inside the document. */
 function deref(
   doc: JsonSchemaObject,
@@ -61,18 +53,18 @@ function deref(
   let where = at;
   for (let hops = 0; hops < 16 && isSchemaObject(current) && typeof current.$ref === "string"; hops++) {
     const ref = current.$ref;
-    if (!ref.startsWith("#/"))
+    const tokens = ref.startsWith("#/") ? refTokens(ref) : undefined;
+    if (tokens === undefined)
       throw new SchemaLoadError(
         origin,
-        pointerOf([...where, "$ref"]),
+        formatPointer([...where, "$ref"]),
         `external reference "${ref}" is not supported; inline it or point into this document`,
       );
-    const tokens = ref.slice(2).split("/").map(unescapePointerToken);
-    const target = get(doc, tokens);
+    const target = getAt(doc, tokens);
     if (target === undefined)
       throw new SchemaLoadError(
         origin,
-        pointerOf([...where, "$ref"]),
+        formatPointer([...where, "$ref"]),
         `reference "${ref}" points at nothing in the document`,
       );
     current = target;
@@ -124,7 +116,7 @@ function selfContained(
   /** `refTargetPrefixes(doc)`, computed once per document */
   referenced: ReadonlySet<string>,
 ): JsonSchemaObject {
-  const components = (get(doc, ["components", "schemas"]) ?? {}) as JsonSchemaObject;
+  const components = (getAt(doc, ["components", "schemas"]) ?? {}) as JsonSchemaObject;
   const reached = new Set<string>();
   const queue: Array<{ schema: unknown; at: string[] }> = [];
 
@@ -133,7 +125,7 @@ function selfContained(
       let out = dialect === "openapi-3.0" ? upgrade30(node) : node;
       // only OpenAPI 3.0's `nullable` asks whether a `$ref` points inside the node (one pointer per node costs)
       const inside =
-        dialect === "openapi-3.0" && "nullable" in out && referenced.has(pointerOf([...at, ...path]) + "/");
+        dialect === "openapi-3.0" && "nullable" in out && referenced.has(formatPointer([...at, ...path]) + "/");
       out = normalizeNullable(out, dialect, inside);
       const ref = out.$ref;
       if (typeof ref === "string") {
@@ -142,16 +134,15 @@ function selfContained(
           if (ref.startsWith("#/$defs/") || ref.startsWith("#/definitions/") || ref === "#") return out;
           throw new SchemaLoadError(
             origin,
-            pointerOf(where),
+            formatPointer(where),
             `reference "${ref}" is not supported: point at "${COMPONENT_PREFIX}<name>"`,
           );
         }
-        const tokens = ref.slice(COMPONENT_PREFIX.length).split("/").map(unescapePointerToken);
-        const [name, ...rest] = tokens as [string, ...string[]];
-        if (!Object.prototype.hasOwnProperty.call(components, name) || get(components[name], rest) === undefined) {
+        const [name, ...rest] = refTokens(ref)!.slice(2) as [string, ...string[]];
+        if (!Object.prototype.hasOwnProperty.call(components, name) || getAt(components[name], rest) === undefined) {
           throw new SchemaLoadError(
             origin,
-            pointerOf(where),
+            formatPointer(where),
             `reference "${ref}" points at nothing in the document (dangling $ref)`,
           );
         }
@@ -159,7 +150,7 @@ function selfContained(
           reached.add(name);
           queue.push({ schema: components[name], at: ["components", "schemas", name] });
         }
-        out = { ...out, $ref: "#/$defs/" + [name, ...rest].map(escapePointerToken).join("/") };
+        out = { ...out, $ref: "#" + formatPointer(["$defs", name, ...rest]) };
       }
       return out;
     });
@@ -218,12 +209,6 @@ function refTargetPrefixes(doc: unknown): Set<string> {
   return prefixes;
 }
 
-/** What a local reference (`#` or `#/…`) points at inside `schema`, or undefined. */
-function resolveLocal(schema: JsonSchemaObject, ref: string): unknown {
-  if (ref === "#") return schema;
-  return ref.startsWith("#/") ? get(schema, ref.slice(2).split("/").map(unescapePointerToken)) : undefined;
-}
-
 /** Every local `$ref` of a self-contained schema must point at something inside it. */
 function assertRefsResolve(schema: JsonSchemaObject, origin: SchemaOrigin, rootAt: string[]): void {
   forEachSchema(schema, (node, path) => {
@@ -231,13 +216,13 @@ function assertRefsResolve(schema: JsonSchemaObject, origin: SchemaOrigin, rootA
     if (typeof ref !== "string" || (ref !== "#" && !ref.startsWith("#/"))) return; // an anchor: Ajv resolves it or says so
     // where the reference stands in the published document
     const where = (): string =>
-      pointerOf([
+      formatPointer([
         ...(path[0] === "$defs" ? ["components", "schemas", ...path.slice(1)] : [...rootAt, ...path]),
         "$ref",
       ]);
     // a chain of references that never reaches a schema (A -> B -> A) describes nothing
     const seen = new Set<string>([ref]);
-    let target = resolveLocal(schema, ref);
+    let target = resolveRef(schema, ref);
     while (isSchemaObject(target) && typeof target.$ref === "string" && Object.keys(target).length === 1) {
       const next = target.$ref;
       if (seen.has(next))
@@ -247,9 +232,9 @@ function assertRefsResolve(schema: JsonSchemaObject, origin: SchemaOrigin, rootA
           `reference "${ref}" leads to a cycle of references that never reaches a schema`,
         );
       seen.add(next);
-      target = resolveLocal(schema, next);
+      target = resolveRef(schema, next);
     }
-    if (resolveLocal(schema, ref) === undefined) {
+    if (resolveRef(schema, ref) === undefined) {
       throw new SchemaLoadError(
         origin,
         where(),
@@ -326,7 +311,7 @@ export function loadModelDocument(doc: unknown, origin: SchemaOrigin, options: L
         if (method !== "post") continue;
         throw new SchemaLoadError(
           origin,
-          pointerOf(["paths", path]),
+          formatPointer(["paths", path]),
           `cannot tell the endpoint name from path "${path}" (expected /${origin.model}/<endpoint>)`,
         );
       }
@@ -364,7 +349,7 @@ export function loadModelDocument(doc: unknown, origin: SchemaOrigin, options: L
               : undefined;
       if (method !== "post" || problem !== undefined) {
         if (problem !== undefined && options.lenient !== true)
-          throw new SchemaLoadError(origin, pointerOf(problem[0]), problem[1]);
+          throw new SchemaLoadError(origin, formatPointer(problem[0]), problem[1]);
         continue;
       }
       const key = `${origin.model}/${endpoint}`;

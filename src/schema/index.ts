@@ -13,7 +13,8 @@ export type {
 export { SchemaLoadError } from "./errors.js";
 export { escapePointerToken, formatPointer, getAt, parsePointer, unescapePointerToken } from "./pointer.js";
 export { followRef, followRefs, refTokens, resolveRef } from "./ref.js";
-export { bareMediaType, loadModelDocument, parseModelText, splitModelId, type LoadOptions } from "./openapi.js";
+export { loadModelDocument, parseModelText, splitModelId, type LoadOptions } from "./load.js";
+export { bareMediaType } from "./operation.js";
 export { normalizeNullable, nullableInner, NULL_SCHEMA, ANNOTATIONS } from "./nullable.js";
 export { transformSchema, forEachSchema, isSchemaObject, defineOwn, shallowSchema, PROTOTYPE_MEMBERS } from "./walk.js";
 export { findUnsafePattern, superLinearReason, type UnsafePattern } from "./patterns.js";

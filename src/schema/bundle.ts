@@ -4,7 +4,7 @@
  * every local `$ref` of the result checked to resolve (no dangling reference, no cycle of references
  * that never reaches a schema).
  */
-import { SchemaLoadError } from "./errors.js";
+import { SchemaLoadError } from "./load-error.js";
 import { normalizeNullable } from "./nullable.js";
 import { formatPointer, getAt } from "./pointer.js";
 import { refTokens, resolveRef } from "./ref.js";

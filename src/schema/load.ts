@@ -5,7 +5,7 @@
  */
 import { jsonSyntaxError } from "../json/index.js";
 import { deref, refTargetPrefixes, selfContained } from "./bundle.js";
-import { SchemaLoadError } from "./errors.js";
+import { SchemaLoadError } from "./load-error.js";
 import { endpointName, isJson, mediaOf, METHODS, successStatus } from "./operation.js";
 import { formatPointer } from "./pointer.js";
 import type { EndpointModel, ModelSchema, OperationModel, SchemaOrigin } from "./types.js";

@@ -1,6 +1,6 @@
 /**
  * Schema patterns and shapes `generate` refuses or rewrites. The super-linear pattern guard
- * lives in the schema stage (`src/schema/patterns.ts`), shared with drift; it is re-exported here.
+ * lives in the schema stage (`src/schema/unsafe-patterns.ts`), shared with drift; it is re-exported here.
  */
 import { defineOwn, isSchemaObject, transformSchema, formatPointer, forEachSchema } from "../schema/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";

@@ -897,7 +897,7 @@ function issuePath(value: unknown, pointer: string): PropertyKey[] {
   if (pointer === "") return path;
   let at: unknown = value;
   for (const raw of pointer.slice(1).split("/")) {
-    const token = raw.includes("~") ? raw.replace(/~1/g, "/").replace(/~0/g, "~") : raw;
+    const token = unescapeToken(raw);
     const index = Array.isArray(at) && /^(0|[1-9][0-9]*)$/.test(token);
     path.push(index ? Number(token) : token);
     at =

@@ -7,6 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { escapePointerToken } from "../schema/pointer.js";
 import { didYouMean, quote } from "../text/index.js";
 
 export type ConfigSchema = { readonly [keyword: string]: unknown };
@@ -130,18 +131,18 @@ function check(value: unknown, raw: ConfigSchema, pointer: string, root: ConfigS
       for (const key of Object.keys(object))
         if (!Object.hasOwn(properties, key))
           return {
-            pointer: `${pointer}/${escapeSegment(key)}`,
+            pointer: `${pointer}/${escapePointerToken(key)}`,
             message: `unknown key ${quote(key)}${didYouMean(key, keys)} (the keys here: ${keys.join(", ")}); correct or remove it`,
           };
     for (const key of (schema.required ?? []) as string[])
       if (!Object.hasOwn(object, key))
         return {
-          pointer: `${pointer}/${escapeSegment(key)}`,
+          pointer: `${pointer}/${escapePointerToken(key)}`,
           message: `missing; expected ${expected(resolve(properties[key] ?? {}, root))}`,
         };
     for (const key of keys)
       if (Object.hasOwn(object, key)) {
-        const problem = check(object[key], properties[key]!, `${pointer}/${escapeSegment(key)}`, root);
+        const problem = check(object[key], properties[key]!, `${pointer}/${escapePointerToken(key)}`, root);
         if (problem !== undefined) return problem;
       }
   }
@@ -150,8 +151,4 @@ function check(value: unknown, raw: ConfigSchema, pointer: string, root: ConfigS
 
 function entries(n: number): string {
   return n === 1 ? "1 entry" : `${n} entries`;
-}
-
-function escapeSegment(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }

@@ -5,7 +5,7 @@
 import { mayHoldSecret, redactUrlsInText } from "../runtime/redact.js";
 
 // #region runtime (copied into the generated support module: no imports in here)
-function unescapeToken(t: string): string {
+export function unescapeToken(t: string): string {
   return t.includes("~") ? t.replace(/~1/g, "/").replace(/~0/g, "~") : t;
 }
 

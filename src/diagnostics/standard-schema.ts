@@ -5,6 +5,7 @@
  * endpoint (issue 27): a synchronous `validate` whose issues are the error diagnostics.
  */
 import type { Diagnostic } from "./diagnostic.js";
+import { unescapeToken } from "./pointers.js";
 
 // #region runtime (copied into the generated support module: no imports in here)
 /** The Standard Schema v1 interface, a copy of `StandardSchemaV1` from `@standard-schema/spec`. */
@@ -71,7 +72,7 @@ function issuePath(value: unknown, pointer: string): PropertyKey[] {
   if (pointer === "") return path;
   let at: unknown = value;
   for (const raw of pointer.slice(1).split("/")) {
-    const token = raw.includes("~") ? raw.replace(/~1/g, "/").replace(/~0/g, "~") : raw;
+    const token = unescapeToken(raw);
     const index = Array.isArray(at) && /^(0|[1-9][0-9]*)$/.test(token);
     path.push(index ? Number(token) : token);
     at =

@@ -224,7 +224,7 @@ export class ValidatorCache {
     return validate;
   }
 
-  /** The first pattern of `schema` that can take super-linear time (src/schema/patterns.ts): drift never runs one. */
+  /** The first pattern of `schema` that can take super-linear time (src/schema/unsafe-patterns.ts): drift never runs one. */
   unsafePattern(schema: JsonSchemaObject): UnsafePattern | undefined {
     let found = this.unsafe.get(schema);
     if (found === undefined) {

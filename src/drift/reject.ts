@@ -16,7 +16,7 @@ import type { ValidateFunction } from "ajv";
 import { defineOwn, forEachSchema, isSchemaObject, type JsonSchema, type JsonSchemaObject } from "../schema/index.js";
 import type { Leaf } from "./sample.js";
 import { UNLISTED } from "./diff/index.js";
-import { resolveRef, type SchemaRoot } from "./view.js";
+import { resolveRefAt, type SchemaRoot } from "./view.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const hasOwn = (v: object, key: string): boolean => Object.prototype.hasOwnProperty.call(v, key);
@@ -28,7 +28,7 @@ function collect(node: unknown, root: SchemaRoot, out: JsonSchema[], seen: Set<u
   out.push(node);
   if (!isSchemaObject(node)) return;
   if (typeof node.$ref === "string") {
-    const target = resolveRef(root, node.$ref);
+    const target = resolveRefAt(root, node.$ref);
     if (target !== undefined) collect(target.schema, root, out, seen);
   }
   if (Array.isArray(node.allOf)) for (const member of node.allOf) collect(member, root, out, seen);

@@ -129,7 +129,7 @@ export async function checkRequests(
         return found;
       };
       if (unsafe !== undefined)
-        // it could hang on a payload: never compiled (src/schema/patterns.ts)
+        // it could hang on a payload: never compiled (src/schema/unsafe-patterns.ts)
         v = problem(
           `has a pattern that can take super-linear time, ${JSON.stringify(unsafe.pattern)} at ${unsafe.pointer} (${unsafe.reason}): drift does not run it on payloads`,
         );

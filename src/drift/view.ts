@@ -7,11 +7,11 @@
  */
 import {
   defineOwn,
-  escapePointerToken,
+  formatPointer,
   isSchemaObject,
   ANNOTATIONS,
   NULL_SCHEMA,
-  unescapePointerToken,
+  resolveRef,
   type JsonSchemaObject,
 } from "../schema/index.js";
 
@@ -53,21 +53,14 @@ export interface SchemaRoot {
   schema: JsonSchemaObject;
 }
 
-export function resolveRef(root: SchemaRoot, ref: string): { schema: JsonSchemaObject; at: string } | undefined {
-  if (ref === "#") return { schema: root.schema, at: "" };
-  if (!ref.startsWith("#/")) return undefined;
-  let current: unknown = root.schema;
-  for (const raw of ref.slice(2).split("/")) {
-    const token = unescapePointerToken(raw);
-    if (!isSchemaObject(current) || !Object.prototype.hasOwnProperty.call(current, token)) return undefined;
-    current = current[token];
-  }
-  if (current === true) return { schema: {}, at: ref.slice(1) };
-  return isSchemaObject(current) ? { schema: current, at: ref.slice(1) } : undefined;
+export function resolveRefAt(root: SchemaRoot, ref: string): { schema: JsonSchemaObject; at: string } | undefined {
+  const target = resolveRef(root.schema, ref);
+  if (target === true) return { schema: {}, at: ref.slice(1) };
+  return isSchemaObject(target) ? { schema: target, at: ref.slice(1) } : undefined;
 }
 
 export function child(at: string, ...tokens: string[]): string {
-  return at + tokens.map((t) => "/" + escapePointerToken(t)).join("");
+  return at + formatPointer(tokens);
 }
 
 const NULL_ONLY = [canonical(NULL_SCHEMA), canonical({ enum: [null] })];
@@ -114,7 +107,7 @@ function collect(schema: unknown, at: string, root: SchemaRoot, refs: ReadonlySe
     if (!ANNOTATION_KEYWORDS.has(k) && !STRUCTURAL_KEYWORDS.has(k)) defineOwn(rest, k, v);
 
   if (typeof rest.$ref === "string" && !refs.has(rest.$ref)) {
-    const target = resolveRef(root, rest.$ref);
+    const target = resolveRefAt(root, rest.$ref);
     if (target !== undefined) {
       const { $ref, ...siblings } = rest;
       const merged = Object.keys(siblings).length === 0 ? target.schema : { ...target.schema, ...siblings };
@@ -195,7 +188,7 @@ function disjoint(branches: readonly unknown[], root: SchemaRoot): boolean {
   for (const branch of branches) {
     let schema = branch;
     for (let hops = 0; hops < 8 && isSchemaObject(schema) && typeof schema.$ref === "string"; hops++)
-      schema = resolveRef(root, schema.$ref)?.schema;
+      schema = resolveRefAt(root, schema.$ref)?.schema;
     if (!isSchemaObject(schema)) return false;
     const types = typesOf(schema);
     if (types === undefined || types.length === 0) return false;

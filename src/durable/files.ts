@@ -21,7 +21,7 @@ import {
   type Stats,
 } from "node:fs";
 import { join } from "node:path";
-import { step } from "./steps.js";
+import { step } from "./crash-hook.js";
 
 /** A file vsk will not open or replace: not a regular file, or far larger than anything it writes. */
 export class SpecialFileError extends Error {

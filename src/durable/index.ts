@@ -3,7 +3,7 @@
  * lock every writer takes, the directory swap of `generated/`, the file operations the snapshot
  * journal (src/snapshot) is built from, and the crash test hook. Imports nothing else of vsk.
  */
-export { announce, printable } from "./announce.js";
+export { announce, printable } from "./recovery-notice.js";
 export {
   entryAt,
   kindOf,
@@ -20,7 +20,7 @@ export {
   type Listing,
 } from "./files.js";
 export { acquireLock, isAlive, LockBusyError, lockTimeoutMs, readLock, type Lock, type LockInfo } from "./lock.js";
-export { step } from "./steps.js";
+export { step } from "./crash-hook.js";
 export {
   readableDirectory,
   recoverDirectory,

@@ -10,8 +10,8 @@
  */
 import { closeSync, constants, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
-import { announce } from "./announce.js";
-import { step } from "./steps.js";
+import { announce } from "./recovery-notice.js";
+import { step } from "./crash-hook.js";
 
 export interface LockInfo {
   pid: number;

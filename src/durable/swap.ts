@@ -15,7 +15,7 @@
  */
 import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { announce } from "./announce.js";
+import { announce } from "./recovery-notice.js";
 import { entryAt, mkdirStep, removeTree, renameStep, syncDir, writeFileDurable } from "./files.js";
 import { acquireLock, LockBusyError } from "./lock.js";
 

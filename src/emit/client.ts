@@ -8,8 +8,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PACKAGE_ROOT } from "../config/index.js";
-import type { GeneratedFile } from "./index.js";
 import type { RegistryEntry } from "./registry.js";
+import type { GeneratedFile } from "./generated-file.js";
 
 /** The folder of the copies; an owner's folder starts with a letter or digit, so none is `_vsk`. */
 export const CLIENT_SUPPORT_DIR = "_vsk";

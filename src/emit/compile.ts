@@ -4,8 +4,8 @@
  * Loaded only for that option (ts-morph bundles the compiler).
  */
 import { Project, ts } from "ts-morph";
-import type { GeneratedFile } from "./index.js";
 import { EmitError } from "./validator.js";
+import type { GeneratedFile } from "./generated-file.js";
 
 const ROOT = "/vsk-generated/";
 

@@ -8,7 +8,7 @@
  */
 import { jsonText, markdownCode, markdownText } from "../output/index.js";
 import { kindOf, type RuleDescription, type RuleSpec } from "../rules/index.js";
-import { isSchemaObject, type EndpointModel, type JsonSchemaObject } from "../schema/index.js";
+import { followRef, isSchemaObject, parsePointer, type EndpointModel, type JsonSchemaObject } from "../schema/index.js";
 
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 
@@ -102,24 +102,13 @@ function annotate(schema: JsonSchemaObject, lines: readonly Note[], bullets: rea
     .join("\n\n");
 }
 
-/** The object schema at a local `$ref` (`#/$defs/X`), or the schema itself. */
-function resolveLocal(root: JsonSchemaObject, schema: unknown): JsonSchemaObject | undefined {
-  if (!isSchemaObject(schema)) return undefined;
-  if (typeof schema.$ref !== "string") return schema;
-  const match = /^#\/\$defs\/([^/]+)$/.exec(schema.$ref);
-  const defs = root.$defs;
-  if (match === null || !isSchemaObject(defs)) return undefined;
-  const target = defs[match[1]!.replace(/~1/g, "/").replace(/~0/g, "~")];
-  return isSchemaObject(target) ? target : undefined;
-}
-
 /** The property schema at a JSON Pointer of the input (`/a`, `/a/b` through object properties). */
 function propertyAt(root: JsonSchemaObject, pointer: string): JsonSchemaObject | undefined {
   let at: JsonSchemaObject | undefined = root;
-  for (const token of pointer.slice(1).split("/")) {
+  for (const token of parsePointer(pointer)) {
     const props: unknown = at?.properties;
     if (!isSchemaObject(props)) return undefined;
-    at = resolveLocal(root, props[token.replace(/~1/g, "/").replace(/~0/g, "~")]);
+    at = followRef(root, props[token]);
     if (at === undefined) return undefined;
   }
   return at;
@@ -161,7 +150,7 @@ export function emitEditorSchema(endpoint: EndpointModel, rules: readonly RuleSp
   for (const d of described) {
     for (const pointer of d.fields) bullet(propertyAt(input, pointer), d.note);
     if (d.items !== undefined) {
-      const item = resolveLocal(input, propertyAt(input, d.items.array)?.items);
+      const item = followRef(input, propertyAt(input, d.items.array)?.items);
       bullet(item === undefined ? undefined : propertyAt(item, `/${d.items.field}`), d.note);
     }
   }

@@ -4,7 +4,7 @@
  * is plain JavaScript, so the module opens with `// @ts-nocheck` (the consumer's strictest
  * flags apply to every other generated file); it compiles to ESM that runs under plain `node`
  * and in a browser. Ajv's standalone output `require`s its run-time helpers even in ESM mode
- * (TOOLCHAIN.md); the Ajv of src/rules/ajv.ts is configured so that its output calls the
+ * (TOOLCHAIN.md); the Ajv of src/rules/ajv-config.ts is configured so that its output calls the
  * generated support module's functions by name instead, and this file only imports them.
  */
 import type { Ajv2020 } from "ajv/dist/2020.js";
@@ -123,7 +123,7 @@ export function emitValidator(
   if (!exported) throw new EmitError(`${what}: unexpected shape of Ajv's standalone output`);
   const fn = exported[1]!;
   code = code.replace(exported[0], "").replace(/^"use strict";/, "");
-  // Ajv's code calls the support module's functions by name (src/rules/ajv.ts): import those it uses
+  // Ajv's code calls the support module's functions by name (src/rules/ajv-config.ts): import those it uses
   const outsideLiterals = codeOnly(code);
   const fromSupport = new Set([
     "diagnose",

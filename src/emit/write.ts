@@ -17,8 +17,8 @@ import {
   replaceDirectory,
   SpecialFileError,
 } from "../durable/index.js";
-import type { GeneratedFile } from "./index.js";
 import { EmitError } from "./validator.js";
+import type { GeneratedFile } from "./generated-file.js";
 
 export interface Staleness {
   changed: string[];

@@ -3,7 +3,7 @@
  * (schemas/explain.schema.json) and `schemaVersion`, raised on any change a consumer must know of (issue 30.8).
  */
 import { jsonText, reportSchemaId } from "../output/index.js";
-import type { Explanation } from "./index.js";
+import type { Explanation } from "./explanation.js";
 
 export const EXPLAIN_SCHEMA = reportSchemaId("explain");
 export const EXPLAIN_VERSION = 1;

@@ -4,7 +4,7 @@
  * a size and a URL under the mock's own base; durations follow the input's `duration` where it
  * is a number. Unknown shapes get the simplest value their schema allows.
  */
-import { isSchemaObject, type JsonSchemaObject } from "../schema/index.js";
+import { followRefs, isSchemaObject, type JsonSchemaObject } from "../schema/index.js";
 
 export interface OutputContext {
   requestId: string;
@@ -16,15 +16,7 @@ export interface OutputContext {
 const MAX_DEPTH = 16;
 
 function resolve(schema: unknown, root: JsonSchemaObject): JsonSchemaObject | undefined {
-  let current = schema;
-  for (let hops = 0; hops < 32 && isSchemaObject(current) && typeof current.$ref === "string"; hops++) {
-    const ref = current.$ref;
-    if (!ref.startsWith("#/")) return undefined;
-    let target: unknown = root;
-    for (const token of ref.slice(2).split("/"))
-      target = isSchemaObject(target) ? target[token.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined;
-    current = target;
-  }
+  const current = followRefs(root, schema, 32);
   if (!isSchemaObject(current)) return undefined;
   // a nullable field (`anyOf: [X, {type: "null"}]`, spec loader form): take X
   const branches = Array.isArray(current.anyOf)

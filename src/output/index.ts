@@ -1,131 +1,15 @@
 /**
- * Safe output: everything printed that came from data (payload keys and pointers, file names,
- * schema property names, messages that quote a payload) is escaped for the format it lands in,
- * so data never acts as a terminal command, a GitHub workflow command, Markdown markup or a link.
- * One home for every reporter of `lint`, `drift` and `explain`; colour is added only by our own
- * code, after escaping.
+ * What every report shares: escaping for the format a data-derived string lands in (terminal,
+ * GitHub workflow commands, Markdown, JSON, HTML), and the ids of the published report schemas.
  */
-import { sep } from "node:path";
-
-/**
- * The one host of every JSON Schema the package publishes (`schemas/*.schema.json`): a JSON
- * report's `$schema` is `<host>/<name>.schema.json`, the `$id` of the file that describes it.
- */
-export const SCHEMA_HOST = "https://video-schema-kit.dev/schemas";
-
-/** The `$schema` of a JSON report: the `$id` of `schemas/<name>.schema.json`. */
-export const reportSchemaId = (name: string): string => `${SCHEMA_HOST}/${name}.schema.json`;
-
-/**
- * Characters a terminal, a log viewer or a CI runner may act on: C0 controls (ESC starts
- * CSI/OSC sequences, CR/LF start a new line that may read as a workflow command), DEL, C1
- * controls (0x9b is a one-byte CSI on some terminals), the line and paragraph separators, and
- * the bidi marks, embeddings, overrides and isolates that reorder what a person reads (Trojan Source).
- */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const UNSAFE_TEST = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
-/** The same set without CR and LF, for text whose line breaks are our own. */
-const UNSAFE_KEEP_LINES =
-  /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/** What JSON.stringify leaves raw but a consumer printing the field would act on. */
-const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-const SHORT: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-
-function visible(c: string): string {
-  return SHORT[c] ?? "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0");
-}
-
-/**
- * One line of data made safe for a terminal: every unsafe character becomes a visible escape
- * (`\u001b`, `\n`, `\u202e`), so the text stays on its line and cannot colour, move the cursor,
- * set a hyperlink or reorder what follows.
- *
- * @example terminalText("key\u001b[2J") // "key\\u001b[2J"
- */
-export function terminalText(text: string): string {
-  return UNSAFE_TEST.test(text) ? text.replace(UNSAFE, visible) : text;
-}
-
-/** Like {@link terminalText}, but keeps CR and LF: for multi-line text whose data parts were escaped already. */
-function keepLines(text: string): string {
-  return text.replace(UNSAFE_KEEP_LINES, visible);
-}
-
-/**
- * A GitHub workflow command's message (`::error …::MESSAGE`), escaped as GitHub's runner
- * unescapes it: `%` → `%25`, CR → `%0D`, LF → `%0A`; other control characters are shown as
- * visible escapes. Escape each data part with {@link terminalText} first when a line break in it
- * must not become a line break of the annotation.
- */
-export function githubData(text: string): string {
-  return keepLines(text).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-}
-
-/** A workflow command's property value (`file=…,title=…`): {@link githubData} plus `:` → `%3A`, `,` → `%2C`. */
-export function githubProperty(text: string): string {
-  return githubData(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
-}
-
-/**
- * A file path as a workflow command's `file=` value: GitHub resolves it against the repository
- * with `/` separators, so a Windows path's `\` become `/` (on POSIX a `\` is part of a name).
- */
-export function githubFile(path: string, separator: string = sep): string {
-  return githubProperty(terminalText(separator === "\\" ? path.replaceAll("\\", "/") : path));
-}
-
-/**
- * Data as Markdown text (also inside a table cell): control characters escaped as in
- * {@link terminalText}; `<`, `>`, `&` as HTML entities; `\`, `|`, backticks, `@` mentions and
- * the brackets of link and image syntax (`[x](…)`, `![x](…)`: with `[` and `]` escaped, `(`, `)`
- * and `!` are plain text) backslash-escaped; `://` and `www.` broken so that GitHub does not turn
- * a URL in the data into a live link. Rendered, the text reads exactly as the data.
- *
- * @example markdownText("see [x](https://evil.example)") // "see \\[x\\](https\\://evil.example)"
- */
-export function markdownText(text: string): string {
-  return terminalText(text)
-    .replace(/[\\`[\]|@]/g, "\\$&")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/:\/\//g, "\\://")
-    .replace(/(www)\./gi, "$1\\.");
-}
-
-/**
- * Data as a Markdown code span (`` `…` ``), where nothing is markup and nothing is a link: the
- * fence is one backtick longer than the longest run of backticks inside, control characters are
- * escaped as in {@link terminalText}, and in a table cell `|` is written `\|` (GFM strips the
- * backslash before it reads the span).
- */
-export function markdownCode(text: string, inTable = true): string {
-  let body = terminalText(text);
-  if (inTable) body = body.replace(/\|/g, "\\|");
-  if (body === "") return "` `";
-  let longest = 0;
-  for (const run of body.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-  const fence = "`".repeat(longest + 1);
-  const pad = body.startsWith("`") || body.endsWith("`") || (body.startsWith(" ") && body.endsWith(" ")) ? " " : "";
-  return `${fence}${pad}${body}${pad}${fence}`;
-}
-
-/**
- * A JSON text made safe for a consumer that prints its fields: C1 controls, DEL, the line
- * separators and the bidi controls, which `JSON.stringify` leaves raw, become `\uXXXX`
- * escapes. Parsing gives the same value (they can only occur inside strings).
- */
-export function jsonText(json: string): string {
-  return json.replace(JSON_UNSAFE, (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
-}
-
-/** Data inside raw HTML (a `<details><summary>` line of a Markdown report): control characters escaped, `& < > " '` as entities. */
-export function htmlText(text: string): string {
-  return terminalText(text)
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
+export {
+  githubData,
+  githubFile,
+  githubProperty,
+  htmlText,
+  jsonText,
+  markdownCode,
+  markdownText,
+  terminalText,
+} from "./escape.js";
+export { reportSchemaId, SCHEMA_HOST } from "./schema-ids.js";

@@ -8,7 +8,7 @@
  */
 import type { Diagnostic, InvalidPointers } from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
-import { PROTOTYPE_MEMBERS, unescapePointerToken } from "../schema/index.js";
+import { parsePointer, PROTOTYPE_MEMBERS } from "../schema/index.js";
 import type { Misfit } from "./shape.js";
 
 /** The spec's three models (spec 1, 4), as `models[].rules` names them. */
@@ -92,7 +92,7 @@ export function topLevel(pointer: string): string | undefined {
 }
 
 /** `/keyframes` → `keyframes`, `/a/b` → `a.b`: a rule's pointer as its editor description names it. */
-export const label = (pointer: string): string => pointer.slice(1).split("/").map(unescapePointerToken).join(".");
+export const label = (pointer: string): string => parsePointer(pointer).join(".");
 
 /** A property access with the name embedded as data: `["frame_index"]`. */
 export const key = (name: string): string => `[${JSON.stringify(name)}]`;

@@ -27,4 +27,4 @@ export {
 export { UNKNOWN_FIELD_RULE } from "./unknown-fields.js";
 export { quickCheckSource } from "./quick.js";
 export { recheckOnText } from "./unique-item-field.js";
-export { createAjv, needsOwnProperties, SUPPORT_FUNCTIONS } from "./ajv.js";
+export { createAjv, needsOwnProperties, SUPPORT_FUNCTIONS } from "./ajv-config.js";

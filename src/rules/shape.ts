@@ -5,7 +5,7 @@
  * over a normalized `EndpointModel` input (nullability is `anyOf: [X, {type: "null"}]`, `$ref`s
  * point into the schema's own `$defs`).
  */
-import { isSchemaObject, nullableInner, type JsonSchemaObject } from "../schema/index.js";
+import { followRef, isSchemaObject, nullableInner, type JsonSchemaObject } from "../schema/index.js";
 
 /** Why a rule does not fit an endpoint: the field it looked for, what it needs, what is there. */
 export interface Misfit {
@@ -32,18 +32,6 @@ export function declaredField(input: JsonSchemaObject, name: string): JsonSchema
   if (!Object.prototype.hasOwnProperty.call(properties, name)) return undefined;
   const schema = properties[name];
   return isSchemaObject(schema) ? schema : undefined;
-}
-
-/** A local `$ref` (`#/$defs/Name`) followed within `root`; other schemas as they are. */
-export function followRef(root: JsonSchemaObject, schema: JsonSchemaObject): JsonSchemaObject | undefined {
-  const ref = schema.$ref;
-  if (typeof ref !== "string") return schema;
-  const match = /^#\/\$defs\/([^/]+)$/.exec(ref);
-  const defs = isSchemaObject(root.$defs) ? root.$defs : {};
-  const name = match?.[1]?.replace(/~1/g, "/").replace(/~0/g, "~");
-  if (name === undefined || !Object.prototype.hasOwnProperty.call(defs, name)) return undefined;
-  const target = defs[name];
-  return isSchemaObject(target) ? target : undefined;
 }
 
 /** The non-null form of a field (where its type and bounds sit), with a `$ref` followed. */

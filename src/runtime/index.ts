@@ -19,5 +19,5 @@ export { PREDICTION_ERROR_CODES, isKnownCode, normalizeCode } from "./codes.js";
 export { REASONS, CODE_ACTIONS, isKnownReason, type ReasonEntry } from "./reasons.js";
 export { adviseOnFailure, type FailureAdvice } from "./advice.js";
 export { GENERIC_FAILURE_MESSAGE } from "./prediction-error.js";
-export { DEFAULT_QUEUE_PATHS, SUBMIT_PATH, fillPath, type QueuePaths } from "./wire.js";
+export { DEFAULT_QUEUE_PATHS, SUBMIT_PATH, fillPath, type QueuePaths } from "./queue-paths.js";
 export type * from "./types.js";

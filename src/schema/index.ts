@@ -10,8 +10,11 @@ export type {
   OperationModel,
   SchemaOrigin,
 } from "./types.js";
-export { SchemaLoadError, pointerOf, escapePointerToken, unescapePointerToken } from "./errors.js";
-export { bareMediaType, loadModelDocument, parseModelText, splitModelId, type LoadOptions } from "./openapi.js";
+export { SchemaLoadError } from "./load-error.js";
+export { escapePointerToken, formatPointer, getAt, parsePointer, unescapePointerToken } from "./pointer.js";
+export { followRef, followRefs, refTokens, resolveRef } from "./ref.js";
+export { loadModelDocument, parseModelText, splitModelId, type LoadOptions } from "./load.js";
+export { bareMediaType } from "./operation.js";
 export { normalizeNullable, nullableInner, NULL_SCHEMA, ANNOTATIONS } from "./nullable.js";
 export { transformSchema, forEachSchema, isSchemaObject, defineOwn, shallowSchema, PROTOTYPE_MEMBERS } from "./walk.js";
-export { findUnsafePattern, superLinearReason, type UnsafePattern } from "./patterns.js";
+export { findUnsafePattern, superLinearReason, type UnsafePattern } from "./unsafe-patterns.js";

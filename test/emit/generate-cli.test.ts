@@ -117,8 +117,8 @@ describe("vsk generate (default models, child process)", () => {
     for (const f of ["index.mts", "support.mts", "redact.mts", "endpoints.json", "client.mts"])
       expect(files).toContain(f);
     // the queue client's copies of the package's client and runtime (src/client, src/runtime but redact.ts)
-    expect(files.filter((f) => f.startsWith("_vsk/"))).toHaveLength(18);
-    expect(files).toHaveLength(39);
+    expect(files.filter((f) => f.startsWith("_vsk/"))).toHaveLength(19);
+    expect(files).toHaveLength(40);
   });
 
   it("is machine-independent: another directory, the same files", () => {

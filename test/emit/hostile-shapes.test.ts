@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findUnsafePattern, superLinearReason } from "../../src/emit/patterns.js";
+import { findUnsafePattern, superLinearReason } from "../../src/emit/hostile-shapes.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CLI = join(ROOT, "dist/src/cli/main.js");

@@ -1,7 +1,7 @@
 /**
  * The emitted validator gets Ajv's run-time helpers from the generated support module through
  * Ajv's own options (`code.formats`, a shared `ajv.scope` value, the length keywords of
- * src/rules/ajv.ts), never by rewriting Ajv's output; anything Ajv would still `require` stops
+ * src/rules/ajv-config.ts), never by rewriting Ajv's output; anything Ajv would still `require` stops
  * generation with the module's name.
  */
 import { _ } from "ajv/dist/2020.js";

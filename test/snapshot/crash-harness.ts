@@ -1,6 +1,6 @@
 /**
  * Killing a real `vsk` at every write step (the test-only `VSK_TEST_KILL_AT=N` of
- * src/durable/steps.ts makes it SIGKILL itself right before its N-th change to the disk), then
+ * src/durable/crash-hook.ts makes it SIGKILL itself right before its N-th change to the disk), then
  * running the next command and looking at what it finds.
  */
 import { spawn } from "node:child_process";

@@ -20,5 +20,5 @@ export { PREDICTION_ERROR_CODES, isKnownCode, normalizeCode } from "./codes.mjs"
 export { REASONS, CODE_ACTIONS, isKnownReason, type ReasonEntry } from "./reasons.mjs";
 export { adviseOnFailure, type FailureAdvice } from "./advice.mjs";
 export { GENERIC_FAILURE_MESSAGE } from "./prediction-error.mjs";
-export { DEFAULT_QUEUE_PATHS, SUBMIT_PATH, fillPath, type QueuePaths } from "./wire.mjs";
+export { DEFAULT_QUEUE_PATHS, SUBMIT_PATH, fillPath, type QueuePaths } from "./queue-paths.mjs";
 export type * from "./types.mjs";

@@ -4,13 +4,12 @@
  * each endpoint both sides have is then walked by `walk.ts`.
  */
 import type { EndpointModel, ModelSchema, OperationModel } from "../../schema/index.js";
-import { bareMediaType, escapePointerToken } from "../../schema/index.js";
+import { bareMediaType, formatPointer } from "../../schema/index.js";
 import type { ChangeKindName } from "../table/index.js";
 import type { Finding, FindingParams } from "./finding.js";
 import { diffEndpoint } from "./walk.js";
 
-const pathPointer = (path: string, ...tokens: string[]): string =>
-  "/paths/" + [path, ...tokens].map(escapePointerToken).join("/");
+const pathPointer = (path: string, ...tokens: string[]): string => formatPointer(["paths", path, ...tokens]);
 
 /**
  * Every difference between two loaded models: endpoints removed and added, an endpoint whose

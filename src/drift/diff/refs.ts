@@ -4,7 +4,7 @@
  * never be dropped). Every definition reachable through `$ref`s is compared once per walk.
  */
 import { isSchemaObject } from "../../schema/index.js";
-import { canonical, resolveRef } from "../view.js";
+import { canonical, resolveRefAt } from "../view.js";
 import type { Walk } from "./finding.js";
 
 /** Every `$ref` string written anywhere in `value`. */
@@ -30,8 +30,8 @@ export function sameWritten(before: unknown, after: unknown, walk: Walk): boolea
   for (let ref = queue.pop(); ref !== undefined; ref = queue.pop()) {
     if (seen.has(ref) || walk.sameRefs.has(ref)) continue;
     seen.add(ref);
-    const rb = resolveRef(walk.before, ref);
-    const ra = resolveRef(walk.after, ref);
+    const rb = resolveRefAt(walk.before, ref);
+    const ra = resolveRefAt(walk.after, ref);
     if (rb === undefined || ra === undefined) {
       if (rb !== ra) return false;
       continue;

@@ -11,7 +11,7 @@
  * Overlapping alternatives under a repetition (`(a|a)*`) are not detected. A linear engine (re2)
  * inside the generated code would instead make it a run-time dependency of the consumer's app.
  */
-import { escapePointerToken } from "./errors.js";
+import { escapePointerToken, formatPointer } from "./pointer.js";
 import type { JsonSchemaObject } from "./types.js";
 import { forEachSchema } from "./walk.js";
 
@@ -179,7 +179,7 @@ export function findUnsafePattern(schema: JsonSchemaObject): UnsafePattern | und
   let found: UnsafePattern | undefined;
   forEachSchema(schema, (node, path) => {
     if (found !== undefined) return;
-    const at = path.map((t) => "/" + escapePointerToken(t)).join("");
+    const at = formatPointer(path);
     if (typeof node.pattern === "string") {
       const reason = superLinearReason(node.pattern);
       if (reason !== undefined) found = { pointer: `${at}/pattern`, pattern: node.pattern, reason };

@@ -1,8 +1,8 @@
 /**
  * Schema patterns and shapes `generate` refuses or rewrites. The super-linear pattern guard
- * lives in the schema stage (`src/schema/patterns.ts`), shared with drift; it is re-exported here.
+ * lives in the schema stage (`src/schema/unsafe-patterns.ts`), shared with drift; it is re-exported here.
  */
-import { defineOwn, isSchemaObject, transformSchema, escapePointerToken, forEachSchema } from "../schema/index.js";
+import { defineOwn, isSchemaObject, transformSchema, formatPointer, forEachSchema } from "../schema/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 
 export { findUnsafePattern, superLinearReason, type UnsafePattern } from "../schema/index.js";
@@ -36,7 +36,7 @@ export function tooDeep(schema: JsonSchemaObject): string | undefined {
   forEachSchema(schema, (_node, path) => {
     if (found !== undefined) return;
     // two reference tokens per level (`/properties/name`, `/anyOf/0`; `/items` counts one)
-    if (path.length > 2 * MAX_SCHEMA_DEPTH) found = path.map((t) => "/" + escapePointerToken(t)).join("");
+    if (path.length > 2 * MAX_SCHEMA_DEPTH) found = formatPointer(path);
   });
   return found;
 }

@@ -7,9 +7,10 @@
  * thread hands them to the format in input order, through `Linter.report`, so the output is the
  * one `--jobs 1` writes, byte for byte.
  *
- * - Small inputs stay here: workers start only once `INLINE_LINES` lines were linted in a run,
- *   and lines keep being linted here until one of them is ready (so `vsk lint one.json` starts
- *   no thread, and a run never waits for a worker's start-up).
+ * - Small inputs stay here: workers start only once `INLINE_LINES` lines were linted in a run
+ *   (and not when the plain file being read has less than `MIN_REMAINING_BYTES` left), and lines
+ *   keep being linted here until one of them is ready (so `vsk lint one.json` starts no thread,
+ *   and a run never waits for a worker's start-up).
  * - Memory is flat: at most `PER_WORKER` batches per worker are in flight; posting one more
  *   waits for the oldest to be reported (backpressure down to the reading).
  * - `.json` documents and `--preflight` (network work, src/lint/preflight.ts) stay on this thread.
@@ -18,6 +19,7 @@
  */
 import type { Worker } from "node:worker_threads";
 import { availableParallelism } from "node:os";
+import { statSync, type ReadStream } from "node:fs";
 import type { LintDiagnostic, LineJobs, Linter } from "./lint.js";
 import { readLine, type LineSink } from "./ndjson.js";
 import type { PayloadSource } from "./decode.js";
@@ -31,6 +33,8 @@ export const MAX_DEFAULT_JOBS = 8;
 export const MAX_JOBS = 64;
 /** Lines linted on this thread before workers start: below it, a run never pays their start-up. */
 export const INLINE_LINES = 10_000;
+/** Workers are not started for a plain file with less than this left to read (stdin and compressed files: always). */
+export const MIN_REMAINING_BYTES = 8 * 1024 * 1024;
 /** A batch is posted at this many lines or bytes, whichever comes first. */
 const BATCH_LINES = 2048;
 const BATCH_BYTES = 512 * 1024;
@@ -165,7 +169,7 @@ class WorkerPool {
       for (const waiting of slot.pending.values()) waiting.reject(error);
       slot.pending.clear();
     }
-    void this.close();
+    this.close();
   }
 
   /** Posts a batch to the ready worker with the fewest in flight; resolves with its results. */
@@ -187,9 +191,16 @@ class WorkerPool {
     });
   }
 
-  async close(): Promise<void> {
+  /**
+   * Ends the threads without waiting for them: every result was already written, and a worker
+   * still starting up would hold the run's end for its whole start-up (unref: the process may exit).
+   */
+  close(): void {
     this.closing = true;
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    for (const { worker } of this.slots) {
+      worker.unref();
+      void worker.terminate();
+    }
   }
 }
 
@@ -208,11 +219,14 @@ export class LintJobs implements LineJobs {
     private readonly warn: (text: string) => void,
   ) {}
 
-  /** Whether a line may go to a worker now; counts it otherwise, and starts the workers at the threshold. */
-  batching(): WorkerPool | undefined {
+  /**
+   * Whether a line may go to a worker now; counts it otherwise, and starts the workers past the
+   * threshold, unless `worth` says the stream ends soon (a plain file with little left to read).
+   */
+  batching(worth: () => boolean): WorkerPool | undefined {
     const pool = this.pool;
     if (pool !== undefined && pool.ready) return pool;
-    if (++this.inline === INLINE_LINES) this.starting = this.start();
+    if (++this.inline >= INLINE_LINES && this.starting === undefined && worth()) this.starting = this.start();
     return undefined;
   }
 
@@ -250,14 +264,14 @@ export class LintJobs implements LineJobs {
     }
   }
 
-  sink(linter: Pick<Linter, "payload" | "report">): LineSink {
-    return new JobSink(this, linter, this.maxLineBytes);
+  sink(linter: Pick<Linter, "payload" | "report">, file?: ReadStream): LineSink {
+    return new JobSink(this, linter, this.maxLineBytes, file);
   }
 
   /** Ends the worker threads (the run is over, or failed). */
   async close(): Promise<void> {
     await this.starting?.catch(() => {});
-    await this.pool?.close();
+    this.pool?.close();
   }
 }
 
@@ -282,12 +296,28 @@ class JobSink implements LineSink {
     private readonly jobs: LintJobs,
     private readonly linter: Pick<Linter, "payload" | "report">,
     private readonly limit: number,
+    /** the file read, when it is not compressed: what is left of it is known */
+    private readonly file: ReadStream | undefined,
   ) {}
+
+  /** Whether this stream has enough left to be worth starting workers for (decided once). */
+  private worth = (): boolean => {
+    let left = Infinity;
+    if (this.file !== undefined)
+      try {
+        left = statSync(this.file.path).size - this.file.bytesRead;
+      } catch {
+        // unknown: as for stdin
+      }
+    const worth = left >= MIN_REMAINING_BYTES;
+    this.worth = () => worth;
+    return worth;
+  };
 
   line(buffer: Buffer, start: number, end: number, at: PayloadSource): void | Promise<void> {
     // once batching, always batching: a line linted here after a posted one would be reported before it
     if (this.pool === undefined) {
-      this.pool = this.jobs.batching();
+      this.pool = this.jobs.batching(this.worth);
       if (this.pool === undefined) return readLine(buffer, start, end, at, this.linter.payload, this.limit);
     }
     if (buffer !== this.segment) {

@@ -15,6 +15,7 @@ import { readNdjson, type LineSink } from "./ndjson.js";
 import { isNdjsonPath, openFile, sniffNdjson } from "./inputs.js";
 import { decompressed } from "./compressed.js";
 import { dirname, resolve } from "node:path";
+import type { ReadStream } from "node:fs";
 import type { ValidatorRegistry } from "./registry.js";
 import { resolvePayload, type LintTarget } from "./resolve.js";
 import { locatePointer } from "../json/index.js";
@@ -138,7 +139,8 @@ function lintDiagnostic(
 
 /** Where `--jobs N` gets a line sink for one NDJSON stream (src/lint/jobs.ts): lines it lints inline go to `payload`, results of workers to `report`. */
 export interface LineJobs {
-  sink(linter: Pick<Linter, "payload" | "report">): LineSink;
+  /** `file`: the plain file read (not compressed), whose size tells how much is left */
+  sink(linter: Pick<Linter, "payload" | "report">, file?: ReadStream): LineSink;
 }
 
 export class Linter {
@@ -296,8 +298,16 @@ export class Linter {
       else await readSingleJson(stdin, "<stdin>", this.document(undefined));
       return;
     }
-    const stream = await decompressed(openFile(path, cwd), path);
-    if (isNdjsonPath(path)) await readNdjson(stream, path, this.payload, this.readOptions, this.jobs?.sink(this));
+    const file = openFile(path, cwd);
+    const stream = await decompressed(file, path);
+    if (isNdjsonPath(path))
+      await readNdjson(
+        stream,
+        path,
+        this.payload,
+        this.readOptions,
+        this.jobs?.sink(this, stream === file ? file : undefined),
+      );
     else await readSingleJson(stream, path, this.document(dirname(resolve(cwd, path))));
   }
 }

@@ -189,7 +189,7 @@ describe("lint --jobs", () => {
   }, 240_000);
 
   it("a worker thread that stops is one clear line and exit 2, not a hang", () => {
-    const lines = [mixedLog(INLINE_LINES + 4000).toString("utf8")];
+    const lines = [readFileSync(join(project, "requests.ndjson"), "utf8")];
     for (let i = 0; i < 3000; i++) lines.push('{"model":"probe","endpoint":"echo","input":{}}\n');
     lines.push('{"model":"probe","endpoint":"echo","input":{"die":true}}\n');
     writeFileSync(join(project, "dies.ndjson"), lines.join(""));
@@ -220,7 +220,11 @@ describe("lint --jobs", () => {
   it("a small input starts no worker thread, whatever --jobs says", () => {
     const run = lint(["one.json", "--format", "json", "--jobs", "8"]);
     expect(run.code).toBe(1);
-    writeFileSync(join(project, "small.ndjson"), '{"model":"probe","endpoint":"echo","input":{}}\n'.repeat(500));
+    // past the line threshold, but a plain file with less than 8 MiB left: not worth a thread either
+    writeFileSync(
+      join(project, "small.ndjson"),
+      '{"model":"probe","endpoint":"echo","input":{}}\n'.repeat(INLINE_LINES + 2000),
+    );
     expect(lint(["small.ndjson", "--jobs", "8"]).code).toBe(0);
     expect(existsSync(probeDir) && readdirSync(probeDir)).toEqual([]);
   }, 60_000);

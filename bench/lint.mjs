@@ -6,14 +6,21 @@
 //       `/usr/bin/time -v` when present, else from a driver that runs `main` and reports
 //       process.resourceUsage().maxRSS). Both sizes are printed so that flat memory is visible.
 //       Targets: >= 250 000 requests/s, peak RSS <= 200 MB.
+//       On one thread (`--jobs 1`), so that the figures compare with earlier runs.
 //   (b) cold start on one small file: `vsk lint file.json --model modelA --endpoint
 //       keyframes-to-video` versus `ajv validate` (ajv-cli, --spec=draft2020 -c ajv-formats) on
 //       the published input schema of the same endpoint (the snapshot's normalized input, written
 //       out as a standalone JSON Schema) and the same payload, with `node -e ""` as the baseline.
 //       Runs interleaved, medians; target vsk/ajv <= 0.5.
+//   (c) `--jobs` (issue 25.4): the 1 000 000-line log, plain and gzip, `--format json`, with
+//       `--jobs 1` and `--jobs 2` interleaved in the same run (3 rounds, medians): the speed-up of
+//       --jobs 2 (target >= 1.6x on a 2-core machine) and gzip's rate against plain (target
+//       >= 0.8x); and peak RSS of --jobs 2 at 1 000 000 lines and at a larger log (3 000 000;
+//       VSK_BENCH_LINT_LARGE=10000000 for the issue's 10M) to show memory stays flat.
 //
 // Usage (after `npm run build`): node bench/lint.mjs [--sizes 100000,1000000] [--runs 15] [--json]
 //   [--no-time]  (measure RSS with the in-process driver even when /usr/bin/time is present)
+//   [--only a,b,c]  (run some parts)
 import { spawn, spawnSync } from "node:child_process";
 import {
   closeSync,
@@ -26,7 +33,10 @@ import {
   writeFileSync,
   writeSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { createReadStream, createWriteStream } from "node:fs";
+import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -44,6 +54,10 @@ const JSON_OUT = process.argv.includes("--json");
 const TARGET_RPS = 250_000;
 const TARGET_RSS_MB = 200;
 const TARGET_RATIO = 0.5;
+const TARGET_JOBS_SPEEDUP = 1.6;
+const TARGET_GZIP_RATIO = 0.8;
+const ONLY = String(arg("--only", "a,b,c")).split(",");
+const LARGE = Number(process.env.VSK_BENCH_LINT_LARGE ?? 3_000_000);
 
 if (!existsSync(CLI)) {
   console.error("bench/lint.mjs: dist/ is missing; run `npm run build` first");
@@ -208,133 +222,218 @@ const fmt = (n, digits = 0) =>
   n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const verdict = (ok) => (ok ? "ok" : "MISSED");
 
-const report = { throughput: [], coldStart: undefined };
+const report = { throughput: [], coldStart: undefined, jobs: undefined };
 let missed = 0;
 
 // ---------------------------------------------------------------------------------------------
 // (a) throughput and memory
 
-console.log(
-  `(a) streaming NDJSON, mixed requests (4 endpoints, envelopes, ~10% invalid), ${haveTime ? "peak RSS from /usr/bin/time -v" : "peak RSS from process.resourceUsage() in a driver"}`,
-);
-console.log(
-  `    ${"requests".padStart(9)}  ${"format".padEnd(6)}  ${"wall s".padStart(7)}  ${"requests/s".padStart(10)}  ${"peak RSS MB".padStart(11)}  exit`,
-);
-for (const n of SIZES) {
-  const started = performance.now();
-  const data = dataFile(n);
-  const genMs = performance.now() - started;
-  if (genMs > 50)
-    console.log(
-      `    (generated ${data.file}: ${fmt(data.size / 1e6, 1)} MB, ${fmt(data.invalid)} invalid, in ${fmt(genMs / 1000, 1)} s)`,
-    );
-  // a small file gets 3 runs (median), a large one 1
-  const runs = n <= 200_000 ? 3 : 1;
-  for (const format of ["json", "pretty"]) {
-    const got = [];
-    for (let r = 0; r < runs; r++) got.push(await runCli(["lint", data.file, "--format", format]));
-    const bad = got.find((g) => g.code !== 1);
-    if (bad) {
-      console.error(`    vsk lint exited ${bad.code} (expected 1: the file holds invalid requests)\n${bad.stderr}`);
-      process.exitCode = 1;
+if (ONLY.includes("a")) {
+  console.log(
+    `(a) streaming NDJSON, --jobs 1, mixed requests (4 endpoints, envelopes, ~10% invalid), ${haveTime ? "peak RSS from /usr/bin/time -v" : "peak RSS from process.resourceUsage() in a driver"}`,
+  );
+  console.log(
+    `    ${"requests".padStart(9)}  ${"format".padEnd(6)}  ${"wall s".padStart(7)}  ${"requests/s".padStart(10)}  ${"peak RSS MB".padStart(11)}  exit`,
+  );
+  for (const n of SIZES) {
+    const started = performance.now();
+    const data = dataFile(n);
+    const genMs = performance.now() - started;
+    if (genMs > 50)
+      console.log(
+        `    (generated ${data.file}: ${fmt(data.size / 1e6, 1)} MB, ${fmt(data.invalid)} invalid, in ${fmt(genMs / 1000, 1)} s)`,
+      );
+    // a small file gets 3 runs (median), a large one 1
+    const runs = n <= 200_000 ? 3 : 1;
+    for (const format of ["json", "pretty"]) {
+      const got = [];
+      for (let r = 0; r < runs; r++) got.push(await runCli(["lint", data.file, "--format", format, "--jobs", "1"]));
+      const bad = got.find((g) => g.code !== 1);
+      if (bad) {
+        console.error(`    vsk lint exited ${bad.code} (expected 1: the file holds invalid requests)\n${bad.stderr}`);
+        process.exitCode = 1;
+      }
+      const ms = median(got.map((g) => g.ms));
+      const rss = Math.max(...got.map((g) => g.rssMb));
+      const rps = n / (ms / 1000);
+      // the requests/s target is for the largest log (a small one is dominated by start-up and JIT warm-up); RSS holds at every size
+      const rateApplies = n === Math.max(...SIZES);
+      const ok = (!rateApplies || rps >= TARGET_RPS) && rss <= TARGET_RSS_MB;
+      if (!ok) missed++;
+      report.throughput.push({ requests: n, format, wallMs: ms, requestsPerSecond: rps, peakRssMb: rss });
+      console.log(
+        `    ${fmt(n).padStart(9)}  ${format.padEnd(6)}  ${fmt(ms / 1000, 2).padStart(7)}  ${fmt(rps).padStart(10)}  ${fmt(rss, 1).padStart(11)}  ${got[0].code}   ${verdict(ok)}${rateApplies ? "" : " (RSS only)"}`,
+      );
     }
-    const ms = median(got.map((g) => g.ms));
-    const rss = Math.max(...got.map((g) => g.rssMb));
-    const rps = n / (ms / 1000);
-    // the requests/s target is for the largest log (a small one is dominated by start-up and JIT warm-up); RSS holds at every size
-    const rateApplies = n === Math.max(...SIZES);
-    const ok = (!rateApplies || rps >= TARGET_RPS) && rss <= TARGET_RSS_MB;
-    if (!ok) missed++;
-    report.throughput.push({ requests: n, format, wallMs: ms, requestsPerSecond: rps, peakRssMb: rss });
-    console.log(
-      `    ${fmt(n).padStart(9)}  ${format.padEnd(6)}  ${fmt(ms / 1000, 2).padStart(7)}  ${fmt(rps).padStart(10)}  ${fmt(rss, 1).padStart(11)}  ${got[0].code}   ${verdict(ok)}${rateApplies ? "" : " (RSS only)"}`,
-    );
   }
+  for (const format of ["json", "pretty"]) {
+    const rows = report.throughput.filter((t) => t.format === format);
+    if (rows.length > 1)
+      console.log(
+        `    ${format}: peak RSS at ${fmt(rows.at(-1).requests)} / at ${fmt(rows[0].requests)} requests = ${fmt(rows.at(-1).peakRssMb / rows[0].peakRssMb, 2)} (input ${fmt(rows.at(-1).requests / rows[0].requests)}x larger)`,
+      );
+  }
+  console.log(
+    `    targets: >= ${fmt(TARGET_RPS)} requests/s at ${fmt(Math.max(...SIZES))} requests, peak RSS <= ${TARGET_RSS_MB} MB and flat as the input grows`,
+  );
 }
-for (const format of ["json", "pretty"]) {
-  const rows = report.throughput.filter((t) => t.format === format);
-  if (rows.length > 1)
-    console.log(
-      `    ${format}: peak RSS at ${fmt(rows.at(-1).requests)} / at ${fmt(rows[0].requests)} requests = ${fmt(rows.at(-1).peakRssMb / rows[0].peakRssMb, 2)} (input ${fmt(rows.at(-1).requests / rows[0].requests)}x larger)`,
-    );
-}
-console.log(
-  `    targets: >= ${fmt(TARGET_RPS)} requests/s at ${fmt(Math.max(...SIZES))} requests, peak RSS <= ${TARGET_RSS_MB} MB and flat as the input grows`,
-);
 
 // ---------------------------------------------------------------------------------------------
 // (b) cold start
 
-const { loadModelDocument, parseModelText } = await import(pathToFileURL(join(ROOT, "dist/src/schema/index.js")).href);
-const snapshot = join(ROOT, "schemas-cache/example/model-a/latest.json");
-const origin = { model: "example/model-a", file: snapshot };
-const model = loadModelDocument(parseModelText(readFileSync(snapshot, "utf8"), origin), origin);
-const endpoint = model.endpoints.find((e) => e.endpoint === "keyframes-to-video");
-const cold = join(WORK, "cold");
-rmSync(cold, { recursive: true, force: true });
-mkdirSync(cold);
-const schemaFile = join(cold, "keyframes-to-video.input.schema.json");
-writeFileSync(
-  schemaFile,
-  JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", ...endpoint.input }, null, 2),
-);
-const payloadFile = join(cold, "file.json");
-writeFileSync(
-  payloadFile,
-  JSON.stringify(
-    {
-      prompt: "a cat walks across the room",
-      keyframes: [
-        { image_url: "https://cdn.example/a.png", frame_index: 0 },
-        { image_url: "https://cdn.example/b.png", frame_index: 96 },
-      ],
-      duration: 5,
-    },
-    null,
-    2,
-  ) + "\n",
-);
+if (ONLY.includes("b")) {
+  const { loadModelDocument, parseModelText } = await import(
+    pathToFileURL(join(ROOT, "dist/src/schema/index.js")).href
+  );
+  const snapshot = join(ROOT, "schemas-cache/example/model-a/latest.json");
+  const origin = { model: "example/model-a", file: snapshot };
+  const model = loadModelDocument(parseModelText(readFileSync(snapshot, "utf8"), origin), origin);
+  const endpoint = model.endpoints.find((e) => e.endpoint === "keyframes-to-video");
+  const cold = join(WORK, "cold");
+  rmSync(cold, { recursive: true, force: true });
+  mkdirSync(cold);
+  const schemaFile = join(cold, "keyframes-to-video.input.schema.json");
+  writeFileSync(
+    schemaFile,
+    JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", ...endpoint.input }, null, 2),
+  );
+  const payloadFile = join(cold, "file.json");
+  writeFileSync(
+    payloadFile,
+    JSON.stringify(
+      {
+        prompt: "a cat walks across the room",
+        keyframes: [
+          { image_url: "https://cdn.example/a.png", frame_index: 0 },
+          { image_url: "https://cdn.example/b.png", frame_index: 96 },
+        ],
+        duration: 5,
+      },
+      null,
+      2,
+    ) + "\n",
+  );
 
-const commands = {
-  node: [process.execPath, ["-e", ""]],
-  vsk: [process.execPath, [CLI, "lint", "file.json", "--model", "modelA", "--endpoint", "keyframes-to-video"]],
-  ajv: [AJV, ["validate", "--spec=draft2020", "-c", "ajv-formats", "-s", schemaFile, "-d", payloadFile]],
-};
-/** Wall time of one run, ms; stdout/stderr discarded. */
-function timeOnce(name) {
-  const [cmd, argv] = commands[name];
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(cmd, argv, { stdio: ["ignore", "ignore", "pipe"], cwd: cold });
-    let stderr = "";
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const ms = performance.now() - started;
-      if (code !== 0) reject(new Error(`${name} exited ${code}: ${stderr}`));
-      else resolve(ms);
+  const commands = {
+    node: [process.execPath, ["-e", ""]],
+    vsk: [process.execPath, [CLI, "lint", "file.json", "--model", "modelA", "--endpoint", "keyframes-to-video"]],
+    ajv: [AJV, ["validate", "--spec=draft2020", "-c", "ajv-formats", "-s", schemaFile, "-d", payloadFile]],
+  };
+  /** Wall time of one run, ms; stdout/stderr discarded. */
+  function timeOnce(name) {
+    const [cmd, argv] = commands[name];
+    return new Promise((resolve, reject) => {
+      const started = performance.now();
+      const child = spawn(cmd, argv, { stdio: ["ignore", "ignore", "pipe"], cwd: cold });
+      let stderr = "";
+      child.stderr.on("data", (d) => (stderr += d));
+      child.on("error", reject);
+      child.on("close", (code) => {
+        const ms = performance.now() - started;
+        if (code !== 0) reject(new Error(`${name} exited ${code}: ${stderr}`));
+        else resolve(ms);
+      });
     });
-  });
+  }
+  const times = { node: [], vsk: [], ajv: [] };
+  for (const name of Object.keys(times)) await timeOnce(name); // warm the file system cache
+  for (let r = 0; r < RUNS; r++) for (const name of Object.keys(times)) times[name].push(await timeOnce(name));
+  const med = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+  const ratio = med.vsk / med.ajv;
+  const netRatio = (med.vsk - med.node) / (med.ajv - med.node);
+  if (ratio > TARGET_RATIO) missed++;
+  report.coldStart = { runs: RUNS, medianMs: med, ratio, netRatio };
+  console.log(`\n(b) cold start on one small file, ${RUNS} interleaved runs each, median wall ms`);
+  console.log(`    node -e ""                 ${fmt(med.node, 1).padStart(7)}`);
+  console.log(
+    `    vsk lint file.json         ${fmt(med.vsk, 1).padStart(7)}   minus node: ${fmt(med.vsk - med.node, 1)}`,
+  );
+  console.log(
+    `    ajv validate (ajv-cli)     ${fmt(med.ajv, 1).padStart(7)}   minus node: ${fmt(med.ajv - med.node, 1)}`,
+  );
+  console.log(
+    `    vsk / ajv = ${fmt(ratio, 2)} (target <= ${TARGET_RATIO}) ${verdict(ratio <= TARGET_RATIO)}; minus the node start: ${fmt(netRatio, 2)}`,
+  );
 }
-const times = { node: [], vsk: [], ajv: [] };
-for (const name of Object.keys(times)) await timeOnce(name); // warm the file system cache
-for (let r = 0; r < RUNS; r++) for (const name of Object.keys(times)) times[name].push(await timeOnce(name));
-const med = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
-const ratio = med.vsk / med.ajv;
-const netRatio = (med.vsk - med.node) / (med.ajv - med.node);
-if (ratio > TARGET_RATIO) missed++;
-report.coldStart = { runs: RUNS, medianMs: med, ratio, netRatio };
-console.log(`\n(b) cold start on one small file, ${RUNS} interleaved runs each, median wall ms`);
-console.log(`    node -e ""                 ${fmt(med.node, 1).padStart(7)}`);
-console.log(
-  `    vsk lint file.json         ${fmt(med.vsk, 1).padStart(7)}   minus node: ${fmt(med.vsk - med.node, 1)}`,
-);
-console.log(
-  `    ajv validate (ajv-cli)     ${fmt(med.ajv, 1).padStart(7)}   minus node: ${fmt(med.ajv - med.node, 1)}`,
-);
-console.log(
-  `    vsk / ajv = ${fmt(ratio, 2)} (target <= ${TARGET_RATIO}) ${verdict(ratio <= TARGET_RATIO)}; minus the node start: ${fmt(netRatio, 2)}`,
-);
+
+// ---------------------------------------------------------------------------------------------
+// (c) --jobs
+
+/** The gzip of a data file, written once next to it. */
+async function gzipOf(file) {
+  const gz = `${file}.gz`;
+  const meta = `${gz}.meta.json`;
+  if (existsSync(gz) && existsSync(meta) && JSON.parse(readFileSync(meta, "utf8")).size === statSync(gz).size)
+    return gz;
+  await pipeline(createReadStream(file), createGzip(), createWriteStream(gz));
+  writeFileSync(meta, JSON.stringify({ size: statSync(gz).size }));
+  return gz;
+}
+
+if (ONLY.includes("c")) {
+  const n = 1_000_000;
+  const data = dataFile(n);
+  const gz = await gzipOf(data.file);
+  console.log(
+    `\n(c) --jobs: ${fmt(n)} mixed requests, --format json, --jobs 1 and --jobs 2 interleaved (3 rounds, median wall; ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(2)} at the start)`,
+  );
+  console.log(
+    `    ${"input".padEnd(5)}  ${"jobs".padStart(4)}  ${"wall s".padStart(7)}  ${"requests/s".padStart(10)}  ${"peak RSS MB".padStart(11)}  exit`,
+  );
+  const cases = [
+    ["plain", data.file, 1],
+    ["plain", data.file, 2],
+    ["gzip", gz, 1],
+    ["gzip", gz, 2],
+  ];
+  const got = new Map(cases.map((c) => [c.slice(0, 1).concat(c[2]).join(" "), []]));
+  for (let round = 0; round < 3; round++)
+    for (const [input, file, jobs] of cases)
+      got.get(`${input} ${jobs}`).push(await runCli(["lint", file, "--format", "json", "--jobs", String(jobs)]));
+  const rows = {};
+  for (const [input, , jobs] of cases) {
+    const runs = got.get(`${input} ${jobs}`);
+    const bad = runs.find((g) => g.code !== 1);
+    if (bad) {
+      console.error(`    vsk lint exited ${bad.code} (expected 1)\n${bad.stderr}`);
+      process.exitCode = 1;
+    }
+    const ms = median(runs.map((g) => g.ms));
+    const rss = Math.max(...runs.map((g) => g.rssMb));
+    rows[`${input} ${jobs}`] = { input, jobs, wallMs: ms, requestsPerSecond: n / (ms / 1000), peakRssMb: rss };
+    console.log(
+      `    ${input.padEnd(5)}  ${String(jobs).padStart(4)}  ${fmt(ms / 1000, 2).padStart(7)}  ${fmt(n / (ms / 1000)).padStart(10)}  ${fmt(rss, 1).padStart(11)}  ${runs[0].code}`,
+    );
+  }
+  const speedup = rows["plain 1"].wallMs / rows["plain 2"].wallMs;
+  const speedupGz = rows["gzip 1"].wallMs / rows["gzip 2"].wallMs;
+  const gzipRatio = rows["plain 2"].wallMs / rows["gzip 2"].wallMs;
+  const gzipRatio1 = rows["plain 1"].wallMs / rows["gzip 1"].wallMs;
+  if (speedup < TARGET_JOBS_SPEEDUP) missed++;
+  if (gzipRatio < TARGET_GZIP_RATIO) missed++;
+  console.log(
+    `    --jobs 2 / --jobs 1: ${fmt(speedup, 2)}x plain (target >= ${TARGET_JOBS_SPEEDUP}) ${verdict(speedup >= TARGET_JOBS_SPEEDUP)}, ${fmt(speedupGz, 2)}x gzip`,
+  );
+  console.log(
+    `    gzip / plain rate: ${fmt(gzipRatio, 2)}x with --jobs 2 (target >= ${TARGET_GZIP_RATIO}) ${verdict(gzipRatio >= TARGET_GZIP_RATIO)}, ${fmt(gzipRatio1, 2)}x with --jobs 1`,
+  );
+  const large = dataFile(LARGE);
+  const big = await runCli(["lint", large.file, "--format", "json", "--jobs", "2"]);
+  const flat = big.rssMb / rows["plain 2"].peakRssMb;
+  console.log(
+    `    peak RSS, --jobs 2: ${fmt(rows["plain 2"].peakRssMb, 1)} MB at ${fmt(n)} lines, ${fmt(big.rssMb, 1)} MB at ${fmt(LARGE)} (${fmt(LARGE / (big.ms / 1000))} requests/s): ${fmt(flat, 2)}x for ${fmt(LARGE / n)}x the input${LARGE < 10_000_000 ? " (VSK_BENCH_LINT_LARGE=10000000 for 10M)" : ""} ${verdict(flat <= 1.25)}`,
+  );
+  if (flat > 1.25) missed++;
+  report.jobs = {
+    requests: n,
+    rows: Object.values(rows),
+    speedup,
+    speedupGz,
+    gzipRatio,
+    gzipRatio1,
+    large: { requests: LARGE, peakRssMb: big.rssMb, wallMs: big.ms },
+  };
+}
 
 if (JSON_OUT) console.log(JSON.stringify(report));
 if (missed > 0) console.log(`\n${missed} target(s) missed`);

@@ -14,8 +14,13 @@ import {
   FORMATS,
   formatChoices,
   DEFAULT_MAX_ANNOTATIONS,
+  defaultJobs,
+  INLINE_LINES,
+  MAX_DEFAULT_JOBS,
+  MAX_JOBS,
   isFormat,
   LintUsageError,
+  LintWorkerError,
   runLint as runLintStage,
   type LintNote,
 } from "../lint/index.js";
@@ -62,6 +67,9 @@ Options:
                          line is reported (lint/line-too-long) and skipped, never buffered whole
   --ndjson               read stdin as NDJSON, one payload per line (without it, stdin whose first
                          line is a whole JSON value followed by another value is read as NDJSON)
+  --jobs N               lint NDJSON on N worker threads, output unchanged (default: the machine's
+                         cores, at most ${MAX_DEFAULT_JOBS}; 1: one thread); a run under ${INLINE_LINES} lines (or
+                         a file with under 8 MiB left), .json documents and --preflight stay on one thread
   --show-valid           pretty: also list the valid payloads
   --allow-empty          exit 0 when there is nothing to lint (no file named, an empty directory, a
                          glob matching nothing) instead of 2
@@ -98,6 +106,7 @@ const OPTIONS = {
   color: { type: "boolean" },
   "no-color": { type: "boolean" },
   "show-valid": { type: "boolean" },
+  jobs: { type: "string" },
   preflight: { type: "boolean" },
   "preflight-allow-host": { type: "string", multiple: true },
   "preflight-timeout": { type: "string" },
@@ -115,6 +124,10 @@ function argumentProblem(error: unknown): string {
     const flags = Object.entries(OPTIONS).flatMap(([k, o]) => ["--" + k, ...("short" in o ? ["-" + o.short] : [])]);
     return `unknown option ${shownValue(unknown[1]!)}${didYouMean(redactUrlsInText(unknown[1]!), flags)}`;
   }
+  // `--jobs -1`: node calls it ambiguous; say what to write instead
+  const ambiguous = /^Option '(--[a-z-]+)' argument is ambiguous/.exec(message);
+  if (ambiguous !== null)
+    return `${ambiguous[1]} is followed by an option, not its value (a value starting with - is written ${ambiguous[1]}=VALUE)`;
   // node's own prose, which may echo an argument: its URLs redacted
   return redactUrlsInText(message.split("\n")[0]!.replace(/\. To specify a positional argument.*$/, ""));
 }
@@ -221,6 +234,12 @@ export async function runLint(argv: string[]): Promise<number> {
     if (!Number.isSafeInteger(maxAnnotations))
       usage(`--max-annotations must be a whole number, not ${shownValue(values["max-annotations"])}`);
   }
+  let jobs = defaultJobs();
+  if (values.jobs !== undefined) {
+    jobs = /^\d+$/.test(values.jobs.trim()) ? Number(values.jobs) : NaN;
+    if (!Number.isSafeInteger(jobs) || jobs < 1 || jobs > MAX_JOBS)
+      usage(`--jobs must be a whole number from 1 to ${MAX_JOBS}, not ${shownValue(values.jobs)}`);
+  }
   const preflight = preflightOptionsOf(values);
   const color = FORMATS[format].colors && wantsColor(values.color, values["no-color"], process.stdout.isTTY === true);
   const stepSummary = process.env.GITHUB_STEP_SUMMARY;
@@ -249,6 +268,7 @@ export async function runLint(argv: string[]): Promise<number> {
         maxLineBytes,
         allowEmpty: values["allow-empty"] === true,
         maxWarnings,
+        jobs,
         ...(preflight === undefined ? {} : { preflight }),
         ...(progress === undefined
           ? {}
@@ -261,6 +281,7 @@ export async function runLint(argv: string[]): Promise<number> {
     );
   } catch (error) {
     if (error instanceof LintUsageError) usage(error.message);
+    if (error instanceof LintWorkerError) throw new CliError(`lint: ${error.message}`, ExitCode.usage);
     const failure = toCliError(error);
     if (failure instanceof CliError) throw failure;
     const code = (error as NodeJS.ErrnoException).code;

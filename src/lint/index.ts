@@ -3,7 +3,7 @@
  * endpoint, run the generated validator, report in the service's own vocabulary (spec 7.2).
  */
 export { runLint, LintUsageError, LintExit, type LintOptions, type LintNote, type LintRun } from "./run.js";
-export { Linter, type LintResult, type LintSummary, type Reporter } from "./lint.js";
+export { Linter, type LintResult, type LintSummary, type Reporter, type LineJobs } from "./lint.js";
 export {
   describeEndpoints,
   resolvePayload,
@@ -22,7 +22,8 @@ export {
   type PayloadSource,
   type ReadProblem,
 } from "./decode.js";
-export { readNdjson } from "./ndjson.js";
+export { readNdjson, readLine, type LineSink } from "./ndjson.js";
+export { defaultJobs, LintJobs, LintWorkerError, INLINE_LINES, MAX_DEFAULT_JOBS, MAX_JOBS } from "./jobs.js";
 export { decompressed, payloadExtension } from "./compressed.js";
 export { expandInputs, isNdjsonPath, openFile, InputError } from "./inputs.js";
 export {

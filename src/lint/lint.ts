@@ -11,7 +11,7 @@ import {
   type ReadProblem,
   type ReadWarning,
 } from "./decode.js";
-import { readNdjson } from "./ndjson.js";
+import { readNdjson, type LineSink } from "./ndjson.js";
 import { isNdjsonPath, openFile, sniffNdjson } from "./inputs.js";
 import { decompressed } from "./compressed.js";
 import { dirname, resolve } from "node:path";
@@ -136,6 +136,18 @@ function lintDiagnostic(
   return redacted(severity, redactUrlsInText(pointer), rule, message);
 }
 
+/** What `--jobs` needs of a plain file being read (a `fs.ReadStream`; structural, issue 30.10): its size left. */
+export interface OpenedFile {
+  readonly path: string | { toString(): string };
+  readonly bytesRead: number;
+}
+
+/** Where `--jobs N` gets a line sink for one NDJSON stream (src/lint/jobs.ts): lines it lints inline go to `payload`, results of workers to `report`. */
+export interface LineJobs {
+  /** `file`: the plain file read (not compressed), whose size tells how much is left */
+  sink(linter: Pick<Linter, "payload" | "report">, file?: OpenedFile): LineSink;
+}
+
 export class Linter {
   readonly summary: LintSummary = { requests: 0, valid: 0, invalid: 0, warnings: 0 };
   /** told each input's raw stream as it opens: the progress line's bytes read (src/lint/progress.ts) */
@@ -147,6 +159,8 @@ export class Linter {
     private readonly readOptions: ReadOptions = {},
     /** extra findings per resolved payload: `--preflight` (src/lint/preflight.ts) */
     private readonly check?: PayloadCheck,
+    /** `--jobs N`: NDJSON lines linted on worker threads (src/lint/jobs.ts); absent, all on this thread */
+    private readonly jobs?: LineJobs,
   ) {}
 
   private finish(
@@ -157,6 +171,17 @@ export class Linter {
     placement?: Placement,
   ): void | Promise<void> {
     if (placement !== undefined && diagnostics.length > 0) diagnostics = diagnostics.map((d) => located(d, placement));
+    return this.report(at.source, at.line, model, endpoint, diagnostics);
+  }
+
+  /** Counts one payload's verdict and hands it to the reporter: also for the results `--jobs` workers send back, in input order. */
+  readonly report = (
+    source: string,
+    line: number,
+    model: string | null,
+    endpoint: string | null,
+    diagnostics: LintDiagnostic[],
+  ): void | Promise<void> => {
     let errors = 0;
     for (const d of diagnostics) if (d.severity === "error") errors++;
     const valid = errors === 0;
@@ -164,8 +189,8 @@ export class Linter {
     if (valid) this.summary.valid++;
     else this.summary.invalid++;
     this.summary.warnings += diagnostics.length - errors;
-    return this.reporter.result({ source: at.source, line: at.line, model, endpoint, valid, diagnostics });
-  }
+    return this.reporter.result({ source, line, model, endpoint, valid, diagnostics });
+  };
 
   /** Lints one payload (or reports why it could not be read); what the reader noticed comes first, as warnings. */
   readonly payload = (
@@ -277,14 +302,21 @@ export class Linter {
       const piped = await decompressed(process.stdin, "<stdin>");
       // piped NDJSON needs no --ndjson (issue 25.2); one document, pretty-printed or not, reads as one
       const { ndjson, stream: stdin } = stdinNdjson ? { ndjson: true, stream: piped } : await sniffNdjson(piped);
-      if (ndjson) await readNdjson(stdin, "<stdin>", this.payload, this.readOptions);
+      if (ndjson) await readNdjson(stdin, "<stdin>", this.payload, this.readOptions, this.jobs?.sink(this));
       else await readSingleJson(stdin, "<stdin>", this.document(undefined));
       return;
     }
-    const raw = openFile(path, cwd);
-    this.opened?.(raw);
-    const stream = await decompressed(raw, path);
-    if (isNdjsonPath(path)) await readNdjson(stream, path, this.payload, this.readOptions);
+    const file = openFile(path, cwd);
+    this.opened?.(file);
+    const stream = await decompressed(file, path);
+    if (isNdjsonPath(path))
+      await readNdjson(
+        stream,
+        path,
+        this.payload,
+        this.readOptions,
+        this.jobs?.sink(this, stream === file ? file : undefined),
+      );
     else await readSingleJson(stream, path, this.document(dirname(resolve(cwd, path))));
   }
 }

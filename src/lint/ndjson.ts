@@ -7,6 +7,7 @@ import type { ReadableLike } from "../platform/index.js";
 import {
   chunksOf,
   decode,
+  type PayloadSource,
   DEFAULT_MAX_LINE_BYTES,
   looksBinary,
   parse,
@@ -15,6 +16,43 @@ import {
   type ReadOptions,
   type ReadProblem,
 } from "./decode.js";
+
+/** The problem of a line longer than `limit` bytes (`--max-line-bytes`). */
+function tooLongProblem(limit: number): ReadProblem {
+  return {
+    rule: "lint/line-too-long",
+    message: `line is longer than ${sizeText(limit)} (--max-line-bytes); skipped without being read: split the payload or raise the limit`,
+  };
+}
+
+/**
+ * One non-blank line (`buffer[start, end)`, its CR and BOM already cut) read into a payload and
+ * handed over: the part of reading that `--jobs N` runs on worker threads (src/lint/jobs.ts).
+ */
+export function readLine(
+  buffer: Buffer,
+  start: number,
+  end: number,
+  at: PayloadSource,
+  handle: PayloadHandler,
+  limit: number,
+): void | Promise<void> {
+  if (end - start > limit) return handle(at, undefined, tooLongProblem(limit));
+  const text = decode(buffer, start, end, at.line);
+  if (typeof text !== "string") return handle(at, undefined, { rule: text.rule, message: text.message });
+  const parsed = parse(text, at, true);
+  return handle(at, parsed.value, parsed.problem, parsed.warnings, text);
+}
+
+/**
+ * Where `readNdjson` sends each non-blank line: read here (the default), or batched to worker
+ * threads (`--jobs N`, src/lint/jobs.ts), whose results come back in the same order.
+ */
+export interface LineSink {
+  line(buffer: Buffer, start: number, end: number, at: PayloadSource): void | Promise<void>;
+  /** everything sent so far is reported: called before a result readNdjson reports itself, and at the end */
+  flush(): void | Promise<void>;
+}
 
 /**
  * Reads one NDJSON stream line by line; a malformed line is reported and the rest still read.
@@ -27,12 +65,30 @@ export async function readNdjson(
   source: string,
   handle: PayloadHandler,
   options: ReadOptions = {},
+  sink?: LineSink,
 ): Promise<number> {
   const limit = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const tooLong = (): ReadProblem => ({
-    rule: "lint/line-too-long",
-    message: `line is longer than ${sizeText(limit)} (--max-line-bytes); skipped without being read: split the payload or raise the limit`,
-  });
+  const tooLong = (): ReadProblem => tooLongProblem(limit);
+  const lines: LineSink = sink ?? {
+    line: (buffer, start, end, at) => readLine(buffer, start, end, at, handle, limit),
+    flush: () => {},
+  };
+  try {
+    return await framed(stream, source, handle, limit, tooLong, lines);
+  } finally {
+    await lines.flush();
+  }
+}
+
+/** readNdjson's loop: cuts the stream into lines; what only it can tell (binary, too long, empty) it reports after a flush. */
+async function framed(
+  stream: ReadableLike,
+  source: string,
+  handle: PayloadHandler,
+  limit: number,
+  tooLong: () => ReadProblem,
+  lines: LineSink,
+): Promise<number> {
   let parts: Buffer[] = [];
   let pending = 0; // bytes in parts
   let line = 0;
@@ -60,18 +116,14 @@ export async function readNdjson(
     }
     if (blank) return;
     count++;
-    const at = { source, line };
-    if (end - start > limit) return handle(at, undefined, tooLong());
-    const text = decode(buffer, start, end, line);
-    if (typeof text !== "string") return handle(at, undefined, { rule: text.rule, message: text.message });
-    const parsed = parse(text, at, true);
-    return handle(at, parsed.value, parsed.problem, parsed.warnings, text);
+    return lines.line(buffer, start, end, { source, line });
   };
   let skipping = false; // inside a line over the limit: drop bytes up to its newline
   for await (const chunk of chunksOf(stream)) {
     if (first) {
       first = false;
       if (looksBinary(chunk)) {
+        await lines.flush();
         await handle({ source, line: 1 }, undefined, {
           rule: "lint/binary-file",
           message: "the file is binary, not JSON or NDJSON; pass request payload files only",
@@ -109,6 +161,7 @@ export async function readNdjson(
       // reported at its line and dropped up to its newline: a line is never buffered past the cap
       line++;
       count++;
+      await lines.flush();
       await handle({ source, line }, undefined, tooLong());
       parts = [];
       pending = 0;
@@ -124,6 +177,7 @@ export async function readNdjson(
   if (count === 0) {
     // an empty log is more often a truncated export than a day without traffic: say so
     count = 1;
+    await lines.flush();
     await handle({ source, line: 1 }, undefined, {
       rule: "lint/empty-file",
       message: "the file holds no payload (empty or blank lines only); expected one JSON request payload per line",

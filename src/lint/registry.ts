@@ -44,6 +44,8 @@ export interface ValidatorRegistry extends EndpointCatalog {
   validator(key: string): Validate | Promise<Validate>;
   /** the same by model id and endpoint name: with the registry's own strings (resolvePayload's), a lookup hashes nothing new */
   validatorOf(model: string, endpoint: string): Validate | Promise<Validate>;
+  /** the JavaScript module a key's validator is imported from (compiled into the lint cache first when needed): what `--jobs` workers import */
+  moduleFile(key: string): Promise<string>;
   /** a warning when the generated validators are older than the snapshot, else undefined */
   staleness(snapshotDir: string): string | undefined;
   /** what lint compiled into its cache in this run, to say so once, or undefined */
@@ -79,9 +81,6 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
   }
   const entries = new Map<string, EndpointEntry>();
   for (const e of parsed.endpoints ?? []) entries.set(e.key, e);
-  /** model → endpoint → the validator, or the promise of it while it loads (keyed by the registry's own strings) */
-  const loaded = new Map<string, Map<string, Validate | Promise<Validate>>>();
-  const models = config.models;
   // the package's own models are built with it (dist/generated); TypeScript elsewhere goes through the lint cache
   const ownBuild = dir === join(PACKAGE_ROOT, "generated") ? join(PACKAGE_ROOT, "dist", "generated") : undefined;
   let compiled: CompiledValidators | undefined;
@@ -102,6 +101,55 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
       );
     }
   };
+  const lookup = validatorLookup(dir, entries, config.models, moduleFile);
+  return {
+    ...lookup,
+    cacheWarning: () => compiled?.refused,
+    compiledNote() {
+      if (compiled === undefined || compiled.compiled === 0) return undefined;
+      return `compiled ${compiled.compiled} TypeScript validator${compiled.compiled === 1 ? "" : "s"} of ${dir} for lint into ${compiled.cacheRoot} (once per change; \`vsk generate\` does it too)`;
+    },
+    staleness(snapshotDir) {
+      const stale = new Set<string>();
+      const unreadable: string[] = [];
+      for (const e of entries.values()) {
+        const file = join(snapshotDir, e.model, "latest.json");
+        if (!existsSync(file)) continue;
+        try {
+          // the bytes on disk, as `generate` records them (readSnapshot), so a file that is not UTF-8 is not always stale
+          if (readSnapshotFile(file).sha256 !== e.snapshotSha256) stale.add(e.model);
+        } catch (error) {
+          // a FIFO or a 600 MB file there is refused unread: said, and linting goes on
+          if (!(error instanceof SnapshotError)) throw error;
+          unreadable.push(error.message);
+        }
+      }
+      const notes = [
+        ...(stale.size === 0
+          ? []
+          : [
+              `the generated validators in ${dir} are older than the snapshot of ${[...stale].join(", ")}; run \`vsk generate\``,
+            ]),
+        ...unreadable.map((m) => `cannot tell whether the generated validators are up to date: ${m}`),
+      ];
+      return notes.length === 0 ? undefined : notes.join("\nvsk: warning: ");
+    },
+  };
+}
+
+/**
+ * The registry's lookups over a manifest's entries, each validator imported from the module file
+ * `moduleFile` names: the main thread's (openRegistry) and a `--jobs` worker's (src/lint/worker.ts,
+ * given the files the main thread resolved), so both run the very same validator modules.
+ */
+export function validatorLookup(
+  dir: string,
+  entries: ReadonlyMap<string, EndpointEntry>,
+  models: readonly ModelRef[],
+  moduleFile: (validator: string) => Promise<string>,
+): Omit<ValidatorRegistry, "staleness" | "compiledNote" | "cacheWarning"> {
+  /** model → endpoint → the validator, or the promise of it while it loads (keyed by the registry's own strings) */
+  const loaded = new Map<string, Map<string, Validate | Promise<Validate>>>();
   const endpointsByModel = new Map<string, string[]>();
   for (const e of entries.values())
     endpointsByModel.set(e.model, [...(endpointsByModel.get(e.model) ?? []), e.endpoint]);
@@ -152,36 +200,11 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
       if (!entry) throw new RegistryError(`no generated validator for ${key}`);
       return validatorOf(entry.model, entry.endpoint);
     },
+    moduleFile(key) {
+      const entry = entries.get(key);
+      if (!entry) throw new RegistryError(`no generated validator for ${key}`);
+      return moduleFile(entry.validator);
+    },
     describe: () => describeEndpoints(modelIds, endpointsOf, (id) => models.find((m) => m.id === id)?.alias),
-    cacheWarning: () => compiled?.refused,
-    compiledNote() {
-      if (compiled === undefined || compiled.compiled === 0) return undefined;
-      return `compiled ${compiled.compiled} TypeScript validator${compiled.compiled === 1 ? "" : "s"} of ${dir} for lint into ${compiled.cacheRoot} (once per change; \`vsk generate\` does it too)`;
-    },
-    staleness(snapshotDir) {
-      const stale = new Set<string>();
-      const unreadable: string[] = [];
-      for (const e of entries.values()) {
-        const file = join(snapshotDir, e.model, "latest.json");
-        if (!existsSync(file)) continue;
-        try {
-          // the bytes on disk, as `generate` records them (readSnapshot), so a file that is not UTF-8 is not always stale
-          if (readSnapshotFile(file).sha256 !== e.snapshotSha256) stale.add(e.model);
-        } catch (error) {
-          // a FIFO or a 600 MB file there is refused unread: said, and linting goes on
-          if (!(error instanceof SnapshotError)) throw error;
-          unreadable.push(error.message);
-        }
-      }
-      const notes = [
-        ...(stale.size === 0
-          ? []
-          : [
-              `the generated validators in ${dir} are older than the snapshot of ${[...stale].join(", ")}; run \`vsk generate\``,
-            ]),
-        ...unreadable.map((m) => `cannot tell whether the generated validators are up to date: ${m}`),
-      ];
-      return notes.length === 0 ? undefined : notes.join("\nvsk: warning: ");
-    },
   };
 }

@@ -26,6 +26,8 @@ import { decompressionProblem } from "./compressed.js";
 import { Linter, type LintResult, type LintSummary, type Reporter } from "./lint.js";
 import { openRegistry, RegistryError, type ValidatorRegistry } from "./registry.js";
 import { resolveTarget } from "./resolve.js";
+import { LintJobs } from "./jobs.js";
+import { DEFAULT_MAX_LINE_BYTES } from "./decode.js";
 
 /** A usage problem of lint itself (an unknown model or endpoint, nothing to lint, stdin twice); exit 2. */
 export class LintUsageError extends Error {
@@ -60,6 +62,11 @@ export interface LintOptions {
   observe?: (result: LintResult) => void;
   /** `--preflight`: the files each payload references are fetched and checked (src/lint/preflight.ts); absent, no request is made */
   preflight?: PreflightOptions;
+  /**
+   * `--jobs N`: NDJSON lines linted on N worker threads once a run has more than a few thousand
+   * (src/lint/jobs.ts); default 1, all on this thread. Not with `preflight`, which stays on this thread.
+   */
+  jobs?: number;
   /** started when the preflight runs (a progress line, say); the function it returns is called at the end */
   onPreflight?: (run: LintPreflight) => () => void;
   /** started once the inputs are known (a progress line, issue 25.5), polling how far the run got; the function it returns is called at the end */
@@ -122,12 +129,20 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
   if (meter !== undefined) reporter = meter.counting(reporter);
   // loaded only with --preflight, so that a plain lint neither loads the media parsers nor makes a request
   const preflight = options.preflight === undefined ? undefined : await lintPreflight(registry, options.preflight);
+  // --preflight is network work, paced per host on this thread: with it, no worker is started
+  const jobs =
+    preflight === undefined && (options.jobs ?? 1) > 1
+      ? new LintJobs(options.jobs!, registry, target, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, (text) =>
+          log({ level: "warning", text }),
+        )
+      : undefined;
   const linter = new Linter(
     registry,
     target,
     reporter,
     { ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }) },
     preflight?.check,
+    jobs,
   );
   const { files, errors } = await expandInputs(inputs, cwd, { allowEmpty });
   const stopPreflight = preflight === undefined ? undefined : options.onPreflight?.(preflight);
@@ -155,6 +170,7 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
     stopProgress?.();
     stopPreflight?.();
     await preflight?.close();
+    await jobs?.close();
   }
   await reporter.end(linter.summary);
   const refused = registry.cacheWarning();

@@ -22,6 +22,7 @@ const NOT_FOR_THE_CLI: Record<string, string> = {
   InputError: "lint: reported per payload in the lint report",
   PreferError: "mock: answered with an HTTP 400 by the mock",
   LintUsageError: "lint: src/cli/lint.ts words it as a usage error (exit 2), the Action as its own annotation",
+  LintWorkerError: "lint --jobs: src/cli/lint.ts says it in one line (exit 2); the Action lints on one thread",
   DriftUsageError: "drift: src/cli/drift.ts words it as a usage error (exit 2), the Action as its own annotation",
   DriftStageError:
     "drift: carries a stage's error (config, accept file, snapshot), worded by the table through its cause",

@@ -1,0 +1,399 @@
+/**
+ * `vsk lint --jobs N` (issue 25.4): the lines of NDJSON streams linted on N worker threads
+ * (src/lint/worker.ts). This thread still reads and frames every stream (ndjson.ts: binary,
+ * too-long and empty files, line numbers), cuts its lines into batches and posts them; the
+ * workers read and validate them with the very validator modules this thread would import
+ * (registry.ts `moduleFile`), and send back each result's model, endpoint and diagnostics; this
+ * thread hands them to the format in input order, through `Linter.report`, so the output is the
+ * one `--jobs 1` writes, byte for byte.
+ *
+ * - Small inputs stay here: workers start only once `INLINE_LINES` lines were linted in a run
+ *   (and not when the plain file being read has less than `MIN_REMAINING_BYTES` left), and lines
+ *   keep being linted here until one of them is ready (so `vsk lint one.json` starts no thread,
+ *   and a run never waits for a worker's start-up).
+ * - Memory is flat: at most `PER_WORKER` batches per worker are in flight; posting one more
+ *   waits for the oldest to be reported (backpressure down to the reading).
+ * - `.json` documents and `--preflight` (network work, src/lint/preflight.ts) stay on this thread.
+ * - A worker that fails fails the run: its error (the validator's own, a `RegistryError` as
+ *   `--jobs 1` throws it) rejects every batch in flight; `close()` ends the threads.
+ */
+import type { Worker } from "node:worker_threads";
+import { availableParallelism } from "node:os";
+import { statSync } from "node:fs";
+import type { LintDiagnostic, LineJobs, Linter, OpenedFile } from "./lint.js";
+import { readLine, type LineSink } from "./ndjson.js";
+import type { PayloadSource } from "./decode.js";
+import { RegistryError, type EndpointEntry, type ValidatorRegistry } from "./registry.js";
+import type { LintTarget } from "./resolve.js";
+import type { ModelRef } from "../config/index.js";
+
+/** The default of `--jobs`: the machine's cores, at most this many. */
+export const MAX_DEFAULT_JOBS = 8;
+/** The largest `--jobs` accepted. */
+export const MAX_JOBS = 64;
+/** Lines linted on this thread before workers start: below it, a run never pays their start-up. */
+export const INLINE_LINES = 10_000;
+/** Workers are not started for a plain file with less than this left to read (stdin and compressed files: always). */
+export const MIN_REMAINING_BYTES = 8 * 1024 * 1024;
+/** A batch is posted at this many lines or bytes, whichever comes first. */
+const BATCH_LINES = 2048;
+const BATCH_BYTES = 512 * 1024;
+/** Batches in flight per worker: enough that none waits for the next, few enough that memory stays flat. */
+const PER_WORKER = 3;
+
+/** `--jobs`' default: `os.availableParallelism()`, capped. */
+export function defaultJobs(): number {
+  return Math.max(1, Math.min(availableParallelism(), MAX_DEFAULT_JOBS));
+}
+
+/** What a worker is started with (`workerData`): the registry's manifest and the module file of each validator. */
+export interface WorkerSetup {
+  dir: string;
+  entries: EndpointEntry[];
+  models: readonly ModelRef[];
+  /** validator (as endpoints.json names it) → its JavaScript module, or why this thread could not get one */
+  files: Record<string, string | { error: string; name: string }>;
+  target: LintTarget;
+  maxLineBytes: number;
+}
+
+/** One batch of lines of one stream: `bytes[starts[i], ends[i])` is the line numbered `lines[i]`. */
+export interface Batch {
+  id: number;
+  source: string;
+  bytes: Uint8Array;
+  starts: Int32Array;
+  ends: Int32Array;
+  lines: Int32Array;
+}
+
+/** A worker's answer to a batch: one result per line, in order; diagnostics only where there are some. */
+export type BatchReply =
+  | {
+      id: number;
+      /** the (model, endpoint) pairs of this batch's results */
+      pairs: Array<[string | null, string | null]>;
+      /** result i is for pairs[pairOf[i]] */
+      pairOf: Int32Array;
+      /** the indices of the results that have diagnostics, ascending, and theirs */
+      diagnosedAt: number[];
+      diagnostics: LintDiagnostic[][];
+    }
+  | { id: number; error: { name: string; message: string; stack?: string } };
+
+/** A worker thread stopped (it crashed, ran out of memory, or was ended): the CLI says so in one line, exit 2. */
+export class LintWorkerError extends Error {
+  override name = "LintWorkerError";
+}
+
+/**
+ * What a worker threw while linting a batch, thrown here as `--jobs 1` would have thrown it: the
+ * registry's own errors as such (exit 2), anything else (a bug) with the worker's stack.
+ */
+function thrownByWorker(error: { name: string; message: string; stack?: string }): Error {
+  if (error.name === "RegistryError") return new RegistryError(error.message);
+  const failure = new Error(error.message);
+  if (error.stack !== undefined) failure.stack = error.stack;
+  return failure;
+}
+
+/** A worker thread that stopped, as one sentence. */
+function stopped(jobs: number, what: string): LintWorkerError {
+  return new LintWorkerError(
+    `--jobs ${jobs}: a worker thread stopped (${what}); the results before it were written: run again, or with --jobs 1 to lint on one thread`,
+  );
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  pending: Map<number, { resolve: (reply: BatchReply) => void; reject: (error: Error) => void }>;
+}
+
+/** The worker threads of one run. */
+class WorkerPool {
+  private readonly slots: Slot[] = [];
+  private nextId = 0;
+  private failure: Error | undefined;
+  private closing = false;
+  /** whether a batch was ever posted: a pool that fails before is left for this thread, with a warning */
+  used = false;
+
+  constructor(
+    WorkerClass: typeof Worker,
+    count: number,
+    setup: WorkerSetup,
+    private readonly onEarlyFailure: (error: Error) => void,
+  ) {
+    for (let i = 0; i < count; i++) {
+      // dist/src/lint/worker.js next to this file's build, in the repository and in the packed package alike
+      const worker = new WorkerClass(new URL("./worker.js", import.meta.url), { workerData: setup });
+      const slot: Slot = { worker, ready: false, pending: new Map() };
+      worker.on("message", (message: { ready: true } | BatchReply) => {
+        if ("ready" in message) {
+          slot.ready = true;
+          return;
+        }
+        const waiting = slot.pending.get(message.id);
+        if (waiting === undefined) return;
+        slot.pending.delete(message.id);
+        if ("error" in message) waiting.reject(thrownByWorker(message.error));
+        else waiting.resolve(message);
+      });
+      // an uncaught error (out of memory, a module that cannot load) or an exit: the thread is gone
+      worker.on("error", (error: Error) => this.fail(stopped(count, error.message)));
+      worker.on("messageerror", (error: Error) => this.fail(stopped(count, error.message)));
+      worker.on("exit", (code) => this.fail(stopped(count, `exit code ${code}`)));
+      this.slots.push(slot);
+    }
+  }
+
+  get ready(): boolean {
+    return this.failure === undefined && this.slots.some((s) => s.ready);
+  }
+
+  get failed(): boolean {
+    return this.failure !== undefined;
+  }
+
+  /** Batches that may be in flight at once. */
+  get capacity(): number {
+    return this.slots.length * PER_WORKER;
+  }
+
+  private fail(error: Error): void {
+    if (this.failure !== undefined || this.closing) return;
+    this.failure = error;
+    if (!this.used) this.onEarlyFailure(error);
+    for (const slot of this.slots) {
+      for (const waiting of slot.pending.values()) waiting.reject(error);
+      slot.pending.clear();
+    }
+    this.close();
+  }
+
+  /** Posts a batch to the ready worker with the fewest in flight; resolves with its results. */
+  submit(batch: Omit<Batch, "id">): Promise<BatchReply> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    this.used = true;
+    let best: Slot | undefined;
+    for (const slot of this.slots)
+      if (slot.ready && (best === undefined || slot.pending.size < best.pending.size)) best = slot;
+    const slot = best!;
+    const id = this.nextId++;
+    return new Promise<BatchReply>((resolve, reject) => {
+      slot.pending.set(id, { resolve, reject });
+      slot.worker.postMessage({ id, ...batch } satisfies Batch, [
+        batch.bytes.buffer as ArrayBuffer,
+        batch.starts.buffer as ArrayBuffer,
+        batch.ends.buffer as ArrayBuffer,
+      ]);
+    });
+  }
+
+  /**
+   * Ends the threads without waiting for them: every result was already written, and a worker
+   * still starting up would hold the run's end for its whole start-up (unref: the process may exit).
+   */
+  close(): void {
+    this.closing = true;
+    for (const { worker } of this.slots) {
+      worker.unref();
+      void worker.terminate();
+    }
+  }
+}
+
+/** `--jobs N` for one run: the pool, started when the run has linted `INLINE_LINES` lines. */
+export class LintJobs implements LineJobs {
+  private inline = 0;
+  private pool: WorkerPool | undefined;
+  private starting: Promise<void> | undefined;
+
+  constructor(
+    private readonly jobs: number,
+    private readonly registry: ValidatorRegistry,
+    private readonly target: LintTarget,
+    private readonly maxLineBytes: number,
+    /** a warning when the workers could not start (the run goes on, on this thread) */
+    private readonly warn: (text: string) => void,
+  ) {}
+
+  /**
+   * Whether a line may go to a worker now; counts it otherwise, and starts the workers past the
+   * threshold, unless `worth` says the stream ends soon (a plain file with little left to read).
+   */
+  batching(worth: () => boolean): WorkerPool | undefined {
+    const pool = this.pool;
+    if (pool !== undefined && pool.ready) return pool;
+    if (++this.inline >= INLINE_LINES && this.starting === undefined && worth()) this.starting = this.start();
+    return undefined;
+  }
+
+  private async start(): Promise<void> {
+    const files: WorkerSetup["files"] = {};
+    // resolved here, so that the workers import the very modules this thread would (and nothing compiles twice)
+    await Promise.all(
+      [...this.registry.entries.values()].map(async (e) => {
+        try {
+          files[e.validator] = await this.registry.moduleFile(e.key);
+        } catch (error) {
+          // said by the worker that needs it, as this thread would say it (a RegistryError: exit 2)
+          const { name, message } = error instanceof Error ? error : new Error(String(error));
+          files[e.validator] = { error: message, name };
+        }
+      }),
+    );
+    const setup: WorkerSetup = {
+      dir: this.registry.dir,
+      entries: [...this.registry.entries.values()],
+      models: this.registry.models,
+      files,
+      target: this.target,
+      maxLineBytes: this.maxLineBytes,
+    };
+    try {
+      const { Worker } = await import("node:worker_threads");
+      this.pool = new WorkerPool(Worker, this.jobs, setup, (error) =>
+        this.warn(`--jobs ${this.jobs}: the worker threads did not start (${error.message}); linting on one thread`),
+      );
+    } catch (error) {
+      this.warn(
+        `--jobs ${this.jobs}: the worker threads did not start (${error instanceof Error ? error.message : String(error)}); linting on one thread`,
+      );
+    }
+  }
+
+  sink(linter: Pick<Linter, "payload" | "report">, file?: OpenedFile): LineSink {
+    return new JobSink(this, linter, this.maxLineBytes, file);
+  }
+
+  /** Ends the worker threads (the run is over, or failed). */
+  async close(): Promise<void> {
+    await this.starting?.catch(() => {});
+    this.pool?.close();
+  }
+}
+
+/** Lines of one stream: linted here until the pool is ready, then batched to it; results reported in order. */
+class JobSink implements LineSink {
+  private pool: WorkerPool | undefined;
+  private segments: Buffer[] = [];
+  private segment: Buffer | undefined;
+  private segmentStart = 0;
+  private segmentEnd = 0;
+  /** bytes of the closed segments */
+  private bytes = 0;
+  private count = 0;
+  private starts = new Int32Array(BATCH_LINES);
+  private ends = new Int32Array(BATCH_LINES);
+  private lines = new Int32Array(BATCH_LINES);
+  private source = "";
+  /** posted batches, oldest first, with the line numbers of their results */
+  private readonly inFlight: Array<{ reply: Promise<BatchReply>; source: string; lines: Int32Array }> = [];
+
+  constructor(
+    private readonly jobs: LintJobs,
+    private readonly linter: Pick<Linter, "payload" | "report">,
+    private readonly limit: number,
+    /** the file read, when it is not compressed: what is left of it is known */
+    private readonly file: OpenedFile | undefined,
+  ) {}
+
+  /** Whether this stream has enough left to be worth starting workers for (decided once). */
+  private worth = (): boolean => {
+    let left = Infinity;
+    if (this.file !== undefined)
+      try {
+        left = statSync(String(this.file.path)).size - this.file.bytesRead;
+      } catch {
+        // unknown: as for stdin
+      }
+    const worth = left >= MIN_REMAINING_BYTES;
+    this.worth = () => worth;
+    return worth;
+  };
+
+  line(buffer: Buffer, start: number, end: number, at: PayloadSource): void | Promise<void> {
+    // once batching, always batching: a line linted here after a posted one would be reported before it
+    if (this.pool === undefined) {
+      this.pool = this.jobs.batching(this.worth);
+      if (this.pool === undefined) return readLine(buffer, start, end, at, this.linter.payload, this.limit);
+    }
+    if (buffer !== this.segment) {
+      this.closeSegment();
+      this.segment = buffer;
+      this.segmentStart = start;
+    }
+    const offset = this.bytes + start - this.segmentStart;
+    this.starts[this.count] = offset;
+    this.ends[this.count] = offset + end - start;
+    this.lines[this.count] = at.line;
+    this.count++;
+    this.segmentEnd = end;
+    this.source = at.source;
+    if (this.count === BATCH_LINES || this.bytes + end - this.segmentStart >= BATCH_BYTES) return this.post();
+  }
+
+  private closeSegment(): void {
+    if (this.segment === undefined) return;
+    this.segments.push(this.segment.subarray(this.segmentStart, this.segmentEnd));
+    this.bytes += this.segmentEnd - this.segmentStart;
+    this.segment = undefined;
+  }
+
+  /** Posts the batch being filled, then waits while the pool has as many in flight as it takes. */
+  private async post(): Promise<void> {
+    this.send();
+    while (this.inFlight.length >= this.pool!.capacity) await this.reportOldest();
+  }
+
+  private send(): void {
+    if (this.count === 0) return;
+    this.closeSegment();
+    // a buffer of its own (never a slice of node's shared pool), moved to the worker, not copied
+    const bytes = new Uint8Array(this.bytes);
+    let offset = 0;
+    for (const s of this.segments) {
+      bytes.set(s, offset);
+      offset += s.length;
+    }
+    const lines = this.lines.slice(0, this.count);
+    const reply = this.pool!.submit({
+      source: this.source,
+      bytes,
+      starts: this.starts.slice(0, this.count),
+      ends: this.ends.slice(0, this.count),
+      lines: lines.slice(),
+    });
+    reply.catch(() => {}); // awaited in order by reportOldest; a failure is not unhandled meanwhile
+    this.inFlight.push({ reply, source: this.source, lines });
+    this.segments = [];
+    this.bytes = 0;
+    this.count = 0;
+  }
+
+  /** Hands the oldest batch's results to the format, in their order. */
+  private async reportOldest(): Promise<void> {
+    const { reply: pending, source, lines } = this.inFlight.shift()!;
+    const reply = await pending;
+    if ("error" in reply) throw thrownByWorker(reply.error);
+    const { pairs, pairOf, diagnosedAt, diagnostics } = reply;
+    if (pairOf.length !== lines.length)
+      throw new Error(`a lint worker thread answered ${pairOf.length} results for ${lines.length} lines`);
+    let next = 0;
+    for (let i = 0; i < lines.length; i++) {
+      const [model, endpoint] = pairs[pairOf[i]!]!;
+      let found: LintDiagnostic[] = [];
+      if (diagnosedAt[next] === i) found = diagnostics[next++]!;
+      const reported = this.linter.report(source, lines[i]!, model, endpoint, found);
+      if (reported) await reported;
+    }
+  }
+
+  async flush(): Promise<void> {
+    if (this.pool === undefined) return;
+    this.send();
+    while (this.inFlight.length > 0) await this.reportOldest();
+  }
+}

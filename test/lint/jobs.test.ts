@@ -1,0 +1,231 @@
+/**
+ * Issue 25.4 through the installed command (bin/vsk.mjs): `vsk lint --jobs 2` writes what
+ * `--jobs 1` writes, byte for byte, in every format and from a file, a .gz file and stdin; a
+ * worker thread that stops is one clear line and exit 2, never a hang; a bad `--jobs` is exit 2.
+ *
+ * The project lints with the package's own validators (dist/generated, the JavaScript build of
+ * the committed models) plus a probe endpoint whose validator tells the test, through files,
+ * which thread ran it: so the test knows lines were linted on worker threads, and can hold the
+ * main thread at a line until a worker has started (no test depends on how fast threads start).
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CLI, ROOT, tempDir, usageError, vsk, type Run } from "../cli/run.js";
+
+/** Lines a run lints on the main thread before it starts workers (src/lint/jobs.ts INLINE_LINES). */
+const INLINE_LINES = 10_000;
+
+/**
+ * The probe: valid always; on a worker it leaves a file; `wait` holds the main thread until a
+ * worker has loaded it (with PROBE_WAIT=1: the --jobs 2 runs); `die` ends a worker.
+ */
+const PROBE = `import { isMainThread, threadId } from "node:worker_threads";
+import { appendFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+const dir = process.env.PROBE_DIR;
+if (!isMainThread) writeFileSync(join(dir, "started-" + threadId), "");
+export function validate(input) {
+  if (input.wait === true && isMainThread && process.env.PROBE_WAIT === "1") {
+    const tick = new Int32Array(new SharedArrayBuffer(4));
+    for (let i = 0; i < 6000 && !readdirSync(dir).some((f) => f.startsWith("started-")); i++) Atomics.wait(tick, 0, 0, 10);
+  }
+  if (!isMainThread) appendFileSync(join(dir, "linted-in-worker"), "x");
+  if (input.die === true && !isMainThread) process.exit(7);
+  return [];
+}
+`;
+
+let project: string;
+let probeDir: string;
+
+/** The mixed log: every kind of line the reader and the validators meet, valid and not. */
+function mixedLog(lines: number): Buffer {
+  const url = (i: number) => `https://cdn.example/img/${i}.png?X-Amz-Signature=abc${i}`;
+  const makers: Array<(i: number) => string> = [
+    (i) =>
+      JSON.stringify({
+        model: "modelA",
+        endpoint: "keyframes-to-video",
+        input: { prompt: `a cat ${i}`, keyframes: [{ image_url: url(i), frame_index: 0 }], duration: 5 },
+      }),
+    (i) =>
+      JSON.stringify({
+        model: "modelA",
+        endpoint: "keyframes-to-video",
+        input: { prompt: `a cat ${i}`, keyframes: [{ image_url: url(i), frame_index: 130 }] },
+      }),
+    (i) => JSON.stringify({ model: "example/model-a", endpoint: "text-to-video", input: { prompt: `sun ${i}` } }),
+    (i) =>
+      JSON.stringify({
+        model: "example/model-a",
+        endpoint: "text-to-video",
+        input: { prompt: `sun ${i}`, aspect_ratio: "17:9", duration: 40 },
+      }),
+    (i) =>
+      JSON.stringify({
+        model: "modelB",
+        endpoint: "reference-to-video",
+        input: { prompt: `dance ${i}`, reference_images: [url(i)], duration: 8, seed: i },
+      }),
+    (i) =>
+      JSON.stringify({ model: "modelB", endpoint: "reference-to-video", input: { prompt: "x", file_url: url(i) } }),
+    (i) => JSON.stringify({ model: "modelC", endpoint: "text-to-video", input: { prompt: `kite ${i}`, duration: 2 } }),
+    (i) => `{"model":"modelC","endpoint":"text-to-video","input":{"prompt":"kite ${i}","seed":12345678901234567890}}`,
+    (i) => `{"model":"modelA","endpoint":"text-to-video","input":{"prompt":"dup ${i}","prompt":"again"}}`,
+    (i) => `{"model":"modelA","endpoint":"text-to-video","input":{"prompt":"broken ${i}"`,
+    () => "",
+    () => "   ",
+    (i) => JSON.stringify({ model: "nobody/else", endpoint: "x", input: { i } }),
+    (i) => JSON.stringify({ prompt: `bare ${i}` }),
+    (i) => `${JSON.stringify({ model: "modelA", endpoint: "text-to-video", input: { prompt: `crlf ${i}` } })}\r`,
+    (i) => JSON.stringify({ model: "modelB", endpoint: "reference-to-video", input: { prompt: "p".repeat(3000 + i) } }),
+    (i) => JSON.stringify({ model: "probe", endpoint: "echo", input: { i } }),
+  ];
+  const parts: Buffer[] = [];
+  for (let i = 1; i <= lines; i++) {
+    if (i === INLINE_LINES + 2000)
+      parts.push(Buffer.from('{"model":"probe","endpoint":"echo","input":{"wait":true}}\n'));
+    else if (i % 997 === 0)
+      parts.push(Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d, 0x0a])); // not UTF-8
+    else parts.push(Buffer.from(makers[(i * 7919) % makers.length]!(i) + "\n"));
+  }
+  return Buffer.concat(parts);
+}
+
+function lint(args: string[], input?: Buffer): Run {
+  const jobs = args[args.indexOf("--jobs") + 1];
+  const env = { ...process.env, PROBE_DIR: probeDir, PROBE_WAIT: jobs === "1" ? "0" : "1" };
+  const run = spawnSync(process.execPath, [CLI, "lint", "--no-color", ...args], {
+    cwd: project,
+    env,
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+    timeout: 120_000,
+    ...(input === undefined ? { stdio: ["ignore", "pipe", "pipe"] } : { input }),
+  });
+  expect(run.stderr).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** How many probe payloads worker threads linted since the last call. */
+function lintedInWorkers(): number {
+  const file = join(probeDir, "linted-in-worker");
+  const n = existsSync(file) ? readFileSync(file, "utf8").length : 0;
+  for (const f of readdirSync(probeDir)) rmSync(join(probeDir, f));
+  return n;
+}
+
+beforeAll(() => {
+  project = tempDir("vsk-lint-jobs-");
+  probeDir = join(project, "probe-out");
+  mkdirSync(probeDir);
+  // the package's own validators, as JavaScript (imported as they are), and the probe
+  const generated = join(project, "generated");
+  cpSync(join(ROOT, "dist/generated"), generated, { recursive: true });
+  const manifest = JSON.parse(readFileSync(join(ROOT, "generated/endpoints.json"), "utf8")) as {
+    endpoints: Array<{ key: string; model: string; endpoint: string; validator: string }>;
+  };
+  for (const e of manifest.endpoints) e.validator = e.validator.replace(/\.mts$/, ".mjs");
+  manifest.endpoints.push({ key: "test/probe/echo", model: "test/probe", endpoint: "echo", validator: "probe.mjs" });
+  writeFileSync(join(generated, "endpoints.json"), JSON.stringify(manifest));
+  writeFileSync(join(generated, "probe.mjs"), PROBE);
+  writeFileSync(
+    join(project, "vsk.config.json"),
+    JSON.stringify({
+      models: [
+        { id: "example/model-a", alias: "modelA" },
+        { id: "example/model-b", alias: "modelB" },
+        { id: "example/model-c", alias: "modelC" },
+        { id: "test/probe", alias: "probe" },
+      ],
+    }),
+  );
+  const log = mixedLog(INLINE_LINES + 12_000);
+  writeFileSync(join(project, "requests.ndjson"), log);
+  writeFileSync(join(project, "again.ndjson.gz"), gzipSync(log));
+  writeFileSync(join(project, "one.json"), '{"model":"modelA","endpoint":"text-to-video","input":{"prompt":7}}\n');
+});
+
+describe("lint --jobs", () => {
+  it.each([
+    ["json", []],
+    ["pretty", ["--show-valid"]],
+    ["github", []],
+  ])(
+    "--jobs 2 writes what --jobs 1 writes, byte for byte (--format %s)",
+    (format, extra) => {
+      const args = ["requests.ndjson", "one.json", "again.ndjson.gz", "--format", format, "--max-line-bytes", "4000"];
+      const one = lint([...args, ...extra, "--jobs", "1"]);
+      expect(lintedInWorkers(), "--jobs 1 starts no worker").toBe(0);
+      const two = lint([...args, ...extra, "--jobs", "2"]);
+      expect(lintedInWorkers(), "--jobs 2 linted lines on worker threads").toBeGreaterThan(0);
+      expect(one.code).toBe(1);
+      expect(two.stderr).toBe(one.stderr);
+      expect(two.code).toBe(one.code);
+      expect(two.stdout).toBe(one.stdout);
+      if (format === "json") {
+        const report = JSON.parse(one.stdout) as { summary: { requests: number; invalid: number; warnings: number } };
+        expect(report.summary.invalid).toBeGreaterThan(1000);
+        expect(report.summary.warnings).toBeGreaterThan(100);
+        expect(one.stdout).toContain('"rule":"lint/invalid-json"');
+        expect(one.stdout).toContain('"rule":"lint/invalid-utf8"');
+        expect(one.stdout).toContain('"rule":"lint/line-too-long"');
+        expect(one.stdout).toContain('"source":"again.ndjson.gz"');
+      }
+    },
+    240_000,
+  );
+
+  it("--jobs 2 on piped NDJSON writes what --jobs 1 writes", () => {
+    const log = readFileSync(join(project, "requests.ndjson"));
+    const one = lint(["-", "--format", "json", "--jobs", "1"], log);
+    const two = lint(["-", "--format", "json", "--jobs", "2"], log);
+    expect(lintedInWorkers()).toBeGreaterThan(0);
+    expect({ code: two.code, stderr: two.stderr }).toEqual({ code: one.code, stderr: one.stderr });
+    expect(two.stdout).toBe(one.stdout);
+  }, 240_000);
+
+  it("a worker thread that stops is one clear line and exit 2, not a hang", () => {
+    const lines = [readFileSync(join(project, "requests.ndjson"), "utf8")];
+    for (let i = 0; i < 3000; i++) lines.push('{"model":"probe","endpoint":"echo","input":{}}\n');
+    lines.push('{"model":"probe","endpoint":"echo","input":{"die":true}}\n');
+    writeFileSync(join(project, "dies.ndjson"), lines.join(""));
+    const run = lint(["dies.ndjson", "--format", "json", "--jobs", "2"]);
+    lintedInWorkers();
+    expect(run.code).toBe(2);
+    expect(run.stderr.trimEnd().split("\n")).toEqual([
+      "vsk: lint: --jobs 2: a worker thread stopped (exit code 7); the results before it were written: run again, or with --jobs 1 to lint on one thread",
+    ]);
+    // on one thread the probe never stops anything
+    expect(lint(["dies.ndjson", "--format", "json", "--jobs", "1"]).code).toBe(1);
+  }, 240_000);
+
+  it.each(["0", "-1", "abc", "1.5", "65", ""])("--jobs %j is a usage error (exit 2)", (value) => {
+    const line = usageError(vsk(["lint", "one.json", `--jobs=${value}`], project));
+    expect(line).toBe(
+      `vsk: lint: --jobs must be a whole number from 1 to 64, not ${JSON.stringify(value)} (see \`vsk lint --help\`)`,
+    );
+  });
+
+  it("--jobs -1 (a value like an option) is a usage error that says how to write it", () => {
+    const line = usageError(vsk(["lint", "one.json", "--jobs", "-1"], project));
+    expect(line).toBe(
+      "vsk: lint: --jobs is followed by an option, not its value (a value starting with - is written --jobs=VALUE) (see `vsk lint --help`)",
+    );
+  });
+
+  it("a small input starts no worker thread, whatever --jobs says", () => {
+    const run = lint(["one.json", "--format", "json", "--jobs", "8"]);
+    expect(run.code).toBe(1);
+    // past the line threshold, but a plain file with less than 8 MiB left: not worth a thread either
+    writeFileSync(
+      join(project, "small.ndjson"),
+      '{"model":"probe","endpoint":"echo","input":{}}\n'.repeat(INLINE_LINES + 2000),
+    );
+    expect(lint(["small.ndjson", "--jobs", "8"]).code).toBe(0);
+    expect(existsSync(probeDir) && readdirSync(probeDir)).toEqual([]);
+  }, 60_000);
+});

@@ -3,7 +3,7 @@
  * payload per line, streamed in chunks so a log of a million requests is read in constant memory.
  */
 import type { ReadStream } from "node:fs";
-import type { ReadableLike } from "../platform/index.js";
+import type { PlatformBuffer, ReadableLike } from "../platform/index.js";
 import {
   chunksOf,
   decode,
@@ -30,7 +30,7 @@ function tooLongProblem(limit: number): ReadProblem {
  * handed over: the part of reading that `--jobs N` runs on worker threads (src/lint/jobs.ts).
  */
 export function readLine(
-  buffer: Buffer,
+  buffer: PlatformBuffer,
   start: number,
   end: number,
   at: PayloadSource,
@@ -49,7 +49,7 @@ export function readLine(
  * threads (`--jobs N`, src/lint/jobs.ts), whose results come back in the same order.
  */
 export interface LineSink {
-  line(buffer: Buffer, start: number, end: number, at: PayloadSource): void | Promise<void>;
+  line(buffer: PlatformBuffer, start: number, end: number, at: PayloadSource): void | Promise<void>;
   /** everything sent so far is reported: called before a result readNdjson reports itself, and at the end */
   flush(): void | Promise<void>;
 }

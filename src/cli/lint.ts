@@ -16,7 +16,6 @@ import {
   DEFAULT_MAX_ANNOTATIONS,
   defaultJobs,
   INLINE_LINES,
-  MAX_DEFAULT_JOBS,
   MAX_JOBS,
   isFormat,
   LintUsageError,
@@ -67,8 +66,8 @@ Options:
                          line is reported (lint/line-too-long) and skipped, never buffered whole
   --ndjson               read stdin as NDJSON, one payload per line (without it, stdin whose first
                          line is a whole JSON value followed by another value is read as NDJSON)
-  --jobs N               lint NDJSON on N worker threads, output unchanged (default: the machine's
-                         cores, at most ${MAX_DEFAULT_JOBS}; 1: one thread); a run under ${INLINE_LINES} lines (or
+  --jobs N               lint NDJSON on N worker threads, output unchanged (default 1: one thread;
+                         on 2 cores, workers are not faster yet: docs/lint.md); a run under ${INLINE_LINES} lines (or
                          a file with under 8 MiB left), .json documents and --preflight stay on one thread
   --show-valid           pretty: also list the valid payloads
   --allow-empty          exit 0 when there is nothing to lint (no file named, an empty directory, a

@@ -96,7 +96,7 @@ function mixedLog(lines: number): Buffer {
 }
 
 function lint(args: string[], input?: Buffer): Run {
-  const jobs = args[args.indexOf("--jobs") + 1];
+  const jobs = args.includes("--jobs") ? args[args.indexOf("--jobs") + 1] : "1"; // the default
   const env = { ...process.env, PROBE_DIR: probeDir, PROBE_WAIT: jobs === "1" ? "0" : "1" };
   const run = spawnSync(process.execPath, [CLI, "lint", "--no-color", ...args], {
     cwd: project,
@@ -178,6 +178,12 @@ describe("lint --jobs", () => {
     },
     240_000,
   );
+
+  it("without --jobs, no worker is started (the default is one thread: two were not faster on 2 cores)", () => {
+    const run = lint(["requests.ndjson", "--format", "json"]);
+    expect(run.code).toBe(1);
+    expect(lintedInWorkers()).toBe(0);
+  });
 
   it("--jobs 2 on piped NDJSON writes what --jobs 1 writes", () => {
     const log = readFileSync(join(project, "requests.ndjson"));

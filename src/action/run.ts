@@ -24,7 +24,7 @@ import {
   runLint as runLintStage,
   type LintResult,
 } from "../lint/index.js";
-import { githubData as escapeData, markdownText, terminalText } from "../output/index.js";
+import { githubData as escapeData, markdownText, terminalText } from "../escape/index.js";
 import { redactUrlsInText } from "../runtime/index.js";
 
 export type ActionCommand = "drift" | "lint" | "check";

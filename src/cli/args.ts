@@ -1,7 +1,7 @@
 /** yargs wiring shared by the commands: strict parsing, no process exit, usage errors as exit 2. */
 import yargs, { type Argv } from "yargs";
 import { CliError, ExitCode } from "./errors.js";
-import { didYouMean, quote } from "../text/index.js";
+import { didYouMean, quote } from "../words/index.js";
 
 /**
  * A yargs parser for `vsk <command>` that reports problems as a `CliError` instead of exiting.

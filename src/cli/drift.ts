@@ -18,7 +18,7 @@ import {
   type FormatName as Format,
 } from "../drift/index.js";
 import { parseTimeoutSeconds, scrubSecrets } from "../fetch/index.js";
-import { terminalText } from "../output/index.js";
+import { terminalText } from "../escape/index.js";
 import { commandParser, helpShown } from "./args.js";
 import { CliError, ExitCode, toCliError } from "./errors.js";
 

@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { explain, explanationJson, orderKeys, renderText, type InputKind } from "../explain/index.js";
 import { jsonSyntaxError } from "../json/index.js";
-import { terminalText } from "../output/index.js";
+import { terminalText } from "../escape/index.js";
 import { redactValues } from "../runtime/redact.js";
 import { commandParser } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";

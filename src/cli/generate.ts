@@ -16,7 +16,7 @@ import { buildLintCache } from "../lint/index.js";
 import { readSnapshot } from "../snapshot/index.js";
 import { commandParser, helpShown } from "./args.js";
 import { CliError, ExitCode, toCliError } from "./errors.js";
-import { plural } from "../text/index.js";
+import { plural } from "../words/index.js";
 import { watchAndRun } from "./watch.js";
 
 interface GenerateArgs {

@@ -15,7 +15,7 @@ import {
   type ConfigProblem,
   type ModelRef,
 } from "../config/index.js";
-import { plural, quote, shown } from "../text/index.js";
+import { plural, quote, shown } from "../words/index.js";
 import { commandParser } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
 

@@ -23,9 +23,9 @@ import {
   runLint as runLintStage,
   type LintNote,
 } from "../lint/index.js";
-import { terminalText } from "../output/index.js";
+import { terminalText } from "../escape/index.js";
 import { CliError, ExitCode, toCliError } from "./errors.js";
-import { didYouMean, plural, quote } from "../text/index.js";
+import { didYouMean, plural, quote } from "../words/index.js";
 import { redactUrlsInText } from "../diagnostics/index.js";
 import type { LintPreflight } from "../lint/preflight.js";
 import { progressText } from "../lint/progress.js";

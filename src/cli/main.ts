@@ -6,9 +6,9 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { redactUrlsInText } from "../diagnostics/index.js";
-import { terminalText } from "../output/index.js";
+import { terminalText } from "../escape/index.js";
 import { CliError, EXIT_CODE_MEANINGS, ExitCode, toCliError } from "./errors.js";
-import { didYouMean, quote } from "../text/index.js";
+import { didYouMean, quote } from "../words/index.js";
 
 type CommandRunner = (argv: string[]) => Promise<number>;
 

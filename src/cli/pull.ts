@@ -38,10 +38,10 @@ import {
   type FetchedModel,
   type Manifest,
 } from "../snapshot/index.js";
-import { terminalText } from "../output/index.js";
+import { terminalText } from "../escape/index.js";
 import { commandParser } from "./args.js";
 import { CliError, ExitCode, stageErrorOf, toCliError } from "./errors.js";
-import { plural } from "../text/index.js";
+import { plural } from "../words/index.js";
 
 /** How many models are fetched at once. */
 const CONCURRENCY = 4;

@@ -14,7 +14,7 @@
  */
 import { readdirSync, statSync, watch, type FSWatcher } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { terminalText } from "../output/index.js";
+import { terminalText } from "../escape/index.js";
 
 export interface WatchTargets {
   /** files watched through their directory (the config file, which may not exist yet) */

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { jsonSyntaxError, locatePointer } from "../json/index.js";
-import { quote, shown } from "../text/index.js";
+import { quote, shown } from "../words/index.js";
 import { checkConfig, configSchema, type ConfigProblem } from "./check.js";
 
 export interface ModelRef {

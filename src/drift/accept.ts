@@ -12,7 +12,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { findModel, describeModels, type ModelRef } from "../config/index.js";
 import { isSchemaObject } from "../schema/index.js";
-import { quote } from "../text/index.js";
+import { quote } from "../words/index.js";
 import type { AcceptedChange, Change } from "./types.js";
 
 export const ACCEPT_FILE = ".vsk-drift-accept.json";

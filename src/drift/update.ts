@@ -5,7 +5,7 @@
 import { dirname } from "node:path";
 import { snapshotWriteDir, type VskConfig } from "../config/index.js";
 import { readManifest, sha256, sourceLabel, writeSnapshot } from "../snapshot/index.js";
-import { plural } from "../text/index.js";
+import { plural } from "../words/index.js";
 import type { ModelComparison } from "./compare.js";
 import { DriftStageError } from "./errors.js";
 import type { DriftReport } from "./types.js";

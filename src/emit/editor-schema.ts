@@ -6,7 +6,7 @@
  * rules vsk checks (which JSON Schema cannot state), on the fields they concern and on the root.
  * A top-level `$schema` key is allowed, whether the input is closed or warns on unknown fields.
  */
-import { jsonText, markdownCode, markdownText } from "../output/index.js";
+import { jsonText, markdownCode, markdownText } from "../escape/index.js";
 import { kindOf, type RuleDescription, type RuleSpec } from "../rules/index.js";
 import { followRef, isSchemaObject, parsePointer, type EndpointModel, type JsonSchemaObject } from "../schema/index.js";
 

@@ -12,7 +12,7 @@ import { simplifySchema } from "./simplify.js";
 import { createAjv, needsOwnProperties } from "../rules/index.js";
 import { EmitConfigError, EmitError, emitValidator } from "./validator.js";
 import { findUnsafePattern, MAX_SCHEMA_DEPTH, protoAsPatternProperty, tooDeep } from "./hostile-shapes.js";
-import { quote } from "../text/index.js";
+import { quote } from "../words/index.js";
 import type { GeneratedFile } from "./generated-file.js";
 
 /**

@@ -16,7 +16,7 @@ import {
   type PredictionReading,
   type ResultReading,
 } from "../runtime/index.js";
-import { terminalText } from "../output/index.js";
+import { terminalText } from "../escape/index.js";
 
 /** The kinds of input `vsk explain` reads. */
 export type InputKind = "prediction" | "webhook" | "queue_update" | "result_response";

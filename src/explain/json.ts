@@ -2,7 +2,7 @@
  * `vsk explain --format json`: the explanation, two-space indented, opening with `$schema`
  * (schemas/explain.schema.json) and `schemaVersion`, raised on any change a consumer must know of (issue 30.8).
  */
-import { jsonText, reportSchemaId } from "../output/index.js";
+import { jsonText, reportSchemaId } from "../escape/index.js";
 import type { Explanation } from "./explanation.js";
 
 export const EXPLAIN_SCHEMA = reportSchemaId("explain");

@@ -7,7 +7,7 @@
 import { loadConfig } from "../config/index.js";
 import { readableDirectory } from "../durable/index.js";
 import { prepareSnapshotRead } from "../snapshot/index.js";
-import { plural } from "../text/index.js";
+import { plural } from "../words/index.js";
 import {
   FORMATS,
   invalidOnly,

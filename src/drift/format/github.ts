@@ -8,7 +8,7 @@ import {
   githubFile,
   githubProperty as escapeProperty,
   terminalText,
-} from "../../output/index.js";
+} from "../../escape/index.js";
 import type { DriftReport, ChangeSeverity } from "../types.js";
 import { pointerText, verdict } from "./shared.js";
 

@@ -3,7 +3,7 @@
  * with `$schema` (schemas/drift-report.schema.json) and `schemaVersion`, raised on any change a
  * consumer must know of (issue 30.8).
  */
-import { jsonText, reportSchemaId } from "../../output/index.js";
+import { jsonText, reportSchemaId } from "../../escape/index.js";
 import type { DriftReport } from "../types.js";
 
 export const DRIFT_REPORT_SCHEMA = reportSchemaId("drift-report");

@@ -1,5 +1,5 @@
 /** `--format markdown`: one PR comment, a summary table then a collapsible section per model. */
-import { htmlText, markdownCode, markdownText } from "../../output/index.js";
+import { htmlText, markdownCode, markdownText } from "../../escape/index.js";
 import { SEVERITY_ORDER, type DriftReport, type ChangeSeverity } from "../types.js";
 import { countsFor, countsText, groupChanges, pointerText, verdict } from "./shared.js";
 
@@ -11,7 +11,7 @@ const MARK: Record<ChangeSeverity, string> = {
   docs: "📝",
 };
 
-/** Data as text in a table cell or list item: no markup, no live link (src/output). */
+/** Data as text in a table cell or list item: no markup, no live link (src/escape). */
 const cell = markdownText;
 
 /** Data as a code span in a table cell. */

@@ -1,5 +1,5 @@
 /** `--format text`: for people at a terminal, grouped model → endpoint → direction, breaking first, one line per change. */
-import { terminalText } from "../../output/index.js";
+import { terminalText } from "../../escape/index.js";
 import type { DriftReport } from "../types.js";
 import { groupChanges, pointerText, verdict } from "./shared.js";
 

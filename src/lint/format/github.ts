@@ -1,5 +1,5 @@
 /** `--format github`: Actions annotations, and a Markdown summary appended to `$GITHUB_STEP_SUMMARY`. */
-import { githubData, githubFile, githubProperty, terminalText } from "../../output/index.js";
+import { githubData, githubFile, githubProperty, terminalText } from "../../escape/index.js";
 import type { Reporter } from "../lint.js";
 import { markdownDocument } from "./markdown.js";
 import type { Sink } from "./sink.js";

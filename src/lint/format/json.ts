@@ -3,7 +3,7 @@
  * opens with `$schema` (schemas/lint-report.schema.json) and `schemaVersion`, raised on any change
  * a consumer must know of (issue 30.8).
  */
-import { jsonText, reportSchemaId } from "../../output/index.js";
+import { jsonText, reportSchemaId } from "../../escape/index.js";
 import type { LintDiagnostic, Reporter } from "../lint.js";
 import type { Sink } from "./sink.js";
 

@@ -2,9 +2,9 @@
  * `--format markdown` (issue 25.3): the results and the summary as one Markdown document, for
  * `$GITHUB_STEP_SUMMARY` and PR comments; the same text the github format appends to
  * `$GITHUB_STEP_SUMMARY`. Data (file names, pointers, rules, messages) is escaped like the drift
- * report (src/output): code spans or escaped text, never markup, a comment or a live link.
+ * report (src/escape): code spans or escaped text, never markup, a comment or a live link.
  */
-import { markdownCode, markdownText } from "../../output/index.js";
+import { markdownCode, markdownText } from "../../escape/index.js";
 import type { LintResult, Reporter } from "../lint.js";
 import type { Sink } from "./sink.js";
 import { hasTables, summaryLine, summaryMarkdown, type DetailedSummary } from "./summary.js";

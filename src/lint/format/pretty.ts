@@ -1,5 +1,5 @@
 /** `--format pretty` (the default): for people, grouped per payload, colour on a terminal. */
-import { terminalText } from "../../output/index.js";
+import { terminalText } from "../../escape/index.js";
 import type { Reporter } from "../lint.js";
 import type { Sink } from "./sink.js";
 import { hasTables, summaryLine, summaryText } from "./summary.js";

@@ -3,9 +3,9 @@
  * `--summary` the tallies per endpoint, per rule and per field, counted from the ordered stream of
  * results the formats receive (so they equal the per-result output, whoever produced the results),
  * and their two renderings: an aligned text table (pretty, the github log) and Markdown tables
- * (`--format markdown`, `$GITHUB_STEP_SUMMARY`). Every data-derived string is escaped by src/output.
+ * (`--format markdown`, `$GITHUB_STEP_SUMMARY`). Every data-derived string is escaped by src/escape.
  */
-import { markdownCode, terminalText } from "../../output/index.js";
+import { markdownCode, terminalText } from "../../escape/index.js";
 import type { LintResult, LintSummary, Reporter } from "../lint.js";
 
 function plural(n: number, word: string): string {

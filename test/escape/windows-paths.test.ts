@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { parseSchemaSource } from "../../src/fetch/source.js";
 import { globPattern } from "../../src/lint/inputs.js";
-import { githubFile } from "../../src/output/index.js";
+import { githubFile } from "../../src/escape/index.js";
 
 describe("on Windows (separator \\)", () => {
   it("a GitHub annotation's file= uses / (GitHub resolves it against the repository)", () => {

@@ -1,9 +1,9 @@
 /**
- * Words for people (src/text): "did you mean" for a mistyped command, option or key, a typed word
+ * Words for people (src/words): "did you mean" for a mistyped command, option or key, a typed word
  * quoted back so that it never acts on a terminal, and counts.
  */
 import { describe, expect, it } from "vitest";
-import { closest, didYouMean, plural, quote, shown } from "../../src/text/index.js";
+import { closest, didYouMean, plural, quote, shown } from "../../src/words/index.js";
 
 describe("closest / didYouMean", () => {
   const commands = ["init", "pull", "generate", "lint", "drift", "explain", "action", "mock"];

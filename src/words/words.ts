@@ -1,10 +1,10 @@
 /**
  * Words for people, shared by the CLI and the config reader: a word the user typed shown back
  * quoted, with every control, C1 and bidirectional-override character escaped so that it never
- * acts on the terminal; and counts ("1 model", "3 models"). No dependencies beyond src/output:
+ * acts on the terminal; and counts ("1 model", "3 models"). No dependencies beyond src/escape:
  * `vsk lint` loads this on its fast start.
  */
-import { jsonText } from "../output/index.js";
+import { jsonText } from "../escape/index.js";
 
 /** A word from the command line or a file, quoted for a one-line message that is safe on a terminal. */
 export function quote(word: string): string {

@@ -18,7 +18,7 @@ import {
   markdownCode,
   markdownText,
   terminalText,
-} from "../../src/output/index.js";
+} from "../../src/escape/index.js";
 import { ctx, edit, report, serve, useDriftWorkspace, vsk as drift } from "../drift/harness.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -75,7 +75,7 @@ function expectInertMarkdown(md: string, cells: number): void {
     expect(line.split(/(?<!\\)\|/).length - 2).toBe(cells);
 }
 
-describe("the escaping functions (src/output)", () => {
+describe("the escaping functions (src/escape)", () => {
   it.each([
     ["ESC and CSI", "a\u001b[2Jb", "a\\u001b[2Jb"],
     ["line breaks and tab", "a\nb\rc\td", "a\\nb\\rc\\td"],

@@ -157,7 +157,9 @@ describe("vsk generate (default models, child process)", () => {
       expect(run.stderr).toBe(
         `vsk: out/ was reformatted by a formatter (${changed.length} ${changed.length === 1 ? "file says" : "files say"} what vsk generates, in another layout: ${changed.join(", ")}): add "out/" and "snapshot/" to .prettierignore (and your linters' ignores), then run \`vsk generate\` and commit the result.\n`,
       );
-      // a reformatted file that also says something else is stale, not reformatted
+      // a reformatted file that also says something else is stale, not reformatted (one option set
+      // shows it: the comparison is the same for all, and each --check is a child process)
+      if (optionSets.indexOf(options) !== 0) return;
       const file = join(copy, "out/example/model-c/text-to-video.types.mts");
       writeFileSync(file, readFileSync(file, "utf8").replace(/\bduration\b/, "durations"));
       const edited = await vsk(copy, "--check");

@@ -10,7 +10,8 @@ import { readHead, readRegularFile, SpecialFileError } from "../durable/index.js
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { findModel, PACKAGE_ROOT, type ModelRef, type VskConfig } from "../config/index.js";
-import { readSnapshotFile, SnapshotError } from "../snapshot/index.js";
+// the reader alone, not the index: the index also loads the schema stage, which lint never needs
+import { readSnapshotFile, SnapshotError } from "../snapshot/read.js";
 import type { Diagnostic } from "../diagnostics/index.js";
 import { CompiledValidators } from "./compiled.js";
 

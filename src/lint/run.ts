@@ -6,7 +6,8 @@
  */
 import { loadConfig } from "../config/index.js";
 import { readableDirectory } from "../durable/index.js";
-import { prepareSnapshotRead } from "../snapshot/index.js";
+// the reader alone, not the index: the index also loads the schema stage, which lint never needs
+import { prepareSnapshotRead } from "../snapshot/read.js";
 import { plural } from "../words/index.js";
 import {
   FORMATS,

@@ -5,17 +5,14 @@
  * manifest as one unit through a write-ahead journal (./journal.ts); every command first finishes
  * or undoes a write that a killed process left (docs/pull.md, "Crash safety").
  */
+export { prepareSnapshotRead, readSnapshotFile, sha256, SnapshotError } from "./read.js";
 export { JOURNAL_FILE, LOCK_FILE, MANIFEST_FILE, MAX_SNAPSHOT_FILE_BYTES } from "./journal.js";
 export {
   type FetchedModel,
   type Manifest,
   type ManifestEntry,
-  prepareSnapshotRead,
   readManifest,
   readSnapshot,
-  readSnapshotFile,
-  sha256,
-  SnapshotError,
   snapshotFile,
   type SnapshotModel,
   sourceLabel,

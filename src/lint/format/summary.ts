@@ -7,10 +7,7 @@
  */
 import { markdownCode, terminalText } from "../../escape/index.js";
 import type { LintResult, LintSummary, Reporter } from "../lint.js";
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
+import { plural } from "../../words/index.js";
 
 export function summaryLine(s: LintSummary): string {
   return `${plural(s.requests, "request")}: ${s.valid} valid, ${s.invalid} invalid, ${plural(s.warnings, "warning")}`;

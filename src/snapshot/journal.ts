@@ -166,7 +166,7 @@ function removeDirQuietly(dir: string): void {
 }
 
 /** The `<owner>/<name>` directories of the snapshot (real directories only, never through a symlink). */
-function modelDirs(dir: string): string[] {
+export function modelDirs(dir: string): string[] {
   const out: string[] = [];
   for (const owner of safeList(dir)) {
     const ownerDir = join(dir, owner);

@@ -1,5 +1,5 @@
 /** schemas-cache/: the snapshot files and their manifest, read and written as one unit under the writers' lock. */
-import { mkdirSync, readdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import type { PlatformBuffer } from "../platform/index.js";
 import { MODEL_ID, type ModelRef } from "../config/index.js";
@@ -7,7 +7,7 @@ import { acquireLock, announce, entryAt, LockBusyError, SpecialFileError, type L
 import { jsonSyntaxError } from "../json/index.js";
 import { errorCode, prepareSnapshotRead, readSnapshotFile, recover, sha256, SnapshotError } from "./read.js";
 import { loadModelDocument, parseModelText, splitModelId, type ModelSchema } from "../schema/index.js";
-import { commitFiles, JOURNAL_FILE, LOCK_FILE, MANIFEST_FILE } from "./journal.js";
+import { commitFiles, JOURNAL_FILE, LOCK_FILE, MANIFEST_FILE, modelDirs } from "./journal.js";
 
 export interface ManifestEntry {
   file: string;
@@ -224,14 +224,15 @@ export const UNKNOWN = "unknown (manifest.json was rebuilt from the file on disk
 function readManifestOrRebuild(dir: string): Manifest {
   const manifest = readManifest(dir);
   if (entryAt(join(dir, MANIFEST_FILE)) !== undefined) return manifest;
-  for (const owner of listDir(dir)) {
-    if (!entryAt(join(dir, owner))?.isDirectory()) continue;
-    for (const name of listDir(join(dir, owner))) {
-      const id = `${owner}/${name}`;
-      if (!MODEL_ID.test(id) || !entryAt(join(dir, owner, name, "latest.json"))?.isFile()) continue;
-      const { sha256: hash } = readSnapshotFile(join(dir, owner, name, "latest.json"));
-      manifest.models[id] = { file: snapshotFile(id), sha256: hash, source: UNKNOWN, fetchedAt: UNKNOWN };
-    }
+  for (const id of modelDirs(dir)) {
+    const file = join(dir, id, "latest.json");
+    if (!MODEL_ID.test(id) || !entryAt(file)?.isFile()) continue;
+    manifest.models[id] = {
+      file: snapshotFile(id),
+      sha256: readSnapshotFile(file).sha256,
+      source: UNKNOWN,
+      fetchedAt: UNKNOWN,
+    };
   }
   const rebuilt = Object.keys(manifest.models);
   if (rebuilt.length > 0)
@@ -239,12 +240,4 @@ function readManifestOrRebuild(dir: string): Manifest {
       `${join(dir, MANIFEST_FILE)} was missing: rebuilt the entries of ${rebuilt.join(", ")} from the files on disk (source and fetch time unknown until they are pulled again)`,
     );
   return manifest;
-}
-
-function listDir(dir: string): string[] {
-  try {
-    return readdirSync(dir).sort();
-  } catch {
-    return [];
-  }
 }

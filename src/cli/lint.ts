@@ -141,6 +141,13 @@ function usage(message: string): never {
   throw new CliError(`lint: ${message} (see \`vsk lint --help\`)`, ExitCode.usage);
 }
 
+/** A flag's value as a whole number (digits only) that `fits`; else a usage error: `<problem>, not <value>`. */
+function wholeNumber(value: string, problem: string, fits: (n: number) => boolean = () => true): number {
+  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || !fits(n)) usage(`${problem}, not ${shownValue(value)}`);
+  return n;
+}
+
 /**
  * Colour (issue 30.4): `--no-color` / `--color` first, then a non-empty `NO_COLOR` (no-color.org:
  * an empty one is unset), then `FORCE_COLOR` (GitHub Actions logs; `0` or `false` turns it off),
@@ -184,10 +191,11 @@ function preflightOptionsOf(values: {
   }
   const concurrency = values["preflight-concurrency"];
   if (concurrency !== undefined) {
-    const n = /^\d+$/.test(concurrency.trim()) ? Number(concurrency) : NaN;
-    if (!Number.isSafeInteger(n) || n < 1 || n > 256)
-      usage(`--preflight-concurrency must be a whole number from 1 to 256, not ${shownValue(concurrency)}`);
-    options.concurrency = n;
+    options.concurrency = wholeNumber(
+      concurrency,
+      "--preflight-concurrency must be a whole number from 1 to 256",
+      (n) => n >= 1 && n <= 256,
+    );
   }
   return options;
 }
@@ -221,24 +229,18 @@ export async function runLint(argv: string[]): Promise<number> {
       usage(`--max-warnings must be a whole number, not ${shownValue(values["max-warnings"])}`);
     if (maxWarnings === -1) maxWarnings = Infinity;
   }
-  let maxLineBytes = DEFAULT_MAX_LINE_BYTES;
-  if (values["max-line-bytes"] !== undefined) {
-    maxLineBytes = /^\d+$/.test(values["max-line-bytes"].trim()) ? Number(values["max-line-bytes"]) : NaN;
-    if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
-      usage(`--max-line-bytes must be a whole number of bytes >= 1, not ${shownValue(values["max-line-bytes"])}`);
-  }
-  let maxAnnotations = DEFAULT_MAX_ANNOTATIONS;
-  if (values["max-annotations"] !== undefined) {
-    maxAnnotations = /^\d+$/.test(values["max-annotations"].trim()) ? Number(values["max-annotations"]) : NaN;
-    if (!Number.isSafeInteger(maxAnnotations))
-      usage(`--max-annotations must be a whole number, not ${shownValue(values["max-annotations"])}`);
-  }
-  let jobs = defaultJobs();
-  if (values.jobs !== undefined) {
-    jobs = /^\d+$/.test(values.jobs.trim()) ? Number(values.jobs) : NaN;
-    if (!Number.isSafeInteger(jobs) || jobs < 1 || jobs > MAX_JOBS)
-      usage(`--jobs must be a whole number from 1 to ${MAX_JOBS}, not ${shownValue(values.jobs)}`);
-  }
+  const maxLineBytes =
+    values["max-line-bytes"] === undefined
+      ? DEFAULT_MAX_LINE_BYTES
+      : wholeNumber(values["max-line-bytes"], "--max-line-bytes must be a whole number of bytes >= 1", (n) => n >= 1);
+  const maxAnnotations =
+    values["max-annotations"] === undefined
+      ? DEFAULT_MAX_ANNOTATIONS
+      : wholeNumber(values["max-annotations"], "--max-annotations must be a whole number");
+  const jobs =
+    values.jobs === undefined
+      ? defaultJobs()
+      : wholeNumber(values.jobs, `--jobs must be a whole number from 1 to ${MAX_JOBS}`, (n) => n >= 1 && n <= MAX_JOBS);
   const preflight = preflightOptionsOf(values);
   const color = FORMATS[format].colors && wantsColor(values.color, values["no-color"], process.stdout.isTTY === true);
   const stepSummary = process.env.GITHUB_STEP_SUMMARY;

@@ -256,15 +256,15 @@ export class LintJobs implements LineJobs {
       target: this.target,
       maxLineBytes: this.maxLineBytes,
     };
-    try {
-      const { Worker } = await import("node:worker_threads");
-      this.pool = new WorkerPool(Worker, this.jobs, setup, (error) =>
-        this.warn(`--jobs ${this.jobs}: the worker threads did not start (${error.message}); linting on one thread`),
-      );
-    } catch (error) {
+    const notStarted = (error: unknown): void =>
       this.warn(
         `--jobs ${this.jobs}: the worker threads did not start (${error instanceof Error ? error.message : String(error)}); linting on one thread`,
       );
+    try {
+      const { Worker } = await import("node:worker_threads");
+      this.pool = new WorkerPool(Worker, this.jobs, setup, notStarted);
+    } catch (error) {
+      notStarted(error);
     }
   }
 

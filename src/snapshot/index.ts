@@ -5,7 +5,7 @@
  * manifest as one unit through a write-ahead journal (./journal.ts); every command first finishes
  * or undoes a write that a killed process left (docs/pull.md, "Crash safety").
  */
-export { prepareSnapshotRead, readSnapshotFile, sha256, SnapshotError } from "./read.js";
+export { prepareSnapshotRead, readSnapshotFile, sha256, SnapshotError, withSnapshotLock } from "./read.js";
 export { JOURNAL_FILE, LOCK_FILE, MANIFEST_FILE, MAX_SNAPSHOT_FILE_BYTES } from "./journal.js";
 export {
   type FetchedModel,
@@ -17,7 +17,6 @@ export {
   type SnapshotModel,
   sourceLabel,
   UNKNOWN,
-  withSnapshotLock,
   writeFilesAtomically,
   writeSnapshot,
 } from "./store.js";

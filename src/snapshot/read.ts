@@ -1,8 +1,11 @@
 /**
- * Reading the snapshot as a reader must (lint's staleness check, every command's start): one file
- * as its bytes and hash, and an interrupted write finished or undone first. Apart from the
- * loader in store.ts, so that `vsk lint` reads the snapshot without loading the schema stage.
+ * The snapshot's lock and reading it as a reader must (lint's staleness check, every command's
+ * start): one file as its bytes and hash, an interrupted write finished or undone first, and the
+ * writers' lock that does the same before a write. Apart from the loader in store.ts, so that
+ * `vsk lint` reads the snapshot without loading the schema stage. No signature here names a
+ * Node type: the root entry's declarations re-export it (issue 30.10).
  */
+import { mkdirSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { basename, dirname, join } from "node:path";
 import type { PlatformBuffer } from "../platform/index.js";
@@ -82,7 +85,7 @@ export function errorCode(error: unknown): string {
   return (error as NodeJS.ErrnoException | undefined)?.code ?? (error instanceof Error ? error.message : String(error));
 }
 
-export function recover(dir: string, lock: Lock): void {
+function recover(dir: string, lock: Lock): void {
   if (lock.tookOver)
     announce(
       `took over ${lock.file} from ${lock.tookOverFrom === undefined ? "a vsk process" : `pid ${lock.tookOverFrom.pid} (${lock.tookOverFrom.command})`} that is no longer running`,
@@ -113,6 +116,32 @@ export function prepareSnapshotRead(dir: string): void {
   }
   try {
     recover(dir, lock);
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * Runs `work` holding `<dir>/.vsk-lock` (made with `dir` if need be), after finishing or undoing
+ * any interrupted write. Lock and recovery problems are `SnapshotError`s.
+ */
+export function withSnapshotLock<T>(dir: string, command: string, work: () => T): T {
+  let lock: Lock;
+  try {
+    mkdirSync(dir, { recursive: true });
+    lock = acquireLock(join(dir, LOCK_FILE), command);
+  } catch (error) {
+    if (error instanceof LockBusyError) throw new SnapshotError(error.message);
+    throw new SnapshotError(
+      `cannot lock the snapshot in ${dir} (${errorCode(error)}); check that you can write there`,
+      {
+        cause: error,
+      },
+    );
+  }
+  try {
+    recover(dir, lock);
+    return work();
   } finally {
     lock.release();
   }

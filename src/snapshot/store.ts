@@ -1,13 +1,12 @@
 /** schemas-cache/: the snapshot files and their manifest, read and written as one unit under the writers' lock. */
-import { mkdirSync } from "node:fs";
 import { isAbsolute, join, relative } from "node:path";
 import type { PlatformBuffer } from "../platform/index.js";
 import { MODEL_ID, type ModelRef } from "../config/index.js";
-import { acquireLock, announce, entryAt, LockBusyError, SpecialFileError, type Lock } from "../durable/index.js";
+import { announce, entryAt, SpecialFileError } from "../durable/index.js";
 import { jsonSyntaxError } from "../json/index.js";
-import { errorCode, prepareSnapshotRead, readSnapshotFile, recover, sha256, SnapshotError } from "./read.js";
+import { errorCode, prepareSnapshotRead, readSnapshotFile, sha256, SnapshotError, withSnapshotLock } from "./read.js";
 import { loadModelDocument, parseModelText, splitModelId, type ModelSchema } from "../schema/index.js";
-import { commitFiles, JOURNAL_FILE, LOCK_FILE, MANIFEST_FILE, modelDirs } from "./journal.js";
+import { commitFiles, JOURNAL_FILE, MANIFEST_FILE, modelDirs } from "./journal.js";
 
 export interface ManifestEntry {
   file: string;
@@ -127,32 +126,6 @@ function commitOrExplain(
       ? `the update is recorded in ${join(dir, JOURNAL_FILE)} and the next vsk command finishes it`
       : "nothing was changed";
     throw new SnapshotError(`cannot write the snapshot in ${dir} (${errorCode(error)}); ${note}`, { cause: error });
-  }
-}
-
-/**
- * Runs `work` holding `<dir>/.vsk-lock` (made with `dir` if need be), after finishing or undoing
- * any interrupted write. Lock and recovery problems are `SnapshotError`s.
- */
-export function withSnapshotLock<T>(dir: string, command: string, work: () => T): T {
-  let lock: Lock;
-  try {
-    mkdirSync(dir, { recursive: true });
-    lock = acquireLock(join(dir, LOCK_FILE), command);
-  } catch (error) {
-    if (error instanceof LockBusyError) throw new SnapshotError(error.message);
-    throw new SnapshotError(
-      `cannot lock the snapshot in ${dir} (${errorCode(error)}); check that you can write there`,
-      {
-        cause: error,
-      },
-    );
-  }
-  try {
-    recover(dir, lock);
-    return work();
-  } finally {
-    lock.release();
   }
 }
 

@@ -1,11 +1,14 @@
 /**
- * `vsk lint --jobs N` (issue 25.4): the lines of NDJSON streams linted on N worker threads
- * (src/lint/worker.ts). This thread still reads and frames every stream (ndjson.ts: binary,
- * too-long and empty files, line numbers), cuts its lines into batches and posts them; the
- * workers read and validate them with the very validator modules this thread would import
- * (registry.ts `moduleFile`), and send back each result's model, endpoint and diagnostics; this
- * thread hands them to the format in input order, through `Linter.report`, so the output is the
- * one `--jobs 1` writes, byte for byte.
+ * `vsk lint --jobs N` (issue 25.4): NDJSON streams linted on N worker threads
+ * (src/lint/worker.ts). This thread reads each stream and cuts it into runs of whole lines
+ * (ndjson.ts: binary, too-long and empty files, line numbers), gathers runs into batches and
+ * posts them; the workers frame the lines, read and validate them with the very validator
+ * modules this thread would import (registry.ts `moduleFile`), and, when the format can
+ * (`LintFormat.render`: pretty and json), write the batch's output text themselves, with its
+ * counts and `--summary` tallies; this thread writes the batches in input order, so the output is
+ * the one `--jobs 1` writes, byte for byte. For the other formats (and the Action's `observe`)
+ * they send each result's line, model, endpoint and diagnostics, handed to the format in order
+ * through `Linter.report`.
  *
  * - Small inputs stay here: workers start only once `INLINE_LINES` lines were linted in a run
  *   (and not when the plain file being read has less than `MIN_REMAINING_BYTES` left), and lines
@@ -19,9 +22,10 @@
  */
 import type { Worker } from "node:worker_threads";
 import { statSync } from "node:fs";
-import type { LintDiagnostic, LineJobs, Linter, OpenedFile } from "./lint.js";
-import { readLine, type LineSink } from "./ndjson.js";
-import type { PayloadSource } from "./decode.js";
+import type { LintDiagnostic, LineJobs, Linter, OpenedFile, RenderedBatch } from "./lint.js";
+import { countLines, eachLine, readLine, type LineSink } from "./ndjson.js";
+import type { FormatName, RenderContext } from "./format/index.js";
+import type { PlatformBuffer } from "../platform/index.js";
 import { RegistryError, type EndpointEntry, type ValidatorRegistry } from "./registry.js";
 import type { LintTarget } from "./resolve.js";
 import type { ModelRef } from "../config/index.js";
@@ -39,9 +43,9 @@ export const MAX_JOBS = 64;
 export const INLINE_LINES = 10_000;
 /** Workers are not started for a plain file with less than this left to read (stdin and compressed files: always). */
 export const MIN_REMAINING_BYTES = 8 * 1024 * 1024;
-/** A batch is posted at this many lines or bytes, whichever comes first. */
-const BATCH_LINES = 2048;
-const BATCH_BYTES = 512 * 1024;
+/** A batch is posted once it holds this many bytes or lines (a run of whole lines is never cut). */
+const BATCH_BYTES = 256 * 1024;
+const BATCH_LINES = 4096;
 /** Batches in flight per worker: enough that none waits for the next, few enough that memory stays flat. */
 const PER_WORKER = 3;
 
@@ -49,6 +53,25 @@ const PER_WORKER = 3;
 export function defaultJobs(): number {
   return DEFAULT_JOBS;
 }
+
+/**
+ * How the workers hand results back: `rendered`, the format's own text with counts and tallies
+ * (a format with `render`, and a reporter chain that takes `batch`); `results`, each result's
+ * fields for `Linter.report`.
+ */
+export type WorkerOutput =
+  | {
+      kind: "rendered";
+      format: FormatName;
+      context: RenderContext;
+      /** `--errors-only`: valid results are counted, not rendered */
+      errorsOnly: boolean;
+      /** `--summary-only`: nothing is rendered */
+      hideResults: boolean;
+      /** `--summary`: the batch's tallies go with its text */
+      tally: boolean;
+    }
+  | { kind: "results" };
 
 /** What a worker is started with (`workerData`): the registry's manifest and the module file of each validator. */
 export interface WorkerSetup {
@@ -59,30 +82,32 @@ export interface WorkerSetup {
   files: Record<string, string | { error: string; name: string }>;
   target: LintTarget;
   maxLineBytes: number;
+  output: WorkerOutput;
 }
 
-/** One batch of lines of one stream: `bytes[starts[i], ends[i])` is the line numbered `lines[i]`. */
+/** One batch of one stream: runs of whole lines, `bytes[runs[3i], runs[3i+1])` starting at line `runs[3i+2]` (ndjson.ts `eachLine`). */
 export interface Batch {
   id: number;
   source: string;
   bytes: Uint8Array;
-  starts: Int32Array;
-  ends: Int32Array;
-  lines: Int32Array;
+  runs: Int32Array;
 }
 
-/** A worker's answer to a batch: one result per line, in order; diagnostics only where there are some. */
+/** The results of a batch, one per non-blank line, in order, for `Linter.report`; diagnostics only where there are some. */
+export interface BatchResults {
+  lines: Int32Array;
+  /** the (model, endpoint) pairs of this batch's results */
+  pairs: Array<[string | null, string | null]>;
+  /** result i is for pairs[pairOf[i]] */
+  pairOf: Int32Array;
+  /** the indices of the results that have diagnostics, ascending, and theirs */
+  diagnosedAt: number[];
+  diagnostics: LintDiagnostic[][];
+}
+
+/** A worker's answer to a batch. */
 export type BatchReply =
-  | {
-      id: number;
-      /** the (model, endpoint) pairs of this batch's results */
-      pairs: Array<[string | null, string | null]>;
-      /** result i is for pairs[pairOf[i]] */
-      pairOf: Int32Array;
-      /** the indices of the results that have diagnostics, ascending, and theirs */
-      diagnosedAt: number[];
-      diagnostics: LintDiagnostic[][];
-    }
+  | ({ id: number; nonBlank: number } & ({ rendered: RenderedBatch } | { results: BatchResults }))
   | { id: number; error: { name: string; message: string; stack?: string } };
 
 /** A worker thread stopped (it crashed, ran out of memory, or was ended): the CLI says so in one line, exit 2. */
@@ -189,8 +214,7 @@ class WorkerPool {
       slot.pending.set(id, { resolve, reject });
       slot.worker.postMessage({ id, ...batch } satisfies Batch, [
         batch.bytes.buffer as ArrayBuffer,
-        batch.starts.buffer as ArrayBuffer,
-        batch.ends.buffer as ArrayBuffer,
+        batch.runs.buffer as ArrayBuffer,
       ]);
     });
   }
@@ -219,6 +243,8 @@ export class LintJobs implements LineJobs {
     private readonly registry: ValidatorRegistry,
     private readonly target: LintTarget,
     private readonly maxLineBytes: number,
+    /** how the workers hand results back */
+    private readonly output: WorkerOutput,
     /** a warning when the workers could not start (the run goes on, on this thread) */
     private readonly warn: (text: string) => void,
   ) {}
@@ -255,6 +281,7 @@ export class LintJobs implements LineJobs {
       files,
       target: this.target,
       maxLineBytes: this.maxLineBytes,
+      output: this.output,
     };
     const notStarted = (error: unknown): void =>
       this.warn(
@@ -268,8 +295,8 @@ export class LintJobs implements LineJobs {
     }
   }
 
-  sink(linter: Pick<Linter, "payload" | "report">, file?: OpenedFile): LineSink {
-    return new JobSink(this, linter, this.maxLineBytes, file);
+  sink(linter: Pick<Linter, "payload" | "report" | "reportBatch">, source: string, file?: OpenedFile): LineSink {
+    return new JobSink(this, linter, source, this.maxLineBytes, file);
   }
 
   /** Ends the worker threads (the run is over, or failed). */
@@ -282,23 +309,20 @@ export class LintJobs implements LineJobs {
 /** Lines of one stream: linted here until the pool is ready, then batched to it; results reported in order. */
 class JobSink implements LineSink {
   private pool: WorkerPool | undefined;
-  private segments: Buffer[] = [];
-  private segment: Buffer | undefined;
-  private segmentStart = 0;
-  private segmentEnd = 0;
-  /** bytes of the closed segments */
+  /** the runs of the batch being filled: parts of the stream's chunks, kept until it is posted */
+  private parts: PlatformBuffer[] = [];
+  private runs: number[] = [];
   private bytes = 0;
   private count = 0;
-  private starts = new Int32Array(BATCH_LINES);
-  private ends = new Int32Array(BATCH_LINES);
-  private lines = new Int32Array(BATCH_LINES);
-  private source = "";
-  /** posted batches, oldest first, with the line numbers of their results */
-  private readonly inFlight: Array<{ reply: Promise<BatchReply>; source: string; lines: Int32Array }> = [];
+  /** non-blank lines linted here, and those the workers reported */
+  nonBlank = 0;
+  /** posted batches, oldest first */
+  private readonly inFlight: Array<Promise<BatchReply>> = [];
 
   constructor(
     private readonly jobs: LintJobs,
-    private readonly linter: Pick<Linter, "payload" | "report">,
+    private readonly linter: Pick<Linter, "payload" | "report" | "reportBatch">,
+    private readonly source: string,
     private readonly limit: number,
     /** the file read, when it is not compressed: what is left of it is known */
     private readonly file: OpenedFile | undefined,
@@ -318,32 +342,23 @@ class JobSink implements LineSink {
     return worth;
   };
 
-  line(buffer: Buffer, start: number, end: number, at: PayloadSource): void | Promise<void> {
-    // once batching, always batching: a line linted here after a posted one would be reported before it
-    if (this.pool === undefined) {
-      this.pool = this.jobs.batching(this.worth);
-      if (this.pool === undefined) return readLine(buffer, start, end, at, this.linter.payload, this.limit);
-    }
-    if (buffer !== this.segment) {
-      this.closeSegment();
-      this.segment = buffer;
-      this.segmentStart = start;
-    }
-    const offset = this.bytes + start - this.segmentStart;
-    this.starts[this.count] = offset;
-    this.ends[this.count] = offset + end - start;
-    this.lines[this.count] = at.line;
-    this.count++;
-    this.segmentEnd = end;
-    this.source = at.source;
-    if (this.count === BATCH_LINES || this.bytes + end - this.segmentStart >= BATCH_BYTES) return this.post();
-  }
+  /** A line linted on this thread, counted towards starting the workers. */
+  private readonly here = (buffer: PlatformBuffer, start: number, end: number, line: number): void | Promise<void> => {
+    this.nonBlank++;
+    this.pool ??= this.jobs.batching(this.worth);
+    return readLine(buffer, start, end, { source: this.source, line }, this.linter.payload, this.limit);
+  };
 
-  private closeSegment(): void {
-    if (this.segment === undefined) return;
-    this.segments.push(this.segment.subarray(this.segmentStart, this.segmentEnd));
-    this.bytes += this.segmentEnd - this.segmentStart;
-    this.segment = undefined;
+  lines(buffer: PlatformBuffer, start: number, end: number, first: number): number | Promise<number> {
+    // once batching, always batching: a line linted here after a posted one would be reported before it
+    if (this.pool === undefined) return eachLine(buffer, start, end, first, this.here);
+    const lines = countLines(buffer, start, end);
+    this.parts.push(buffer.subarray(start, end));
+    this.runs.push(this.bytes, this.bytes + end - start, first);
+    this.bytes += end - start;
+    this.count += lines;
+    if (this.bytes >= BATCH_BYTES || this.count >= BATCH_LINES) return this.post().then(() => lines);
+    return lines;
   }
 
   /** Posts the batch being filled, then waits while the pool has as many in flight as it takes. */
@@ -353,36 +368,34 @@ class JobSink implements LineSink {
   }
 
   private send(): void {
-    if (this.count === 0) return;
-    this.closeSegment();
+    if (this.runs.length === 0) return;
     // a buffer of its own (never a slice of node's shared pool), moved to the worker, not copied
     const bytes = new Uint8Array(this.bytes);
     let offset = 0;
-    for (const s of this.segments) {
-      bytes.set(s, offset);
-      offset += s.length;
+    for (const part of this.parts) {
+      bytes.set(part, offset);
+      offset += part.length;
     }
-    const lines = this.lines.slice(0, this.count);
-    const reply = this.pool!.submit({
-      source: this.source,
-      bytes,
-      starts: this.starts.slice(0, this.count),
-      ends: this.ends.slice(0, this.count),
-      lines: lines.slice(),
-    });
+    const reply = this.pool!.submit({ source: this.source, bytes, runs: Int32Array.from(this.runs) });
     reply.catch(() => {}); // awaited in order by reportOldest; a failure is not unhandled meanwhile
-    this.inFlight.push({ reply, source: this.source, lines });
-    this.segments = [];
+    this.inFlight.push(reply);
+    this.parts = [];
+    this.runs = [];
     this.bytes = 0;
     this.count = 0;
   }
 
   /** Hands the oldest batch's results to the format, in their order. */
   private async reportOldest(): Promise<void> {
-    const { reply: pending, source, lines } = this.inFlight.shift()!;
-    const reply = await pending;
+    const reply = await this.inFlight.shift()!;
     if ("error" in reply) throw thrownByWorker(reply.error);
-    const { pairs, pairOf, diagnosedAt, diagnostics } = reply;
+    this.nonBlank += reply.nonBlank;
+    if ("rendered" in reply) {
+      const reported = this.linter.reportBatch(reply.rendered);
+      if (reported) await reported;
+      return;
+    }
+    const { lines, pairs, pairOf, diagnosedAt, diagnostics } = reply.results;
     if (pairOf.length !== lines.length)
       throw new Error(`a lint worker thread answered ${pairOf.length} results for ${lines.length} lines`);
     let next = 0;
@@ -390,7 +403,7 @@ class JobSink implements LineSink {
       const [model, endpoint] = pairs[pairOf[i]!]!;
       let found: LintDiagnostic[] = [];
       if (diagnosedAt[next] === i) found = diagnostics[next++]!;
-      const reported = this.linter.report(source, lines[i]!, model, endpoint, found);
+      const reported = this.linter.report(this.source, lines[i]!, model, endpoint, found);
       if (reported) await reported;
     }
   }

@@ -19,6 +19,7 @@ import type { ValidatorRegistry } from "./registry.js";
 import { resolvePayload, type LintTarget } from "./resolve.js";
 import { locatePointer } from "../json/index.js";
 import type { PayloadCheck } from "./preflight.js";
+import type { TallyData } from "./format/summary.js";
 
 /**
  * A diagnostic of a payload read from a `.json` document (not NDJSON), with where its pointer's
@@ -110,6 +111,21 @@ export interface LintSummary {
 export interface Reporter {
   result(result: LintResult): void | Promise<void>;
   end(summary: LintSummary): void | Promise<void>;
+  /**
+   * Results a `--jobs` worker linted and rendered (src/lint/jobs.ts), next in order. Present only
+   * where every wrapper and the format can take them; absent, workers send results for `result`.
+   */
+  batch?(batch: RenderedBatch): void | Promise<void>;
+}
+
+/** A `--jobs` worker's batch of results, rendered by the format's `render` (src/lint/format/index.ts). */
+export interface RenderedBatch {
+  /** the counts of the batch's results, every one (`--errors-only` or not) */
+  summary: LintSummary;
+  /** the rendered results, UTF-8: what the format's `result` would have written for each, joined */
+  text: Uint8Array;
+  /** `--summary`: the batch's tallies (src/lint/format/summary.ts) */
+  tally?: TallyData;
 }
 
 /** The number literal at a JSON Pointer of a JSON text, as written. */
@@ -142,10 +158,13 @@ export interface OpenedFile {
   readonly bytesRead: number;
 }
 
-/** Where `--jobs N` gets a line sink for one NDJSON stream (src/lint/jobs.ts): lines it lints inline go to `payload`, results of workers to `report`. */
+/**
+ * Where `--jobs N` gets a line sink for one NDJSON stream (src/lint/jobs.ts): lines it lints inline
+ * go to `payload`, results of workers to `report` or, rendered, to `reportBatch`.
+ */
 export interface LineJobs {
   /** `file`: the plain file read (not compressed), whose size tells how much is left */
-  sink(linter: Pick<Linter, "payload" | "report">, file?: OpenedFile): LineSink;
+  sink(linter: Pick<Linter, "payload" | "report" | "reportBatch">, source: string, file?: OpenedFile): LineSink;
 }
 
 export class Linter {
@@ -190,6 +209,16 @@ export class Linter {
     else this.summary.invalid++;
     this.summary.warnings += diagnostics.length - errors;
     return this.reporter.result({ source, line, model, endpoint, valid, diagnostics });
+  };
+
+  /** Counts a `--jobs` worker's rendered batch and hands it to the reporter (which has `batch`: src/lint/jobs.ts checks). */
+  readonly reportBatch = (batch: RenderedBatch): void | Promise<void> => {
+    const { requests, valid, invalid, warnings } = batch.summary;
+    this.summary.requests += requests;
+    this.summary.valid += valid;
+    this.summary.invalid += invalid;
+    this.summary.warnings += warnings;
+    return this.reporter.batch!(batch);
   };
 
   /** Lints one payload (or reports why it could not be read); what the reader noticed comes first, as warnings. */
@@ -302,7 +331,7 @@ export class Linter {
       const piped = await decompressed(process.stdin, "<stdin>");
       // piped NDJSON needs no --ndjson (issue 25.2); one document, pretty-printed or not, reads as one
       const { ndjson, stream: stdin } = stdinNdjson ? { ndjson: true, stream: piped } : await sniffNdjson(piped);
-      if (ndjson) await readNdjson(stdin, "<stdin>", this.payload, this.readOptions, this.jobs?.sink(this));
+      if (ndjson) await readNdjson(stdin, "<stdin>", this.payload, this.readOptions, this.jobs?.sink(this, "<stdin>"));
       else await readSingleJson(stdin, "<stdin>", this.document(undefined));
       return;
     }
@@ -315,7 +344,7 @@ export class Linter {
         path,
         this.payload,
         this.readOptions,
-        this.jobs?.sink(this, stream === file ? file : undefined),
+        this.jobs?.sink(this, path, stream === file ? file : undefined),
       );
     else await readSingleJson(stream, path, this.document(dirname(resolve(cwd, path))));
   }

@@ -45,13 +45,80 @@ export function readLine(
 }
 
 /**
- * Where `readNdjson` sends each non-blank line: read here (the default), or batched to worker
- * threads (`--jobs N`, src/lint/jobs.ts), whose results come back in the same order.
+ * Cuts `buffer[start, end)`, whole lines (the last one without its newline), into lines numbered
+ * from `first`, and hands each non-blank one to `each` with its CR (and on line 1 its BOM) cut.
+ * Returns the number of lines it cut, blank ones too; a promise only when `each` returned one.
+ * The inline reader and `--jobs` workers (src/lint/worker.ts) frame lines with it alike.
+ */
+export function eachLine(
+  buffer: PlatformBuffer,
+  start: number,
+  end: number,
+  first: number,
+  each: (buffer: PlatformBuffer, start: number, end: number, line: number) => void | Promise<void>,
+): number | Promise<number> {
+  let line = first;
+  let from = start;
+  const loop = (): number | Promise<number> => {
+    while (from <= end) {
+      let newline = buffer.indexOf(10, from);
+      if (newline === -1 || newline > end) newline = end;
+      let s = from;
+      let e = newline;
+      const at = line;
+      from = newline + 1;
+      line++;
+      if (e > s && buffer[e - 1] === 13) e--; // CRLF
+      if (at === 1 && e - s >= 3 && buffer[s] === 0xef && buffer[s + 1] === 0xbb && buffer[s + 2] === 0xbf) s += 3; // BOM
+      let blank = true;
+      for (let i = s; i < e; i++) {
+        const c = buffer[i];
+        if (c !== 32 && c !== 9 && c !== 13) {
+          blank = false;
+          break;
+        }
+      }
+      if (blank) continue;
+      const done = each(buffer, s, e, at);
+      if (done) return done.then(loop);
+    }
+    return line - first;
+  };
+  return loop();
+}
+
+/** The number of lines in `buffer[start, end)`, whole lines, the last one without its newline. */
+export function countLines(buffer: PlatformBuffer, start: number, end: number): number {
+  let n = 1;
+  for (let i = buffer.indexOf(10, start); i !== -1 && i < end; i = buffer.indexOf(10, i + 1)) n++;
+  return n;
+}
+
+/**
+ * Where `readNdjson` sends the whole lines it cut from a stream: read here (the default), or
+ * batched to worker threads (`--jobs N`, src/lint/jobs.ts), whose results come back in the same order.
  */
 export interface LineSink {
-  line(buffer: PlatformBuffer, start: number, end: number, at: PayloadSource): void | Promise<void>;
+  /** whole lines `buffer[start, end)` (see {@link eachLine}), the first numbered `first`: returns how many lines that is */
+  lines(buffer: PlatformBuffer, start: number, end: number, first: number): number | Promise<number>;
   /** everything sent so far is reported: called before a result readNdjson reports itself, and at the end */
   flush(): void | Promise<void>;
+  /** the non-blank lines sent so far (complete after `flush`) */
+  readonly nonBlank: number;
+}
+
+/** The default sink: each non-blank line read and handled on this thread. */
+function inlineSink(source: string, handle: PayloadHandler, limit: number): LineSink {
+  const sink = {
+    nonBlank: 0,
+    lines: (buffer: PlatformBuffer, start: number, end: number, first: number) =>
+      eachLine(buffer, start, end, first, (b, s, e, line) => {
+        sink.nonBlank++;
+        return readLine(b, s, e, { source, line }, handle, limit);
+      }),
+    flush: () => {},
+  };
+  return sink;
 }
 
 /**
@@ -68,55 +135,34 @@ export async function readNdjson(
   sink?: LineSink,
 ): Promise<number> {
   const limit = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const tooLong = (): ReadProblem => tooLongProblem(limit);
-  const lines: LineSink = sink ?? {
-    line: (buffer, start, end, at) => readLine(buffer, start, end, at, handle, limit),
-    flush: () => {},
-  };
+  const lines = sink ?? inlineSink(source, handle, limit);
   try {
-    return await framed(stream, source, handle, limit, tooLong, lines);
+    return await framed(stream, source, handle, limit, lines);
   } finally {
     await lines.flush();
   }
 }
 
-/** readNdjson's loop: cuts the stream into lines; what only it can tell (binary, too long, empty) it reports after a flush. */
+/**
+ * readNdjson's loop: cuts the stream into runs of whole lines for the sink; what only it can tell
+ * (binary, too long, empty) it reports itself, after a flush. Returns the number of payloads.
+ */
 async function framed(
   stream: ReadableLike,
   source: string,
   handle: PayloadHandler,
   limit: number,
-  tooLong: () => ReadProblem,
   lines: LineSink,
 ): Promise<number> {
   let parts: Buffer[] = [];
   let pending = 0; // bytes in parts
-  let line = 0;
-  let count = 0;
+  let line = 0; // the number of the last line sent
+  let own = 0; // results reported here (too-long lines)
   let first = true;
-  /** Handles one line; returns a promise only when the handler did. */
-  const emit = (buffer: Buffer, start: number, end: number): void | Promise<void> => {
-    line++;
-    if (end > start && buffer[end - 1] === 13) end--; // CRLF
-    if (
-      line === 1 &&
-      end - start >= 3 &&
-      buffer[start] === 0xef &&
-      buffer[start + 1] === 0xbb &&
-      buffer[start + 2] === 0xbf
-    )
-      start += 3; // BOM
-    let blank = true;
-    for (let i = start; i < end; i++) {
-      const c = buffer[i];
-      if (c !== 32 && c !== 9 && c !== 13) {
-        blank = false;
-        break;
-      }
-    }
-    if (blank) return;
-    count++;
-    return lines.line(buffer, start, end, { source, line });
+  /** Sends whole lines `buffer[start, end)` on. */
+  const send = async (buffer: Buffer, start: number, end: number): Promise<void> => {
+    const sent = lines.lines(buffer, start, end, line + 1);
+    line += typeof sent === "number" ? sent : await sent;
   };
   let skipping = false; // inside a line over the limit: drop bytes up to its newline
   for await (const chunk of chunksOf(stream)) {
@@ -139,19 +185,22 @@ async function framed(
       skipping = false;
       start = nl + 1;
     }
-    let newline = chunk.indexOf(10, start);
-    while (newline !== -1) {
-      let result: void | Promise<void>;
-      if (pending > 0) {
-        parts.push(chunk.subarray(start, newline));
-        const joined = Buffer.concat(parts, pending + newline - start);
+    if (pending > 0) {
+      // the line begun in earlier chunks, joined once at its newline
+      const nl = chunk.indexOf(10, start);
+      if (nl !== -1) {
+        parts.push(chunk.subarray(start, nl));
+        const joined = Buffer.concat(parts, pending + nl - start);
         parts = [];
         pending = 0;
-        result = emit(joined, 0, joined.length);
-      } else result = emit(chunk, start, newline);
-      if (result) await result;
-      start = newline + 1;
-      newline = chunk.indexOf(10, start);
+        await send(joined, 0, joined.length);
+        start = nl + 1;
+      }
+    }
+    const last = pending > 0 ? -1 : chunk.lastIndexOf(10);
+    if (last >= start) {
+      await send(chunk, start, last);
+      start = last + 1;
     }
     if (start < chunk.length) {
       parts.push(chunk.subarray(start));
@@ -160,9 +209,9 @@ async function framed(
     if (pending > limit) {
       // reported at its line and dropped up to its newline: a line is never buffered past the cap
       line++;
-      count++;
+      own++;
       await lines.flush();
-      await handle({ source, line }, undefined, tooLong());
+      await handle({ source, line }, undefined, tooLongProblem(limit));
       parts = [];
       pending = 0;
       skipping = true;
@@ -171,17 +220,16 @@ async function framed(
   if (pending > 0) {
     // no trailing newline
     const joined = Buffer.concat(parts, pending);
-    const result = emit(joined, 0, joined.length);
-    if (result) await result;
+    await send(joined, 0, joined.length);
   }
-  if (count === 0) {
+  await lines.flush();
+  if (own + lines.nonBlank === 0) {
     // an empty log is more often a truncated export than a day without traffic: say so
-    count = 1;
-    await lines.flush();
     await handle({ source, line: 1 }, undefined, {
       rule: "lint/empty-file",
       message: "the file holds no payload (empty or blank lines only); expected one JSON request payload per line",
     });
+    return 1;
   }
-  return count;
+  return own + lines.nonBlank;
 }

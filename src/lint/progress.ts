@@ -42,7 +42,10 @@ export class ReadMeter {
 
   /** A reporter that counts every result it hands on. */
   counting(reporter: Reporter): Reporter {
-    return { result: (r) => (this.requests++, reporter.result(r)), end: (s) => reporter.end(s) };
+    const counted: Reporter = { result: (r) => (this.requests++, reporter.result(r)), end: (s) => reporter.end(s) };
+    const batch = reporter.batch?.bind(reporter);
+    if (batch !== undefined) counted.batch = (b) => ((this.requests += b.summary.requests), batch(b));
+    return counted;
   }
 
   readonly stats = (): LintProgress => ({

@@ -27,7 +27,7 @@ import { decompressionProblem } from "./compressed.js";
 import { Linter, type LintResult, type LintSummary, type Reporter } from "./lint.js";
 import { openRegistry, RegistryError, type ValidatorRegistry } from "./registry.js";
 import { resolveTarget } from "./resolve.js";
-import { LintJobs } from "./jobs.js";
+import { LintJobs, type WorkerOutput } from "./jobs.js";
 import { DEFAULT_MAX_LINE_BYTES } from "./decode.js";
 
 /** A usage problem of lint itself (an unknown model or endpoint, nothing to lint, stdin twice); exit 2. */
@@ -131,9 +131,21 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
   // loaded only with --preflight, so that a plain lint neither loads the media parsers nor makes a request
   const preflight = options.preflight === undefined ? undefined : await lintPreflight(registry, options.preflight);
   // --preflight is network work, paced per host on this thread: with it, no worker is started
+  // workers render the format's text themselves where the format and every wrapper can take it (src/lint/jobs.ts)
+  const output: WorkerOutput =
+    reporter.batch !== undefined && (FORMATS[options.format] as LintFormat).render !== undefined
+      ? {
+          kind: "rendered",
+          format: options.format,
+          context: { color: options.context.color, showValid: options.context.showValid },
+          errorsOnly: options.errorsOnly === true,
+          hideResults: tables === "only",
+          tally: tables !== "off",
+        }
+      : { kind: "results" };
   const jobs =
     preflight === undefined && (options.jobs ?? 1) > 1
-      ? new LintJobs(options.jobs!, registry, target, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, (text) =>
+      ? new LintJobs(options.jobs!, registry, target, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, output, (text) =>
           log({ level: "warning", text }),
         )
       : undefined;

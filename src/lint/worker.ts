@@ -1,13 +1,16 @@
 /**
- * A `vsk lint --jobs N` worker thread (src/lint/jobs.ts): reads and validates the batches of
- * NDJSON lines the main thread posts, one after the other, with the validator modules the main
- * thread resolved, and answers each with its results in line order. It writes nothing itself.
+ * A `vsk lint --jobs N` worker thread (src/lint/jobs.ts): frames, reads and validates the batches
+ * of NDJSON lines the main thread posts, one after the other, with the validator modules the main
+ * thread resolved, and answers each in line order: with the format's rendered text, counts and
+ * tallies (`WorkerOutput` `rendered`), or with each result's fields. It writes nothing itself.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { Linter, type LintDiagnostic } from "./lint.js";
-import { readLine } from "./ndjson.js";
+import { Linter, type LintDiagnostic, type LintResult, type Reporter } from "./lint.js";
+import { eachLine, readLine } from "./ndjson.js";
 import { RegistryError, validatorLookup, type ValidatorRegistry } from "./registry.js";
-import type { Batch, BatchReply, WorkerSetup } from "./jobs.js";
+import type { Batch, BatchReply, BatchResults, WorkerSetup } from "./jobs.js";
+import { FORMATS, type LintFormat } from "./format/index.js";
+import { SummaryTally } from "./format/summary.js";
 
 const setup = workerData as WorkerSetup;
 const port = parentPort!;
@@ -26,19 +29,65 @@ const registry: ValidatorRegistry = {
   cacheWarning: () => undefined,
 };
 
-/** The results of the batch being linted. */
-let pairs: Array<[string | null, string | null]> = [];
-let pairIndex = new Map<string | null, Map<string | null, number>>();
-let pairOf = new Int32Array(0);
-let count = 0;
-let diagnosedAt: number[] = [];
-let diagnostics: LintDiagnostic[][] = [];
+/** What one batch's results become: started afresh for each batch, finished into its reply. */
+interface Collector extends Reporter {
+  finish(id: number, nonBlank: number): BatchReply;
+}
 
-const linter = new Linter(
-  registry,
-  setup.target,
-  {
-    result(r) {
+/** The format's text of each result shown, with the batch's counts (the Linter's) and tallies. */
+function renderedCollector(): Collector {
+  const output = setup.output;
+  if (output.kind !== "rendered") throw new Error("a rendered collector for results output");
+  const render = (FORMATS[output.format] as LintFormat).render!(output.context);
+  // the batch's text, UTF-8, written result by result (a string grown by += and encoded at the
+  // end cost a third of a worker's time, flattening and encoding)
+  let bytes = Buffer.allocUnsafe(1 << 20);
+  let length = 0;
+  let tally = output.tally ? new SummaryTally(Infinity) : undefined;
+  return {
+    result(r: LintResult) {
+      tally?.add(r);
+      if (output.hideResults || (output.errorsOnly && r.valid)) return;
+      const text = render(r);
+      if (text === "") return;
+      // a UTF-8 byte per UTF-16 unit, at most 3 per unit
+      if (length + text.length * 3 > bytes.length) {
+        const grown = Buffer.allocUnsafe(Math.max(bytes.length * 2, length + text.length * 3));
+        bytes.copy(grown, 0, 0, length);
+        bytes = grown;
+      }
+      length += bytes.write(text, length);
+    },
+    end() {},
+    finish(id, nonBlank) {
+      const reply: BatchReply = {
+        id,
+        nonBlank,
+        rendered: {
+          summary: { ...linter.summary },
+          text: new Uint8Array(bytes.buffer, bytes.byteOffset, length),
+          ...(tally === undefined ? {} : { tally: tally.data() }),
+        },
+      };
+      // the buffer is moved to the main thread (allocUnsafe of 1 MiB and more: never node's shared pool)
+      bytes = Buffer.allocUnsafe(bytes.length);
+      length = 0;
+      if (tally !== undefined) tally = new SummaryTally(Infinity);
+      return reply;
+    },
+  };
+}
+
+/** Each result's line, model, endpoint and diagnostics, for the main thread's `Linter.report`. */
+function resultsCollector(): Collector {
+  let lines: number[] = [];
+  let pairs: BatchResults["pairs"] = [];
+  let pairIndex = new Map<string | null, Map<string | null, number>>();
+  let pairOf: number[] = [];
+  let diagnosedAt: number[] = [];
+  let diagnostics: LintDiagnostic[][] = [];
+  return {
+    result(r: LintResult) {
       let byEndpoint = pairIndex.get(r.model);
       if (byEndpoint === undefined) pairIndex.set(r.model, (byEndpoint = new Map()));
       let index = byEndpoint.get(r.endpoint);
@@ -48,30 +97,50 @@ const linter = new Linter(
         byEndpoint.set(r.endpoint, index);
       }
       if (r.diagnostics.length > 0) {
-        diagnosedAt.push(count);
+        diagnosedAt.push(pairOf.length);
         diagnostics.push(r.diagnostics);
       }
-      pairOf[count++] = index;
+      pairOf.push(index);
+      lines.push(r.line);
     },
     end() {},
-  },
-  { maxLineBytes: setup.maxLineBytes },
-);
+    finish(id, nonBlank) {
+      const results: BatchResults = {
+        lines: Int32Array.from(lines),
+        pairs,
+        pairOf: Int32Array.from(pairOf),
+        diagnosedAt,
+        diagnostics,
+      };
+      lines = [];
+      pairs = [];
+      pairIndex = new Map();
+      pairOf = [];
+      diagnosedAt = [];
+      diagnostics = [];
+      return { id, nonBlank, results };
+    },
+  };
+}
+
+const collector = setup.output.kind === "rendered" ? renderedCollector() : resultsCollector();
+const linter = new Linter(registry, setup.target, collector, { maxLineBytes: setup.maxLineBytes });
 
 async function lintBatch(batch: Batch): Promise<BatchReply> {
-  pairs = [];
-  pairIndex = new Map();
-  pairOf = new Int32Array(batch.lines.length);
-  count = 0;
-  diagnosedAt = [];
-  diagnostics = [];
+  const { summary } = linter;
+  summary.requests = summary.valid = summary.invalid = summary.warnings = 0;
   const bytes = Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength);
-  const { starts, ends, lines, source } = batch;
-  for (let i = 0; i < lines.length; i++) {
-    const done = readLine(bytes, starts[i]!, ends[i]!, { source, line: lines[i]! }, linter.payload, setup.maxLineBytes);
-    if (done) await done;
+  const { runs, source } = batch;
+  let nonBlank = 0;
+  const each = (buffer: Buffer, start: number, end: number, line: number): void | Promise<void> => {
+    nonBlank++;
+    return readLine(buffer, start, end, { source, line }, linter.payload, setup.maxLineBytes);
+  };
+  for (let i = 0; i < runs.length; i += 3) {
+    const done = eachLine(bytes, runs[i]!, runs[i + 1]!, runs[i + 2]!, each);
+    if (typeof done !== "number") await done;
   }
-  return { id: batch.id, pairs, pairOf: pairOf.subarray(0, count), diagnosedAt, diagnostics };
+  return collector.finish(batch.id, nonBlank);
 }
 
 // one batch at a time, in the order posted
@@ -88,7 +157,11 @@ port.on("message", (batch: Batch) => {
         error: { name: e.name, message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) },
       };
     }
-    port.postMessage(reply, "pairOf" in reply ? [reply.pairOf.buffer as ArrayBuffer] : []);
+    const transfer: ArrayBuffer[] = [];
+    if ("rendered" in reply) transfer.push(reply.rendered.text.buffer as ArrayBuffer);
+    if ("results" in reply)
+      transfer.push(reply.results.lines.buffer as ArrayBuffer, reply.results.pairOf.buffer as ArrayBuffer);
+    port.postMessage(reply, transfer);
   });
 });
 // every validator imported before the first batch, so that no batch waits for one; one that

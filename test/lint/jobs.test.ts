@@ -151,11 +151,16 @@ beforeAll(() => {
 
 describe("lint --jobs", () => {
   it.each([
+    // workers render these two formats themselves (LintFormat.render)...
     ["json", []],
     ["pretty", ["--show-valid"]],
+    ["json", ["--errors-only", "--summary"]],
+    ["pretty", ["--summary-only"]],
+    // ...and send results back for the formats that count across them
     ["github", []],
+    ["markdown", []],
   ])(
-    "--jobs 2 writes what --jobs 1 writes, byte for byte (--format %s)",
+    "--jobs 2 writes what --jobs 1 writes, byte for byte (--format %s %j)",
     (format, extra) => {
       const args = ["requests.ndjson", "one.json", "again.ndjson.gz", "--format", format, "--max-line-bytes", "4000"];
       const one = lint([...args, ...extra, "--jobs", "1"]);
@@ -192,6 +197,26 @@ describe("lint --jobs", () => {
     expect(lintedInWorkers()).toBeGreaterThan(0);
     expect({ code: two.code, stderr: two.stderr }).toEqual({ code: one.code, stderr: one.stderr });
     expect(two.stdout).toBe(one.stdout);
+  }, 240_000);
+
+  it("--errors-only: the report's first result may come from a worker, and the JSON is the same", () => {
+    // more than INLINE_LINES valid payloads (over 8 MiB, so that workers start), then findings
+    const valid = `{"model":"modelA","endpoint":"text-to-video","input":{"prompt":"${"calm ".repeat(160)}"}}\n`;
+    const lines = [valid.repeat(INLINE_LINES + 2000), '{"model":"probe","endpoint":"echo","input":{"wait":true}}\n'];
+    const probe = `{"model":"probe","endpoint":"echo","input":{"pad":"${"x".repeat(800)}"}}\n`; // valid, and counted on a worker
+    for (let i = 0; i < 15_000; i++)
+      lines.push(i % 3 === 0 ? '{"model":"modelA","endpoint":"text-to-video","input":{}}\n' : probe);
+    writeFileSync(join(project, "valid-first.ndjson"), lines.join(""));
+    const args = ["valid-first.ndjson", "--format", "json", "--errors-only"];
+    const one = lint([...args, "--jobs", "1"]);
+    const two = lint([...args, "--jobs", "2"]);
+    expect(lintedInWorkers()).toBeGreaterThan(0);
+    expect({ code: two.code, stderr: two.stderr }).toEqual({ code: one.code, stderr: one.stderr });
+    expect(two.stdout).toBe(one.stdout);
+    const report = JSON.parse(two.stdout) as { results: Array<{ line: number }>; summary: { invalid: number } };
+    expect(report.results[0]!.line).toBe(INLINE_LINES + 2002);
+    expect(report.results).toHaveLength(report.summary.invalid);
+    expect(report.summary.invalid).toBe(5000);
   }, 240_000);
 
   it("a worker thread that stops is one clear line and exit 2, not a hang", () => {

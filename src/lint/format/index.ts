@@ -2,13 +2,13 @@
  * Lint's output formats, one file each, listed in one table: the CLI derives its `--format`
  * choices, its help and its dispatch from `FORMATS`. A new format is one file and one row.
  */
-import type { Reporter } from "../lint.js";
+import type { LintResult, Reporter } from "../lint.js";
 import { githubReporter } from "./github.js";
 export { DEFAULT_MAX_ANNOTATIONS } from "./github.js";
-import { jsonReporter } from "./json.js";
+import { jsonRenderer, jsonReporter } from "./json.js";
 export { LINT_REPORT_SCHEMA, LINT_REPORT_VERSION } from "./json.js";
 import { markdownReporter } from "./markdown.js";
-import { prettyReporter } from "./pretty.js";
+import { prettyRenderer, prettyReporter } from "./pretty.js";
 import type { Sink } from "./sink.js";
 
 export { Sink } from "./sink.js";
@@ -23,6 +23,7 @@ export {
   type EndpointCount,
   type RuleCount,
   type FieldCount,
+  type TallyData,
 } from "./summary.js";
 export { jsonReporter, prettyReporter, githubReporter, markdownReporter };
 
@@ -38,9 +39,18 @@ export interface FormatContext {
   maxAnnotations: number;
 }
 
+/** What a format's `render` may use: plain data, posted to `--jobs` worker threads. */
+export type RenderContext = Pick<FormatContext, "color" | "showValid">;
+
 export interface LintFormat {
   /** whether the format colours its output on a terminal */
   colors: boolean;
+  /**
+   * A format whose text per result depends on that result alone: its renderer, which `--jobs`
+   * workers run on their batches (src/lint/jobs.ts), and its reporter's `batch` writes that text.
+   * Absent (a format that counts or collects across results), workers send results back.
+   */
+  render?: (context: RenderContext) => (r: LintResult) => string;
   /** `always`: the format shows the summary tables without `--summary` (issue 25.3) */
   summary?: "always";
   reporter(out: Sink, context: FormatContext): Reporter;
@@ -50,10 +60,12 @@ export interface LintFormat {
 export const FORMATS = {
   pretty: {
     colors: true,
+    render: (c) => prettyRenderer(c.color, c.showValid),
     reporter: (out, c) => prettyReporter(out, c.color, c.showValid),
   },
   json: {
     colors: false,
+    render: () => jsonRenderer(),
     reporter: (out) => jsonReporter(out),
   },
   github: {
@@ -83,5 +95,11 @@ export function formatChoices(): string {
 
 /** `--errors-only`: a reporter that is never handed a valid result (the summary still counts every one). */
 export function invalidOnly(reporter: Reporter): Reporter {
-  return { result: (r) => (r.valid ? undefined : reporter.result(r)), end: (summary) => reporter.end(summary) };
+  const batch = reporter.batch?.bind(reporter);
+  return {
+    result: (r) => (r.valid ? undefined : reporter.result(r)),
+    end: (summary) => reporter.end(summary),
+    // a worker renders no valid result under --errors-only (WorkerOutput.errorsOnly)
+    ...(batch === undefined ? {} : { batch }),
+  };
 }

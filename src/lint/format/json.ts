@@ -4,7 +4,7 @@
  * a consumer must know of (issue 30.8).
  */
 import { jsonText, reportSchemaId } from "../../escape/index.js";
-import type { LintDiagnostic, Reporter } from "../lint.js";
+import type { LintDiagnostic, LintResult, Reporter } from "../lint.js";
 import type { Sink } from "./sink.js";
 
 /** `JSON.stringify` of the few strings that repeat on every result (sources, model ids, endpoints), remembered. */
@@ -55,21 +55,42 @@ export const LINT_REPORT_VERSION = 1;
 /** The report's first keys, up to the opening of `results`. */
 const HEAD = `{"$schema":${JSON.stringify(LINT_REPORT_SCHEMA)},"schemaVersion":${LINT_REPORT_VERSION},"results":[`;
 
-export function jsonReporter(out: Sink): Reporter {
-  let first = true;
+/**
+ * A result's text as it follows another in `results`: `,\n` and its JSON, written by hand in
+ * JSON.stringify's key order (source, line, model, endpoint, valid, diagnostics): the same text
+ * as JSON.stringify(r), with the repeated parts remembered. Also what `--jobs` workers render.
+ */
+export function jsonRenderer(): (r: LintResult) => string {
   const quote = quoter();
   const diagnosticJson = diagnosticWriter();
+  return (r) => {
+    let diagnostics = "";
+    for (let i = 0; i < r.diagnostics.length; i++)
+      diagnostics += (i === 0 ? "" : ",") + diagnosticJson(r.diagnostics[i]!);
+    return `,\n{"source":${quote(r.source)},"line":${r.line},"model":${quote(r.model)},"endpoint":${quote(r.endpoint)},"valid":${r.valid},"diagnostics":[${diagnostics}]}`;
+  };
+}
+
+/** The length of the separator each rendered result starts with (`,\n`): the first result's is the head. */
+const SEPARATOR = 2;
+
+export function jsonReporter(out: Sink): Reporter {
+  let first = true;
+  const render = jsonRenderer();
   return {
     result(r) {
-      // written by hand, in JSON.stringify's key order (source, line, model, endpoint, valid,
-      // diagnostics): the same text as JSON.stringify(r), with the repeated parts remembered
-      let diagnostics = "";
-      for (let i = 0; i < r.diagnostics.length; i++)
-        diagnostics += (i === 0 ? "" : ",") + diagnosticJson(r.diagnostics[i]!);
-      const json = `{"source":${quote(r.source)},"line":${r.line},"model":${quote(r.model)},"endpoint":${quote(r.endpoint)},"valid":${r.valid},"diagnostics":[${diagnostics}]}`;
-      const text = (first ? `${HEAD}\n` : ",\n") + json;
+      const text = render(r);
+      if (!first) return out.write(text);
       first = false;
-      return out.write(text);
+      return out.write(`${HEAD}\n${text.slice(SEPARATOR)}`);
+    },
+    batch({ text }) {
+      if (text.length === 0) return;
+      if (!first) return out.writeBytes(text);
+      first = false;
+      const head = out.write(`${HEAD}\n`);
+      if (head) return head.then(() => out.writeBytes(text.subarray(SEPARATOR)));
+      return out.writeBytes(text.subarray(SEPARATOR));
     },
     async end(summary) {
       await out.write(`${first ? HEAD : "\n"}],\n"summary":${jsonText(JSON.stringify(summary))}}\n`);

@@ -91,15 +91,18 @@ interface Counted {
   seen: number;
 }
 
-/** A table of counters by key, at most {@link MAX_KEYS} keys, the rest in one `other` counter. */
+/** A table of counters by key, at most `max` keys ({@link MAX_KEYS}), the rest in one `other` counter. */
 class Table<T> {
   readonly rows = new Map<string, T>();
   other: T | undefined;
-  constructor(private readonly make: () => T) {}
+  constructor(
+    private readonly make: () => T,
+    private readonly max: number,
+  ) {}
   get(key: string): T {
     let row = this.rows.get(key);
     if (row !== undefined) return row;
-    if (this.rows.size >= MAX_KEYS) return (this.other ??= this.make());
+    if (this.rows.size >= this.max) return (this.other ??= this.make());
     row = this.make();
     this.rows.set(key, row);
     return row;
@@ -111,23 +114,73 @@ const byCount = <T extends { findings?: number; requests: number }>(key: (t: T) 
     (b.findings ?? b.requests) - (a.findings ?? a.requests) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 };
 
+type EndpointRow = Omit<EndpointCount, "other">;
+type RuleRow = Counted & { first: FirstSeen | null };
+
+/**
+ * A tally's rows as plain data (structured-clone safe): what a `--jobs` worker sends with each
+ * batch, uncapped, merged in order by {@link SummaryTally.merge}.
+ */
+export interface TallyData {
+  requests: number;
+  endpoints: Map<string, EndpointRow>;
+  rules: Map<string, RuleRow>;
+  fields: Map<string, Counted>;
+}
+
 /** Counts results as they stream by; {@link tables} gives the rows, sorted by count then name. */
 export class SummaryTally {
   private requests = 0;
-  private readonly endpoints = new Table(() => ({
-    model: null as string | null,
-    endpoint: null as string | null,
-    requests: 0,
-    invalid: 0,
-    warnings: 0,
-  }));
-  private readonly rules = new Table<Counted & { first: FirstSeen | null }>(() => ({
-    findings: 0,
-    requests: 0,
-    seen: 0,
-    first: null,
-  }));
-  private readonly fields = new Table<Counted>(() => ({ findings: 0, requests: 0, seen: 0 }));
+  private readonly endpoints: Table<EndpointRow>;
+  private readonly rules: Table<RuleRow>;
+  private readonly fields: Table<Counted>;
+
+  /** `maxKeys`: {@link MAX_KEYS}; a worker's batch tally keeps every key (its batch is bounded), so that merging them gives the same rows */
+  constructor(maxKeys = MAX_KEYS) {
+    this.endpoints = new Table(
+      () => ({ model: null as string | null, endpoint: null as string | null, requests: 0, invalid: 0, warnings: 0 }),
+      maxKeys,
+    );
+    this.rules = new Table<RuleRow>(() => ({ findings: 0, requests: 0, seen: 0, first: null }), maxKeys);
+    this.fields = new Table<Counted>(() => ({ findings: 0, requests: 0, seen: 0 }), maxKeys);
+  }
+
+  /** The rows counted so far (an uncapped tally's: nothing is in `other`). */
+  data(): TallyData {
+    return {
+      requests: this.requests,
+      endpoints: this.endpoints.rows,
+      rules: this.rules.rows,
+      fields: this.fields.rows,
+    };
+  }
+
+  /**
+   * Adds the tally of the results that follow those counted so far: the same rows as adding each
+   * of them (keys are met in the same order, a rule's first place is the earliest).
+   */
+  merge(next: TallyData): void {
+    this.requests += next.requests;
+    for (const [key, row] of next.endpoints) {
+      const e = this.endpoints.get(key);
+      e.model = row.model;
+      e.endpoint = row.endpoint;
+      e.requests += row.requests;
+      e.invalid += row.invalid;
+      e.warnings += row.warnings;
+    }
+    for (const [key, row] of next.rules) {
+      const rule = this.rules.get(key);
+      rule.findings += row.findings;
+      rule.requests += row.requests;
+      rule.first ??= row.first;
+    }
+    for (const [key, row] of next.fields) {
+      const field = this.fields.get(key);
+      field.findings += row.findings;
+      field.requests += row.requests;
+    }
+  }
 
   add(r: LintResult): void {
     const n = ++this.requests;
@@ -197,13 +250,21 @@ export class SummaryTally {
  */
 export function withSummary(reporter: Reporter, mode: Exclude<SummaryMode, "off">): Reporter {
   const tally = new SummaryTally();
-  return {
+  const wrapped: Reporter = {
     result(r) {
       tally.add(r);
       return mode === "only" ? undefined : reporter.result(r);
     },
     end: (summary) => reporter.end({ ...summary, ...tally.tables() } satisfies DetailedSummary),
   };
+  const batch = reporter.batch?.bind(reporter);
+  if (batch !== undefined)
+    // a worker sends its tally with each batch (WorkerOutput.tally), and no text under --summary-only
+    wrapped.batch = (b) => {
+      if (b.tally !== undefined) tally.merge(b.tally);
+      return mode === "only" ? undefined : batch(b);
+    };
+  return wrapped;
 }
 
 export function hasTables(s: DetailedSummary): s is LintSummary & SummaryTables {

@@ -1,7 +1,8 @@
 /** yargs wiring shared by the commands: strict parsing, no process exit, usage errors as exit 2. */
 import yargs, { type Argv } from "yargs";
 import { CliError, ExitCode } from "./errors.js";
-import { didYouMean, quote } from "../words/index.js";
+import { redactUrlsInText } from "../diagnostics/index.js";
+import { unexpectedArgument, unknownOption } from "./typed.js";
 
 /**
  * A yargs parser for `vsk <command>` that reports problems as a `CliError` instead of exiting.
@@ -22,7 +23,8 @@ export function commandParser(argv: string[], command: string, usage: string, ab
     .fail((message, error) => {
       const text =
         (message?.startsWith("Unknown argument") ? unknownArguments(argv, parser, message) : undefined) ??
-        (message ?? error?.message ?? "invalid arguments").replace(/\s*\n\s*/g, " ").trim();
+        // yargs' own prose, which may echo what was typed: its URLs redacted (we do not build that text)
+        redactUrlsInText((message ?? error?.message ?? "invalid arguments").replace(/\s*\n\s*/g, " ").trim());
       throw new CliError(`${command}: ${text} (see \`vsk ${command} --help\`)`, ExitCode.usage);
     });
 }
@@ -39,10 +41,10 @@ function unknownArguments(argv: readonly string[], parser: Argv, message: string
     const name = word.replace(/^--?/, "").replace(/=.*$/s, "");
     if (known.has(name) || (name.startsWith("no-") && known.has(name.slice(3)))) continue;
     const flag = word.startsWith("--") ? `--${name}` : `-${name}`;
-    return `unknown option ${quote(flag)}${didYouMean(flag, flags)}`;
+    return unknownOption(flag, flags);
   }
   const extra = message.replace(/^Unknown arguments?:\s*/, "").split(", ")[0] ?? "";
-  return `unexpected argument ${quote(extra)}`;
+  return unexpectedArgument(extra);
 }
 
 interface YargsOptions {

@@ -15,7 +15,8 @@ import {
   type ConfigProblem,
   type ModelRef,
 } from "../config/index.js";
-import { plural, quote, shown } from "../words/index.js";
+import { plural, shown } from "../words/index.js";
+import { shownArgument } from "./typed.js";
 import { commandParser } from "./args.js";
 import { CliError, ExitCode } from "./errors.js";
 
@@ -113,7 +114,7 @@ function starter(args: InitArgs, schemaRef: string): Record<string, unknown> {
 /** A config problem said as the flag it came from, not as a pointer into a file not yet written. */
 function flagProblem(problem: ConfigProblem, args: InitArgs): string {
   const [, key, index] = problem.pointer.split("/");
-  const flag = (i: string): string => `--model ${quote(args.models[Number(i)] ?? "")}`;
+  const flag = (i: string): string => `--model ${shownArgument(args.models[Number(i)] ?? "")}`;
   if (key === "models" && index !== undefined)
     return `${flag(index)}: ${problem.message.replace(/\/models\/(\d+)/g, (_, i: string) => flag(i))}`;
   if (key === "schemaUrl") return `--schema-url: ${problem.message}`;

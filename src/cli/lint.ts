@@ -4,7 +4,8 @@
  *
  * Arguments are parsed with node's own `parseArgs`, not yargs: lint is the command that must start
  * fast (the README's Performance target: ≤ 0.5× the wall time of `ajv validate`), and importing
- * yargs alone costs about 150 ms (TOOLCHAIN.md). Every other command uses yargs.
+ * yargs alone costs 115–160 ms (docs/architecture.md, issue 28.6). Every other command uses yargs;
+ * both word their usage errors through cli/typed.ts.
  */
 import { parseArgs } from "node:util";
 import { appendFileSync } from "node:fs";
@@ -25,7 +26,8 @@ import {
 } from "../lint/index.js";
 import { terminalText } from "../escape/index.js";
 import { CliError, ExitCode, toCliError } from "./errors.js";
-import { didYouMean, plural, quote } from "../words/index.js";
+import { shownArgument, unknownOption } from "./typed.js";
+import { plural } from "../words/index.js";
 import { redactUrlsInText } from "../diagnostics/index.js";
 import type { LintPreflight } from "../lint/preflight.js";
 import { progressText } from "../lint/progress.js";
@@ -121,7 +123,7 @@ function argumentProblem(error: unknown): string {
   const unknown = /^Unknown option '([^']*)'/.exec(message);
   if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && unknown !== null) {
     const flags = Object.entries(OPTIONS).flatMap(([k, o]) => ["--" + k, ...("short" in o ? ["-" + o.short] : [])]);
-    return `unknown option ${shownValue(unknown[1]!)}${didYouMean(redactUrlsInText(unknown[1]!), flags)}`;
+    return unknownOption(unknown[1]!, flags);
   }
   // `--jobs -1`: node calls it ambiguous; say what to write instead
   const ambiguous = /^Option '(--[a-z-]+)' argument is ambiguous/.exec(message);
@@ -131,20 +133,15 @@ function argumentProblem(error: unknown): string {
   return redactUrlsInText(message.split("\n")[0]!.replace(/\. To specify a positional argument.*$/, ""));
 }
 
-/** A flag's value as a message quotes it: its URLs redacted first, then quoted (never the quoted text). */
-function shownValue(value: string): string {
-  return quote(redactUrlsInText(value));
-}
-
 function usage(message: string): never {
-  // a flag's value in the message was redacted before it was quoted (shownValue), never the message
+  // a flag's value in the message was redacted before it was quoted (shownArgument), never the message
   throw new CliError(`lint: ${message} (see \`vsk lint --help\`)`, ExitCode.usage);
 }
 
 /** A flag's value as a whole number (digits only) that `fits`; else a usage error: `<problem>, not <value>`. */
 function wholeNumber(value: string, problem: string, fits: (n: number) => boolean = () => true): number {
   const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || !fits(n)) usage(`${problem}, not ${shownValue(value)}`);
+  if (!Number.isSafeInteger(n) || !fits(n)) usage(`${problem}, not ${shownArgument(value)}`);
   return n;
 }
 
@@ -180,13 +177,13 @@ function preflightOptionsOf(values: {
   const allowHosts = values["preflight-allow-host"] ?? [];
   for (const host of allowHosts)
     if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i.test(host.trim()))
-      usage(`--preflight-allow-host takes HOST or HOST:PORT (e.g. 127.0.0.1:8080), not ${shownValue(host)}`);
+      usage(`--preflight-allow-host takes HOST or HOST:PORT (e.g. 127.0.0.1:8080), not ${shownArgument(host)}`);
   const options: PreflightOptions = { allowHosts: allowHosts.map((h) => h.trim()) };
   const timeout = values["preflight-timeout"];
   if (timeout !== undefined) {
     const seconds = /^\d+(\.\d+)?$/.test(timeout.trim()) ? Number(timeout) : NaN;
     if (!(seconds > 0) || seconds > 3600)
-      usage(`--preflight-timeout must be a number of seconds above 0 (at most 3600), not ${shownValue(timeout)}`);
+      usage(`--preflight-timeout must be a number of seconds above 0 (at most 3600), not ${shownArgument(timeout)}`);
     options.timeoutMs = seconds * 1000;
   }
   const concurrency = values["preflight-concurrency"];
@@ -221,12 +218,12 @@ export async function runLint(argv: string[]): Promise<number> {
     return ExitCode.ok;
   }
   const format = values.format ?? FORMAT_NAMES[0]!;
-  if (!isFormat(format)) usage(`--format must be one of ${FORMAT_NAMES.join(", ")}, not ${shownValue(format)}`);
+  if (!isFormat(format)) usage(`--format must be one of ${FORMAT_NAMES.join(", ")}, not ${shownArgument(format)}`);
   let maxWarnings = Infinity;
   if (values["max-warnings"] !== undefined) {
     maxWarnings = /^-?\d+$/.test(values["max-warnings"].trim()) ? Number(values["max-warnings"]) : NaN;
     if (!Number.isInteger(maxWarnings) || maxWarnings < -1)
-      usage(`--max-warnings must be a whole number, not ${shownValue(values["max-warnings"])}`);
+      usage(`--max-warnings must be a whole number, not ${shownArgument(values["max-warnings"])}`);
     if (maxWarnings === -1) maxWarnings = Infinity;
   }
   const maxLineBytes =

@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url";
 import { redactUrlsInText } from "../diagnostics/index.js";
 import { terminalText } from "../escape/index.js";
 import { CliError, EXIT_CODE_MEANINGS, ExitCode, toCliError } from "./errors.js";
-import { didYouMean, quote } from "../words/index.js";
+import { shownArgument, unknownOption } from "./typed.js";
+import { didYouMean } from "../words/index.js";
 
 type CommandRunner = (argv: string[]) => Promise<number>;
 
@@ -68,9 +69,9 @@ function usage(): string {
 
 /** One line, exit 2: an unknown command, with the closest known one. */
 function unknownCommand(name: string): CliError {
-  const hint = didYouMean(name, Object.keys(commands), (c) => `\`vsk ${c}\``);
+  const hint = didYouMean(redactUrlsInText(name), Object.keys(commands), (c) => `\`vsk ${c}\``);
   return new CliError(
-    `unknown command ${quote(name)}${hint} (commands: ${Object.keys(commands).join(", ")}; see \`vsk --help\`)`,
+    `unknown command ${shownArgument(name)}${hint} (commands: ${Object.keys(commands).join(", ")}; see \`vsk --help\`)`,
     ExitCode.usage,
   );
 }
@@ -99,7 +100,7 @@ export async function main(argv: string[]): Promise<number> {
   if (command === undefined) {
     if (name.startsWith("-"))
       throw new CliError(
-        `unknown option ${quote(name)} before the command${didYouMean(name, ["--help", "--version"])} (see \`vsk --help\`)`,
+        `${unknownOption(name, ["--help", "--version"], " before the command")} (see \`vsk --help\`)`,
         ExitCode.usage,
       );
     throw unknownCommand(name);

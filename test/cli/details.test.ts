@@ -10,6 +10,9 @@ import { MIRROR, tempDir, usageError, vsk, vskAsync } from "./run.js";
 
 const COMMANDS = ["init", "pull", "generate", "lint", "drift", "explain"];
 
+/** A URL with a password and a signed query: what a usage error must never show. */
+const SIGNED = "https://user:SECRET@h.example/x?token=T0K";
+
 describe("help", () => {
   it("vsk --help, -h and help list every command", async () => {
     const dir = tempDir();
@@ -92,6 +95,19 @@ describe("did you mean (one line, exit 2)", () => {
     ],
     [["lint", "--zzz"], 'vsk: lint: unknown option "--zzz" (see `vsk lint --help`)'],
     [["lint", "-x"], 'vsk: lint: unknown option "-x" (see `vsk lint --help`)'],
+    // a URL pasted where an option or a command goes: every parser quotes it with its secrets redacted
+    [[`--${SIGNED}`], 'vsk: unknown option "--https://h.example/x" before the command (see `vsk --help`)'],
+    [
+      [SIGNED],
+      'vsk: unknown command "https://h.example/x" (commands: init, pull, generate, lint, drift, explain, action, mock; see `vsk --help`)',
+    ],
+    [["drift", `--${SIGNED}`], 'vsk: drift: unknown option "--https://h.example/x" (see `vsk drift --help`)'],
+    [["lint", `--${SIGNED}`], 'vsk: lint: unknown option "--https://h.example/x" (see `vsk lint --help`)'],
+    [["generate", SIGNED], 'vsk: generate: unexpected argument "https://h.example/x" (see `vsk generate --help`)'],
+    [
+      ["drift", "--fail-on", SIGNED],
+      'vsk: drift: Invalid values: Argument: fail-on, Given: "https://h.example/x", Choices: "breaking", "behavior", "any", "never" (see `vsk drift --help`)',
+    ],
   ])("%j", async (args, message) => {
     expect(usageError(await vskAsync(args, dir))).toBe(message);
   });

@@ -24,6 +24,7 @@ import type { Worker } from "node:worker_threads";
 import { statSync } from "node:fs";
 import type { LintDiagnostic, LineJobs, Linter, OpenedFile, RenderedBatch } from "./lint.js";
 import { countLines, eachLine, readLine, type LineSink } from "./ndjson.js";
+import { batchLinter } from "./batch.js";
 import type { FormatName, RenderContext } from "./format/index.js";
 import type { PlatformBuffer } from "../platform/index.js";
 import { RegistryError, type EndpointEntry, type ValidatorRegistry } from "./registry.js";
@@ -48,6 +49,8 @@ const BATCH_BYTES = 256 * 1024;
 const BATCH_LINES = 4096;
 /** Batches in flight per worker: enough that none waits for the next, few enough that memory stays flat. */
 const PER_WORKER = 3;
+/** Batches this thread lints itself while every worker is busy, before it waits for the oldest (src/lint/batch.ts). */
+const KEPT = 2;
 
 /** `--jobs`' default ({@link DEFAULT_JOBS}). */
 export function defaultJobs(): number {
@@ -151,6 +154,8 @@ class WorkerPool {
   constructor(
     WorkerClass: typeof Worker,
     count: number,
+    /** `--jobs`, as messages name it */
+    jobs: number,
     setup: WorkerSetup,
     private readonly onEarlyFailure: (error: Error) => void,
   ) {
@@ -170,9 +175,9 @@ class WorkerPool {
         else waiting.resolve(message);
       });
       // an uncaught error (out of memory, a module that cannot load) or an exit: the thread is gone
-      worker.on("error", (error: Error) => this.fail(stopped(count, error.message)));
-      worker.on("messageerror", (error: Error) => this.fail(stopped(count, error.message)));
-      worker.on("exit", (code) => this.fail(stopped(count, `exit code ${code}`)));
+      worker.on("error", (error: Error) => this.fail(stopped(jobs, error.message)));
+      worker.on("messageerror", (error: Error) => this.fail(stopped(jobs, error.message)));
+      worker.on("exit", (code) => this.fail(stopped(jobs, `exit code ${code}`)));
       this.slots.push(slot);
     }
   }
@@ -188,6 +193,13 @@ class WorkerPool {
   /** Batches that may be in flight at once. */
   get capacity(): number {
     return this.slots.length * PER_WORKER;
+  }
+
+  /** Batches in flight. */
+  get busy(): number {
+    let n = 0;
+    for (const slot of this.slots) n += slot.pending.size;
+    return n;
   }
 
   private fail(error: Error): void {
@@ -237,6 +249,7 @@ export class LintJobs implements LineJobs {
   private inline = 0;
   private pool: WorkerPool | undefined;
   private starting: Promise<void> | undefined;
+  private here: ((batch: Batch) => Promise<BatchReply>) | undefined;
 
   constructor(
     private readonly jobs: number,
@@ -289,10 +302,17 @@ export class LintJobs implements LineJobs {
       );
     try {
       const { Worker } = await import("node:worker_threads");
-      this.pool = new WorkerPool(Worker, this.jobs, setup, notStarted);
+      // this thread lints too (the batches it keeps while every worker is busy): N threads in all
+      this.pool = new WorkerPool(Worker, this.jobs - 1, this.jobs, setup, notStarted);
     } catch (error) {
       notStarted(error);
     }
+  }
+
+  /** Lints a batch on this thread, as a worker would (its reply is the same). */
+  lintHere(batch: Batch): Promise<BatchReply> {
+    this.here ??= batchLinter(this.registry, this.target, this.maxLineBytes, this.output);
+    return this.here(batch);
   }
 
   sink(linter: Pick<Linter, "payload" | "report" | "reportBatch">, source: string, file?: OpenedFile): LineSink {
@@ -361,10 +381,10 @@ class JobSink implements LineSink {
     return lines;
   }
 
-  /** Posts the batch being filled, then waits while the pool has as many in flight as it takes. */
+  /** Posts the batch being filled (or lints it here, every worker being busy), then waits while as many are in flight as may be. */
   private async post(): Promise<void> {
     this.send();
-    while (this.inFlight.length >= this.pool!.capacity) await this.reportOldest();
+    while (this.inFlight.length >= this.pool!.capacity + KEPT) await this.reportOldest();
   }
 
   private send(): void {
@@ -376,7 +396,10 @@ class JobSink implements LineSink {
       bytes.set(part, offset);
       offset += part.length;
     }
-    const reply = this.pool!.submit({ source: this.source, bytes, runs: Int32Array.from(this.runs) });
+    const batch = { source: this.source, bytes, runs: Int32Array.from(this.runs) };
+    const pool = this.pool!;
+    const reply =
+      pool.busy < pool.capacity || pool.failed ? pool.submit(batch) : this.jobs.lintHere({ id: -1, ...batch });
     reply.catch(() => {}); // awaited in order by reportOldest; a failure is not unhandled meanwhile
     this.inFlight.push(reply);
     this.parts = [];

@@ -10,6 +10,8 @@
  * they send each result's line, model, endpoint and diagnostics, handed to the format in order
  * through `Linter.report`.
  *
+ * - N threads lint: N - 1 workers, and this thread, which lints a batch itself (src/lint/batch.ts,
+ *   the workers' own code) when every worker has `PER_WORKER` in flight, up to `KEPT` of them.
  * - Small inputs stay here: workers start only once `INLINE_LINES` lines were linted in a run
  *   (and not when the plain file being read has less than `MIN_REMAINING_BYTES` left), and lines
  *   keep being linted here until one of them is ready (so `vsk lint one.json` starts no thread,

@@ -5,7 +5,7 @@
  * around it. The result is a candidate: `example.ts` checks it with Ajv before showing it.
  */
 import { defineOwn, isSchemaObject, type JsonSchemaObject } from "../schema/index.js";
-import { UNLISTED } from "./diff/index.js";
+import { UNLISTED, type Trigger } from "./diff/index.js";
 import { acceptsType, jsonType, typesOf, viewSchema, type Alternative, type SchemaRoot } from "./view.js";
 
 /** The name an example gives a property its object does not list. */
@@ -137,6 +137,43 @@ export function sampleValue(
   }
 }
 
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((n): n is string => typeof n === "string") : []);
+
+/**
+ * The properties an object of `s` holding `names` must also hold (issue 29.2), added to `names`
+ * with the schema each value is sampled from (the dependent schema's own, else the object's):
+ * the `dependentRequired` lists of the names held and the `required` of their `dependentSchemas`
+ * schemas, which apply to the object too (and may nest), until nothing more is required.
+ */
+function addDependents(s: JsonSchemaObject, names: string[], omitted: string | undefined): Map<string, unknown> {
+  const own = (o: unknown, name: string): o is JsonSchemaObject =>
+    isSchemaObject(o) && Object.prototype.hasOwnProperty.call(o, name);
+  const from = new Map<string, unknown>();
+  const applying = new Set([s]);
+  const add = (name: string, schema: unknown): void => {
+    if (names.includes(name)) return;
+    names.push(name);
+    from.set(name, schema);
+  };
+  for (let size = -1; size !== names.length + applying.size;) {
+    size = names.length + applying.size;
+    for (const a of [...applying])
+      for (const name of names.filter((n) => n !== omitted)) {
+        if (own(a.dependentRequired, name)) for (const n of strings(a.dependentRequired[name])) add(n, undefined);
+        const dependent = own(a.dependentSchemas, name) ? a.dependentSchemas[name] : undefined;
+        if (!isSchemaObject(dependent)) continue;
+        applying.add(dependent);
+        const props = isSchemaObject(dependent.properties) ? dependent.properties : {};
+        for (const n of strings(dependent.required)) add(n, props[n]);
+      }
+  }
+  return from;
+}
+
+/** The triggers below `token`, relative to the value there. */
+const below = (present: readonly Trigger[], token: string): Trigger[] =>
+  present.filter((t) => t.field[0] === token).map((t) => ({ ...t, field: t.field.slice(1) }));
+
 function sampleObject(
   s: JsonSchemaObject,
   root: SchemaRoot,
@@ -145,22 +182,35 @@ function sampleObject(
   depth: number,
   budget: SampleBudget,
   variant = 0,
+  present: readonly Trigger[] = [],
 ): Record<string, unknown> {
   const props = isSchemaObject(s.properties) ? s.properties : {};
-  const required = Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : [];
+  const required = strings(s.required);
   // an unlisted property (`additionalProperties`): one named as the extra-property example names it
   const unlisted = path[0] === UNLISTED;
   const forced = unlisted ? UNLISTED_NAME : path[0];
+  const held = present.filter((t) => t.field.length === 0).map((t) => t.name);
+  const omitted = path.length === 1 && leaf !== undefined && "omit" in leaf ? forced : undefined;
   const out: Record<string, unknown> = {};
-  const names = [...new Set([...Object.keys(props), ...required])].filter((n) => required.includes(n) || n === forced);
-  if (forced !== undefined && !names.includes(forced)) names.push(forced);
+  const names = [...new Set([...Object.keys(props), ...required])].filter(
+    (n) => required.includes(n) || n === forced || held.includes(n),
+  );
+  for (const n of [forced, ...held]) if (n !== undefined && !names.includes(n)) names.push(n);
+  // what the names held require in turn (`dependentRequired`, `dependentSchemas`), sampled from their schemas
+  const from = addDependents(s, names, omitted);
+  const other = unlisted || !isSchemaObject(s.additionalProperties) ? {} : s.additionalProperties;
   for (const name of names) {
+    if (name === omitted) continue;
     if (name === forced) {
-      if (path.length === 1 && leaf !== undefined && "omit" in leaf) continue;
       const schema = unlisted ? (s.additionalProperties ?? {}) : (props[name] ?? {});
-      defineOwn(out, name, forcedValue(schema, root, path.slice(1), leaf!, depth + 1, budget));
+      defineOwn(
+        out,
+        name,
+        forcedValue(schema, root, path.slice(1), leaf!, depth + 1, budget, below(present, path[0]!)),
+      );
     } else {
-      defineOwn(out, name, sampleValue(props[name] ?? {}, root, undefined, depth + 1, budget, variant));
+      const schema = from.get(name) ?? props[name] ?? other;
+      defineOwn(out, name, sampleValue(schema, root, undefined, depth + 1, budget, variant));
     }
   }
   return out;
@@ -168,7 +218,8 @@ function sampleObject(
 
 /**
  * A minimal value of `schema` with `leaf` at `path` (payload tokens, `*` for an array item past
- * any `prefixItems`, a number for one of the `prefixItems` positions).
+ * any `prefixItems`, a number for one of the `prefixItems` positions), and the properties
+ * `present` names in the objects along the path (fields relative to this value).
  * The alternative chosen at each level is the first one that can hold the path.
  * `ExampleTooLarge` when the value would be larger than the caps.
  */
@@ -179,6 +230,7 @@ export function forcedValue(
   leaf: Leaf,
   depth = 0,
   budget = new SampleBudget(),
+  present: readonly Trigger[] = [],
 ): unknown {
   if (path.length === 0) return "value" in leaf ? leaf.value : undefined;
   if (depth > MAX_DEPTH) return null;
@@ -202,7 +254,7 @@ export function forcedValue(
     const first =
       path.length === 1 && "omit" in leaf
         ? []
-        : [forcedValue(schemaAt(index), root, path.slice(1), leaf, depth + 1, budget)];
+        : [forcedValue(schemaAt(index), root, path.slice(1), leaf, depth + 1, budget, below(present, next))];
     const count = typeof alt.schema.minItems === "number" ? alt.schema.minItems : 0;
     const done = head.length + first.length;
     const rest = arrayOfLength(
@@ -212,5 +264,5 @@ export function forcedValue(
     );
     return [...head, ...first, ...rest];
   }
-  return sampleObject(alt.schema, root, path, leaf, depth, budget);
+  return sampleObject(alt.schema, root, path, leaf, depth, budget, 0, present);
 }

@@ -266,14 +266,14 @@ const ROWS: Row[] = [
     "dependentSchemas rewritten",
     { ...O, dependentSchemas: { a: { required: ["b"] } } },
     { ...O, dependentSchemas: { a: { required: ["b", "c"] } } },
-    ["new-required-request-property", "breaking", false],
+    ["new-required-request-property", "breaking"],
     ["response-required-property-added", "safe"],
   ],
   [
     "dependentRequired rewritten",
     { ...O, dependentRequired: { a: ["b"] } },
     { ...O, dependentRequired: { a: ["b", "c"] } },
-    ["request-property-dependent-required-set", "breaking", false],
+    ["request-property-dependent-required-set", "breaking"],
     ["response-property-dependent-required-set", "safe"],
   ],
   [

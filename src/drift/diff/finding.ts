@@ -27,6 +27,17 @@ export interface FindingParams {
   to?: unknown;
   /** for an example: the schema a sample value is drawn from, and on which side it lives */
   sample?: { schema: unknown; side: "before" | "after"; type?: string };
+  /**
+   * Properties the payload must hold for the change to apply: the `dependentSchemas` keys the
+   * change lies under, each with the field of its object (a prefix of the change's field).
+   */
+  triggers?: Trigger[];
+}
+
+/** A property present in the object at `field` (a `dependentSchemas` key: its schema applies then; issue 29.2). */
+export interface Trigger {
+  field: string[];
+  name: string;
 }
 
 /**

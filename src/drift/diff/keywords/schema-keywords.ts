@@ -32,9 +32,9 @@ function emitPart(p: Pair, narrows: boolean, from: unknown, to: unknown, pb?: st
   walk.emit(kind, field, pb ?? at(snapshot, keyword), pa ?? at(source, keyword), params);
 }
 
-/** One subschema on each side, compared one level down at `field` + `token`. */
-function descend(p: Pair, vb: unknown, va: unknown, pointer: string[], token?: string): void {
-  const { snapshot, source, field, walk } = p;
+/** One subschema on each side, compared one level down at `field` + `token`, with `walk` (the pair's by default). */
+function descend(p: Pair, vb: unknown, va: unknown, pointer: string[], token?: string, walk = p.walk): void {
+  const { snapshot, source, field } = p;
   walk.descend(
     viewSchema(vb, child(snapshot.at, ...pointer), walk.before, snapshot.refs),
     viewSchema(va, child(source.at, ...pointer), walk.after, source.refs),
@@ -43,9 +43,25 @@ function descend(p: Pair, vb: unknown, va: unknown, pointer: string[], token?: s
   );
 }
 
-/** A map of subschemas (`patternProperties`, `dependentSchemas`): keys on both sides walked, a key added narrows, removed widens. */
+/**
+ * The walk below a `dependentSchemas` value: it applies only when the object holds `name`, so
+ * each change found there says so (`triggers`), and its example holds that property (issue 29.2).
+ */
+function triggeredBy(walk: Walk, field: string[], name: string): Walk {
+  return {
+    ...walk,
+    emit: (kind, at, pb, pa, params = {}) =>
+      walk.emit(kind, at, pb, pa, { ...params, triggers: [{ field, name }, ...(params.triggers ?? [])] }),
+  };
+}
+
+/**
+ * A map of subschemas (`patternProperties`, `dependentSchemas`): keys on both sides walked, a key
+ * added narrows, removed widens. `token` names the field below the object (none: the object
+ * itself); `trigger` says the key must be present for its schema to apply.
+ */
 const schemaMap =
-  (token: (key: string, field: string[]) => string | undefined) =>
+  (token: (key: string) => string | undefined, trigger = false) =>
   (p: Pair, vb: unknown, va: unknown): void => {
     if (!isSchemaObject(vb) || !isSchemaObject(va)) return emitPart(p, false, vb, va);
     const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
@@ -53,7 +69,15 @@ const schemaMap =
       const [pb, pa] = [child(p.snapshot.at, p.keyword, key), child(p.source.at, p.keyword, key)];
       if (!own(va, key)) emitPart(p, false, { [key]: vb[key] }, undefined, pb, at(p.source, p.keyword));
       else if (!own(vb, key)) emitPart(p, true, undefined, { [key]: va[key] }, at(p.snapshot, p.keyword), pa);
-      else descend(p, vb[key], va[key], [p.keyword, key], token(key, p.field));
+      else
+        descend(
+          p,
+          vb[key],
+          va[key],
+          [p.keyword, key],
+          token(key),
+          trigger ? triggeredBy(p.walk, p.field, key) : p.walk,
+        );
     }
   };
 
@@ -92,7 +116,7 @@ const SUBSCHEMAS: Record<SchemaKeyword, (p: Pair, vb: unknown, va: unknown) => v
     }
   },
   // each applies to the object itself when its property is present
-  dependentSchemas: schemaMap(() => undefined),
+  dependentSchemas: schemaMap(() => undefined, true),
   unevaluatedProperties: (p, vb, va) => descend(p, vb, va, ["unevaluatedProperties"], UNLISTED),
   unevaluatedItems: (p, vb, va) => descend(p, vb, va, ["unevaluatedItems"], "*"),
   // the condition selects which of then/else applies: rewritten, it may do both

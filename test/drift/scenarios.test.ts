@@ -311,6 +311,21 @@ const ROWS: Row[] = [
     ["request-property-min-increased", "breaking"],
     ["response-property-min-increased", "safe"],
   ],
+  // issue 29.2: a then written without an if applies once an if is set beside it
+  [
+    "if set beside a then",
+    { ...I, then: { maximum: 0 } },
+    { ...I, if: { minimum: 10 }, then: { maximum: 0 } },
+    ["request-property-if-set", "breaking"],
+    ["response-property-if-set", "safe"],
+  ],
+  [
+    "if unset beside a then",
+    { ...I, if: { minimum: 10 }, then: { maximum: 0 } },
+    { ...I, then: { maximum: 0 } },
+    ["request-property-if-unset", "safe"],
+    ["response-property-if-unset", "behavior"],
+  ],
   [
     "if rewritten",
     { ...I, if: { minimum: 10 }, then: { maximum: 0 } },
@@ -896,6 +911,19 @@ describe("equivalent rewrites report nothing", () => {
     ['pattern "", .* and none', model({ ...S, pattern: "" }), model({ ...S, pattern: ".*" })],
     ["pattern ^.* and none", model({ ...S, pattern: "^.*" }), model(S)],
     ["keys in another order", model({ type: "integer", maximum: 3 }), model({ maximum: 3, type: "integer" })],
+    // issue 29.2: then/else apply only beside an if, and an if only beside one of them (2020-12, 10.2.2)
+    ["an if without then or else added", model(I), model({ ...I, if: { minimum: 3 } })],
+    ["a then without an if added", model(I), model({ ...I, then: { maximum: 3 } })],
+    [
+      "then and else without an if rewritten",
+      model({ ...I, then: { maximum: 9 }, else: { minimum: 0 } }),
+      model({ ...I, then: { maximum: 3 }, else: { minimum: 5 } }),
+    ],
+    [
+      "an if rewritten once its then and else are gone",
+      model({ ...I, if: { minimum: 10 } }),
+      model({ ...I, if: { minimum: 5 } }),
+    ],
   ])("%s", (_name, before, after) => {
     expect(changes(before, after)).toEqual([]);
   });

@@ -131,11 +131,36 @@ const SUBSCHEMAS: Record<SchemaKeyword, (p: Pair, vb: unknown, va: unknown) => v
   else: (p, vb, va) => descend(p, vb, va, ["else"]),
 };
 
+/**
+ * A keyword's value as it validates: `then` and `else` apply only beside an `if`, and an `if`
+ * only beside one of them (JSON Schema 2020-12, 10.2.2); one written alone validates nothing
+ * and is read as absent, so adding or removing it is no change.
+ */
+function inForce(schema: Record<string, unknown>, keyword: SchemaKeyword): unknown {
+  if (keyword === "if" && schema.then === undefined && schema.else === undefined) return undefined;
+  if ((keyword === "then" || keyword === "else") && schema.if === undefined) return undefined;
+  return schema[keyword];
+}
+
+/**
+ * Whether another keyword of the condition reports this one's change, so that one edit is one
+ * finding: a `then`/`else` written alike that comes into force (or out of it) with the `if` is
+ * the `if` set (unset); an `if` that comes into force with a `then`/`else` written anew is that
+ * branch set (unset).
+ */
+function toldByAnother(keyword: SchemaKeyword, snapshot: Alternative, source: Alternative, walk: Walk): boolean {
+  const alike = (k: string): boolean => sameWritten(snapshot.schema[k], source.schema[k], walk);
+  if (keyword === "then" || keyword === "else") return alike(keyword);
+  if (keyword !== "if") return false;
+  const forced = (alt: Alternative): boolean => inForce(alt.schema, "if") !== undefined;
+  return forced(snapshot) !== forced(source) && !(alike("then") && alike("else"));
+}
+
 export function compareSchemaKeywords(snapshot: Alternative, source: Alternative, field: string[], walk: Walk): void {
   for (const keyword of SCHEMA_KEYWORDS) {
-    const vb = snapshot.schema[keyword];
-    const va = source.schema[keyword];
-    if (sameWritten(vb, va, walk)) continue;
+    const vb = inForce(snapshot.schema, keyword);
+    const va = inForce(source.schema, keyword);
+    if (sameWritten(vb, va, walk) || toldByAnother(keyword, snapshot, source, walk)) continue;
     const pair: Pair = { keyword, snapshot, source, field, walk };
     if (vb === undefined || va === undefined) emitPart(pair, vb === undefined, vb, va);
     else SUBSCHEMAS[keyword](pair, vb, va);

@@ -86,8 +86,8 @@ function sampleFrom(finding: Finding, sides: Sides, budget: SampleBudget): Leaf 
 }
 
 const FILLER = "…";
-/** Strings unlike each other and unlike most formats and patterns. */
-const STRINGS = [FILLER, "x", "not a uri", "https://example.com/input.png", "2026-01-01", "a b", "", "0"];
+/** Strings unlike each other and unlike most formats and patterns (a line break: `^.*$` rejects it). */
+const STRINGS = [FILLER, "x", "not a uri", "https://example.com/input.png", "2026-01-01", "a b", "", "0", "a\nb"];
 
 /**
  * Candidate values at the change's location, for a change no single value is known to cross

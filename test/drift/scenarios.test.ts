@@ -162,6 +162,27 @@ const ROWS: Row[] = [
     ["response-property-pattern-set", "safe"],
   ],
   [
+    "pattern .* narrowed to ^.*$ (a line break is rejected now)",
+    { ...S, pattern: ".*" },
+    { ...S, pattern: "^.*$" },
+    ["request-property-pattern-set", "breaking"],
+    ["response-property-pattern-set", "safe"],
+  ],
+  [
+    'pattern "^" narrowed to ^a',
+    { ...S, pattern: "^" },
+    { ...S, pattern: "^a" },
+    ["request-property-pattern-set", "breaking"],
+    ["response-property-pattern-set", "safe"],
+  ],
+  [
+    "pattern ^\\d*$ widened to \\d*",
+    { ...S, pattern: "^\\d*$" },
+    { ...S, pattern: "\\d*" },
+    ["request-property-pattern-unset", "safe"],
+    ["response-property-pattern-unset", "behavior"],
+  ],
+  [
     "pattern ^a widened to .*",
     { ...S, pattern: "^a" },
     { ...S, pattern: ".*" },
@@ -910,6 +931,10 @@ describe("equivalent rewrites report nothing", () => {
     ],
     ['pattern "", .* and none', model({ ...S, pattern: "" }), model({ ...S, pattern: ".*" })],
     ["pattern ^.* and none", model({ ...S, pattern: "^.*" }), model(S)],
+    // any pattern that matches the empty string at the start or at the end of every string
+    ['pattern "^" and "$"', model({ ...S, pattern: "^" }), model({ ...S, pattern: "$" })],
+    ["pattern \\S* and (?:)", model({ ...S, pattern: "\\S*" }), model({ ...S, pattern: "(?:)" })],
+    ["pattern ^\\d* and none", model({ ...S, pattern: "^\\d*" }), model(S)],
     ["keys in another order", model({ type: "integer", maximum: 3 }), model({ maximum: 3, type: "integer" })],
     // issue 29.2: then/else apply only beside an if, and an if only beside one of them (2020-12, 10.2.2)
     ["an if without then or else added", model(I), model({ ...I, if: { minimum: 3 } })],

@@ -27,6 +27,7 @@ import type { Finding } from "./diff/index.js";
 import {
   arrayOfLength,
   forcedValue,
+  nameMatching,
   SampleBudget,
   sampleValue,
   stringOfLength,
@@ -172,14 +173,20 @@ function keywordWitnesses(finding: Finding, sides: Sides, budget: SampleBudget):
     /^(dependentRequired|dependentSchemas|patternProperties)$/.test(finding.params.keyword ?? "")
   )
     for (const key of Object.keys(to)) {
-      const name = key.replace(/^\^|[$.*+?()[\]{}|\\]/g, "");
+      const name = nameMatching(key);
       const own = Object.prototype.hasOwnProperty.call(props, name);
       out.push(...extraProperty(name, own ? sampleValue(props[name], sides.before, undefined, 0, budget) : undefined));
     }
   out.push(...extraProperty(UNLISTED_NAME));
   if (schema.contains !== undefined) {
     const item = sampleValue(schema.contains, sides.before, undefined, 0, budget);
-    if (item !== undefined) out.push({ leaf: { value: [item] } });
+    if (item !== undefined) {
+      out.push({ leaf: { value: [item] } });
+      // one more matching item than a new `maxContains` allows
+      const to = finding.params.to;
+      if (finding.params.keyword === "maxContains" && typeof to === "number")
+        out.push({ leaf: { value: arrayOfLength(to + 1, () => item, budget) } });
+    }
   }
   // a tuple whose first item is of another kind (`prefixItems` set, unset or rewritten)
   if (finding.params.keyword === "prefixItems")

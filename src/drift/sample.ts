@@ -5,7 +5,7 @@
  * around it. The result is a candidate: `example.ts` checks it with Ajv before showing it.
  */
 import { defineOwn, isSchemaObject, type JsonSchemaObject } from "../schema/index.js";
-import { UNLISTED, type Trigger } from "./diff/index.js";
+import { NAME_TOKEN, UNLISTED, type Trigger } from "./diff/index.js";
 import { acceptsType, jsonType, typesOf, viewSchema, type Alternative, type SchemaRoot } from "./view.js";
 
 /** The name an example gives a property its object does not list. */
@@ -170,6 +170,41 @@ function addDependents(s: JsonSchemaObject, names: string[], omitted: string | u
   return from;
 }
 
+/** A property name a pattern may match, read off it: `^x_` gives `x_` (the example's Ajv check tells whether it does). */
+export const nameMatching = (pattern: string): string => pattern.replace(/^\^|[$.*+?()[\]{}|\\]/g, "");
+
+/** The property a path token stands for in an object, the schema of its value, and whether the leaf is its name. */
+interface Forced {
+  name: string;
+  schema: unknown;
+  /** `{name}`: the leaf is the property's name (`propertyNames`), its value sampled */
+  leafIsName: boolean;
+}
+
+/**
+ * What a path token names in an object of `s`: a listed property; `{unlisted}`, one the object
+ * does not list, named as the extra-property example names it (`additionalProperties`);
+ * `{/p/}`, one named after `p` (`patternProperties`); `{name}`, a property whose name is the
+ * leaf (`propertyNames`), when the leaf is a string and the path ends there.
+ */
+function forcedProperty(s: JsonSchemaObject, path: readonly string[], leaf: Leaf | undefined): Forced | undefined {
+  const token = path[0];
+  if (token === undefined) return undefined;
+  const props = isSchemaObject(s.properties) ? s.properties : {};
+  const other = s.additionalProperties ?? {};
+  if (token === UNLISTED) return { name: UNLISTED_NAME, schema: other, leafIsName: false };
+  const pattern = /^\{\/(.*)\/\}$/s.exec(token)?.[1];
+  if (pattern !== undefined) {
+    const patterns = isSchemaObject(s.patternProperties) ? s.patternProperties : {};
+    return { name: nameMatching(pattern), schema: patterns[pattern] ?? {}, leafIsName: false };
+  }
+  if (token === NAME_TOKEN) {
+    const name = path.length === 1 && leaf !== undefined && "value" in leaf ? leaf.value : undefined;
+    return typeof name === "string" ? { name, schema: props[name] ?? other, leafIsName: true } : undefined;
+  }
+  return { name: token, schema: props[token] ?? {}, leafIsName: false };
+}
+
 /** The triggers below `token`, relative to the value there. */
 const below = (present: readonly Trigger[], token: string): Trigger[] =>
   present.filter((t) => t.field[0] === token).map((t) => ({ ...t, field: t.field.slice(1) }));
@@ -186,9 +221,8 @@ function sampleObject(
 ): Record<string, unknown> {
   const props = isSchemaObject(s.properties) ? s.properties : {};
   const required = strings(s.required);
-  // an unlisted property (`additionalProperties`): one named as the extra-property example names it
-  const unlisted = path[0] === UNLISTED;
-  const forced = unlisted ? UNLISTED_NAME : path[0];
+  const target = forcedProperty(s, path, leaf);
+  const forced = target?.name;
   const held = present.filter((t) => t.field.length === 0).map((t) => t.name);
   const omitted = path.length === 1 && leaf !== undefined && "omit" in leaf ? forced : undefined;
   const out: Record<string, unknown> = {};
@@ -198,16 +232,14 @@ function sampleObject(
   for (const n of [forced, ...held]) if (n !== undefined && !names.includes(n)) names.push(n);
   // what the names held require in turn (`dependentRequired`, `dependentSchemas`), sampled from their schemas
   const from = addDependents(s, names, omitted);
-  const other = unlisted || !isSchemaObject(s.additionalProperties) ? {} : s.additionalProperties;
+  const other = isSchemaObject(s.additionalProperties) ? s.additionalProperties : {};
   for (const name of names) {
     if (name === omitted) continue;
-    if (name === forced) {
-      const schema = unlisted ? (s.additionalProperties ?? {}) : (props[name] ?? {});
-      defineOwn(
-        out,
-        name,
-        forcedValue(schema, root, path.slice(1), leaf!, depth + 1, budget, below(present, path[0]!)),
-      );
+    if (name === forced && target !== undefined) {
+      const value = target.leafIsName
+        ? sampleValue(target.schema, root, undefined, depth + 1, budget, variant)
+        : forcedValue(target.schema, root, path.slice(1), leaf!, depth + 1, budget, below(present, path[0]!));
+      defineOwn(out, name, value);
     } else {
       const schema = from.get(name) ?? props[name] ?? other;
       defineOwn(out, name, sampleValue(schema, root, undefined, depth + 1, budget, variant));

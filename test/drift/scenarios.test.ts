@@ -201,6 +201,7 @@ const ROWS: Row[] = [
     [
       ["contains", A, { contains: { const: "a" } }],
       ["minContains", { ...A, contains: { const: "a" } }, { minContains: 2 }],
+      ["maxContains", { ...A, contains: { const: "a" } }, { maxContains: 1 }],
       ["prefixItems", A, { prefixItems: [{ const: "a" }] }],
       ["propertyNames", O, { propertyNames: { maxLength: 1 } }],
       ["patternProperties", O, { patternProperties: { "^a": I } }],
@@ -266,7 +267,7 @@ const ROWS: Row[] = [
     "patternProperties value rewritten",
     { ...O, patternProperties: { "^a": S } },
     { ...O, patternProperties: { "^a": I } },
-    ["request-property-type-changed", "breaking", false],
+    ["request-property-type-changed", "breaking"],
     ["response-property-type-changed", "breaking"],
   ],
   [
@@ -280,7 +281,7 @@ const ROWS: Row[] = [
     "propertyNames rewritten",
     { ...O, propertyNames: { maxLength: 5 } },
     { ...O, propertyNames: { maxLength: 3 } },
-    ["request-property-max-length-decreased", "breaking", false],
+    ["request-property-max-length-decreased", "breaking"],
     ["response-property-max-length-decreased", "safe"],
   ],
   [
@@ -303,6 +304,13 @@ const ROWS: Row[] = [
     { ...A, contains: { const: "a" }, minContains: 2 },
     ["request-property-min-contains-set", "breaking"],
     ["response-property-min-contains-set", "safe"],
+  ],
+  [
+    "maxContains lowered",
+    { ...A, contains: { const: "a" }, maxContains: 3 },
+    { ...A, contains: { const: "a" }, maxContains: 2 },
+    ["request-property-max-contains-set", "breaking"],
+    ["response-property-max-contains-set", "safe"],
   ],
   [
     "unevaluatedProperties rewritten",

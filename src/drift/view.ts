@@ -182,22 +182,57 @@ function mergeAllOf(rest: JsonSchemaObject): void {
   else if (kept.length < (rest.allOf as unknown[]).length) rest.allOf = kept;
 }
 
-/** Whether no two branches accept a value of the same type (each branch's types known, `$ref`s followed). */
+/**
+ * Whether no two branches accept the same value (each branch's types known, `$ref`s followed):
+ * they share no type, or they are objects told apart by a tag (`taggedApart`).
+ */
 function disjoint(branches: readonly unknown[], root: SchemaRoot): boolean {
-  const seen: string[] = [];
+  const schemas: JsonSchemaObject[] = [];
   for (const branch of branches) {
     let schema = branch;
     for (let hops = 0; hops < 8 && isSchemaObject(schema) && typeof schema.$ref === "string"; hops++)
       schema = resolveRefAt(root, schema.$ref)?.schema;
-    if (!isSchemaObject(schema)) return false;
-    const types = typesOf(schema);
+    const types = isSchemaObject(schema) ? typesOf(schema) : undefined;
     if (types === undefined || types.length === 0) return false;
-    for (const t of types.flatMap((t) => (t === "number" ? ["number", "integer"] : [t]))) {
-      if (seen.includes(t) || (t === "integer" && seen.includes("number"))) return false;
-      seen.push(t);
-    }
+    schemas.push(schema as JsonSchemaObject);
   }
-  return true;
+  return schemas.every((x, i) => schemas.slice(i + 1).every((y) => !shareType(x, y) || taggedApart(x, y)));
+}
+
+/** Whether two schemas accept values of a common JSON type (`number` accepts integers; unknown types: any). */
+function shareType(x: JsonSchemaObject, y: JsonSchemaObject): boolean {
+  const [tx, ty] = [typesOf(x), typesOf(y)];
+  if (tx === undefined || ty === undefined) return true;
+  return tx.some((t) => acceptsType(ty, t) || ty.some((u) => acceptsType([t], u)));
+}
+
+/** The values a schema allows, when it lists them (`enum`, `const`). */
+const listed = (s: unknown): unknown[] | undefined =>
+  !isSchemaObject(s) ? undefined : Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined;
+
+/**
+ * Whether two object-only schemas never accept the same object: both require a property whose
+ * listed values (`const`/`enum`, written inline) share none, the tag of a tagged union (how
+ * OpenAPI's `discriminator` unions are written).
+ */
+export function taggedApart(x: JsonSchemaObject, y: JsonSchemaObject): boolean {
+  const objectOnly = (s: JsonSchemaObject): boolean => canonical(typesOf(s)) === '["object"]';
+  if (!objectOnly(x) || !objectOnly(y)) return false;
+  const tags = (s: JsonSchemaObject): Map<string, Set<string>> => {
+    const props = isSchemaObject(s.properties) ? s.properties : {};
+    const out = new Map<string, Set<string>>();
+    for (const k of Array.isArray(s.required) ? s.required : []) {
+      const values = typeof k === "string" && Object.hasOwn(props, k) ? listed(props[k]) : undefined;
+      if (values !== undefined) out.set(k as string, new Set(values.map(canonical)));
+    }
+    return out;
+  };
+  const ty = tags(y);
+  for (const [k, vx] of tags(x)) {
+    const vy = ty.get(k);
+    if (vy !== undefined && ![...vx].some((v) => vy.has(v))) return true;
+  }
+  return false;
 }
 
 /** JSON types an alternative accepts; undefined for any type. */

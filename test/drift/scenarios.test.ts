@@ -614,6 +614,21 @@ const ROWS: Row[] = [
     ["request-property-max-decreased", "breaking"],
     ["response-property-max-decreased", "safe"],
   ],
+  // a tagged union (a required property with other values in each member): no member covers another's narrowing
+  ...(["anyOf", "oneOf"] as const).map((union): Row => {
+    const member = (tag: string, v?: number): Json => ({
+      ...O,
+      required: ["kind"],
+      properties: { kind: { const: tag }, ...(v === undefined ? {} : { v: { ...I, maximum: v } }) },
+    });
+    return [
+      `a bound lowered in one member of a tagged ${union}`,
+      { [union]: [member("a", 9), member("b")] },
+      { [union]: [member("a", 5), member("b")] },
+      ["request-property-max-decreased", "breaking"],
+      ["response-property-max-decreased", "safe"],
+    ];
+  }),
   [
     "anyOf beside other keywords rewritten",
     { ...S, anyOf: [{ maxLength: 10 }, { pattern: "^a" }] },

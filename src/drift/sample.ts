@@ -142,8 +142,10 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((n): n is
 /**
  * The properties an object of `s` holding `names` must also hold (issue 29.2), added to `names`
  * with the schema each value is sampled from (the dependent schema's own, else the object's):
- * the `dependentRequired` lists of the names held and the `required` of their `dependentSchemas`
- * schemas, which apply to the object too (and may nest), until nothing more is required.
+ * the `dependentRequired` lists of the names held, the `required` of their `dependentSchemas`
+ * schemas, and the `required` of a `then` whose `if` the object is taken to pass (it holds every
+ * property the `if` requires or lists); each schema found applies to the object too (and may
+ * nest), until nothing more is required.
  */
 function addDependents(s: JsonSchemaObject, names: string[], omitted: string | undefined): Map<string, unknown> {
   const own = (o: unknown, name: string): o is JsonSchemaObject =>
@@ -155,17 +157,29 @@ function addDependents(s: JsonSchemaObject, names: string[], omitted: string | u
     names.push(name);
     from.set(name, schema);
   };
+  const apply = (schema: unknown): void => {
+    if (!isSchemaObject(schema)) return;
+    applying.add(schema);
+    const props = isSchemaObject(schema.properties) ? schema.properties : {};
+    for (const n of strings(schema.required)) add(n, props[n]);
+  };
+  const held = (n: string): boolean => n !== omitted && names.includes(n);
   for (let size = -1; size !== names.length + applying.size;) {
     size = names.length + applying.size;
-    for (const a of [...applying])
+    for (const a of [...applying]) {
       for (const name of names.filter((n) => n !== omitted)) {
         if (own(a.dependentRequired, name)) for (const n of strings(a.dependentRequired[name])) add(n, undefined);
-        const dependent = own(a.dependentSchemas, name) ? a.dependentSchemas[name] : undefined;
-        if (!isSchemaObject(dependent)) continue;
-        applying.add(dependent);
-        const props = isSchemaObject(dependent.properties) ? dependent.properties : {};
-        for (const n of strings(dependent.required)) add(n, props[n]);
+        if (own(a.dependentSchemas, name)) apply(a.dependentSchemas[name]);
       }
+      const condition = a.if;
+      if (isSchemaObject(condition) && a.then !== undefined) {
+        const checked = [
+          ...strings(condition.required),
+          ...Object.keys(isSchemaObject(condition.properties) ? condition.properties : {}),
+        ];
+        if (checked.length > 0 && checked.every(held)) apply(a.then);
+      }
+    }
   }
   return from;
 }
@@ -223,7 +237,10 @@ function sampleObject(
   const required = strings(s.required);
   const target = forcedProperty(s, path, leaf);
   const forced = target?.name;
-  const held = present.filter((t) => t.field.length === 0).map((t) => t.name);
+  const here = present.filter((t) => t.field.length === 0);
+  const held = here.map((t) => t.name);
+  // a trigger's own schema of its value (an `if`'s `kind: {const: "image"}`), before the object's
+  const heldFrom = new Map(here.filter((t) => t.schema !== undefined).map((t) => [t.name, t.schema]));
   const omitted = path.length === 1 && leaf !== undefined && "omit" in leaf ? forced : undefined;
   const out: Record<string, unknown> = {};
   const names = [...new Set([...Object.keys(props), ...required])].filter(
@@ -241,7 +258,7 @@ function sampleObject(
         : forcedValue(target.schema, root, path.slice(1), leaf!, depth + 1, budget, below(present, path[0]!));
       defineOwn(out, name, value);
     } else {
-      const schema = from.get(name) ?? props[name] ?? other;
+      const schema = heldFrom.get(name) ?? from.get(name) ?? props[name] ?? other;
       defineOwn(out, name, sampleValue(schema, root, undefined, depth + 1, budget, variant));
     }
   }

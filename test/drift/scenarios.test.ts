@@ -333,6 +333,33 @@ const ROWS: Row[] = [
     ["request-property-max-decreased", "breaking"],
     ["response-property-max-decreased", "safe"],
   ],
+  // below a then, the example holds what its if checks (kind: image), and what the old then requires (b)
+  ...(
+    [
+      [
+        "a then's bound lowered",
+        { properties: { b: { maximum: 9 } } },
+        { properties: { b: { maximum: 5 } } },
+        "max-decreased",
+      ],
+      ["a then requiring one more", { required: ["b"] }, { required: ["b", "c"] }, undefined],
+    ] as const
+  ).map(([name, before, after, what]): Row => {
+    const x = (then: unknown): Json => ({
+      ...O,
+      required: ["kind"],
+      properties: { kind: { enum: ["video", "image"] }, b: I, c: S },
+      if: { properties: { kind: { const: "image" } } },
+      then,
+    });
+    return [
+      `${name} below an if on a property`,
+      x(before),
+      x(after),
+      [what === undefined ? "new-required-request-property" : `request-property-${what}`, "breaking"],
+      [what === undefined ? "response-required-property-added" : `response-property-${what}`, "safe"],
+    ];
+  }),
   [
     "else rewritten",
     { ...I, if: { minimum: 10 }, else: { minimum: 0 } },

@@ -9,7 +9,16 @@
 import { isSchemaObject } from "../../../schema/index.js";
 import { SCHEMA_KEYWORDS, TYPE_SHAPING_KEYWORDS, type SchemaKeyword } from "../../table/index.js";
 import { canonical, child, viewSchema, type Alternative } from "../../view.js";
-import { at, kindOf, NAME_TOKEN, patternToken, UNLISTED, type FindingParams, type Walk } from "../finding.js";
+import {
+  at,
+  kindOf,
+  NAME_TOKEN,
+  patternToken,
+  UNLISTED,
+  type FindingParams,
+  type Trigger,
+  type Walk,
+} from "../finding.js";
 import { sameWritten } from "../refs.js";
 
 interface Pair {
@@ -44,15 +53,29 @@ function descend(p: Pair, vb: unknown, va: unknown, pointer: string[], token?: s
 }
 
 /**
- * The walk below a `dependentSchemas` value: it applies only when the object holds `name`, so
- * each change found there says so (`triggers`), and its example holds that property (issue 29.2).
+ * The walk below a subschema that applies only when the object holds some properties (a
+ * `dependentSchemas` value, a `then`): each change found there says so (`triggers`), and its
+ * example holds them (issue 29.2).
  */
-function triggeredBy(walk: Walk, field: string[], name: string): Walk {
+function triggeredBy(walk: Walk, triggers: Trigger[]): Walk {
+  if (triggers.length === 0) return walk;
   return {
     ...walk,
     emit: (kind, at, pb, pa, params = {}) =>
-      walk.emit(kind, at, pb, pa, { ...params, triggers: [{ field, name }, ...(params.triggers ?? [])] }),
+      walk.emit(kind, at, pb, pa, { ...params, triggers: [...triggers, ...(params.triggers ?? [])] }),
   };
+}
+
+/**
+ * What an object must hold for the snapshot's `if` to pass, so that its `then` applies: each
+ * property the `if` requires or lists, with the `if`'s schema of it (`kind: {const: "image"}`).
+ */
+function ifTriggers(condition: unknown, field: string[]): Trigger[] {
+  if (!isSchemaObject(condition)) return [];
+  const props = isSchemaObject(condition.properties) ? condition.properties : {};
+  const required = Array.isArray(condition.required) ? condition.required : [];
+  const names = new Set([...required.filter((n): n is string => typeof n === "string"), ...Object.keys(props)]);
+  return [...names].map((name) => ({ field, name, schema: Object.hasOwn(props, name) ? props[name] : undefined }));
 }
 
 /**
@@ -76,7 +99,7 @@ const schemaMap =
           va[key],
           [p.keyword, key],
           token(key),
-          trigger ? triggeredBy(p.walk, p.field, key) : p.walk,
+          triggeredBy(p.walk, trigger ? [{ field: p.field, name: key }] : []),
         );
     }
   };
@@ -127,7 +150,9 @@ const SUBSCHEMAS: Record<SchemaKeyword, (p: Pair, vb: unknown, va: unknown) => v
       to: va,
       sample: { schema: p.snapshot.schema, side: "before" },
     }),
-  then: (p, vb, va) => descend(p, vb, va, ["then"]),
+  // applies when the `if` passes: its example holds what the snapshot's `if` checks
+  then: (p, vb, va) =>
+    descend(p, vb, va, ["then"], undefined, triggeredBy(p.walk, ifTriggers(p.snapshot.schema.if, p.field))),
   else: (p, vb, va) => descend(p, vb, va, ["else"]),
 };
 

@@ -210,30 +210,44 @@ function shareType(x: JsonSchemaObject, y: JsonSchemaObject): boolean {
 const listed = (s: unknown): unknown[] | undefined =>
   !isSchemaObject(s) ? undefined : Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined;
 
+/** The tags of an object-only schema: each required property whose values it lists inline, with those values. */
+function tagsOf(s: JsonSchemaObject): Map<string, Set<string>> | undefined {
+  if (canonical(typesOf(s)) !== '["object"]') return undefined;
+  const props = isSchemaObject(s.properties) ? s.properties : {};
+  const out = new Map<string, Set<string>>();
+  for (const k of Array.isArray(s.required) ? s.required : []) {
+    const values = typeof k === "string" && Object.hasOwn(props, k) ? listed(props[k]) : undefined;
+    if (values !== undefined) out.set(k as string, new Set(values.map(canonical)));
+  }
+  return out;
+}
+
+/** Compares the tags two object-only schemas share: whether `test` holds for the value sets of one of them. */
+function someTag(
+  x: JsonSchemaObject,
+  y: JsonSchemaObject,
+  test: (vx: Set<string>, vy: Set<string>) => boolean,
+): boolean {
+  const [tx, ty] = [tagsOf(x), tagsOf(y)];
+  if (tx === undefined || ty === undefined) return false;
+  for (const [k, vx] of tx) {
+    const vy = ty.get(k);
+    if (vy !== undefined && test(vx, vy)) return true;
+  }
+  return false;
+}
+
 /**
  * Whether two object-only schemas never accept the same object: both require a property whose
  * listed values (`const`/`enum`, written inline) share none, the tag of a tagged union (how
  * OpenAPI's `discriminator` unions are written).
  */
-export function taggedApart(x: JsonSchemaObject, y: JsonSchemaObject): boolean {
-  const objectOnly = (s: JsonSchemaObject): boolean => canonical(typesOf(s)) === '["object"]';
-  if (!objectOnly(x) || !objectOnly(y)) return false;
-  const tags = (s: JsonSchemaObject): Map<string, Set<string>> => {
-    const props = isSchemaObject(s.properties) ? s.properties : {};
-    const out = new Map<string, Set<string>>();
-    for (const k of Array.isArray(s.required) ? s.required : []) {
-      const values = typeof k === "string" && Object.hasOwn(props, k) ? listed(props[k]) : undefined;
-      if (values !== undefined) out.set(k as string, new Set(values.map(canonical)));
-    }
-    return out;
-  };
-  const ty = tags(y);
-  for (const [k, vx] of tags(x)) {
-    const vy = ty.get(k);
-    if (vy !== undefined && ![...vx].some((v) => vy.has(v))) return true;
-  }
-  return false;
-}
+export const taggedApart = (x: JsonSchemaObject, y: JsonSchemaObject): boolean =>
+  someTag(x, y, (vx, vy) => ![...vx].some((v) => vy.has(v)));
+
+/** Whether two members of tagged unions carry the same tag values (one member, on the two sides). */
+export const sameTag = (x: JsonSchemaObject, y: JsonSchemaObject): boolean =>
+  someTag(x, y, (vx, vy) => vx.size === vy.size && [...vx].every((v) => vy.has(v)));
 
 /** JSON types an alternative accepts; undefined for any type. */
 export function typesOf(schema: JsonSchemaObject): string[] | undefined {

@@ -804,6 +804,27 @@ describe("scenario table: each change in a request and in a response", () => {
   });
 });
 
+describe("a tagged union's members are paired by their tag (issue 29.4)", () => {
+  const member = (tag: string, v: number, extra: Json = {}): Json => ({
+    ...O,
+    required: ["kind"],
+    properties: { kind: { const: tag }, v: { ...I, maximum: v }, ...extra },
+  });
+  it("listed in another order, both changed: each change is its own member's, not undecided", () => {
+    const found = changes(
+      model({ oneOf: [member("a", 9), member("b", 9)] }),
+      model({ oneOf: [member("b", 9, { w: S }), member("a", 5)] }),
+    );
+    expect(found.map((c) => [c.direction, c.id, c.severity, c.field])).toEqual([
+      ["request", "request-property-max-decreased", "breaking", "/x/v"],
+      ["request", "new-optional-request-property", "safe", "/x/w"],
+      ["response", "response-property-max-decreased", "safe", "/x/v"],
+      ["response", "response-optional-property-added", "safe", "/x/w"],
+    ]);
+    expect(found[0]!.example).toEqual({ prompt: "…", x: { kind: "a", v: 9 } });
+  });
+});
+
 /** A model with several endpoints; `edit` changes the after side's document. */
 function endpoints(edit: (doc: Json) => void): [Json, Json] {
   const before = model(S) as { paths: Record<string, Json> };

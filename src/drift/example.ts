@@ -27,6 +27,7 @@ import type { Finding } from "./diff/index.js";
 import {
   arrayOfLength,
   forcedValue,
+  nameMatching,
   SampleBudget,
   sampleValue,
   stringOfLength,
@@ -86,8 +87,8 @@ function sampleFrom(finding: Finding, sides: Sides, budget: SampleBudget): Leaf 
 }
 
 const FILLER = "…";
-/** Strings unlike each other and unlike most formats and patterns. */
-const STRINGS = [FILLER, "x", "not a uri", "https://example.com/input.png", "2026-01-01", "a b", "", "0"];
+/** Strings unlike each other and unlike most formats and patterns (a line break: `^.*$` rejects it). */
+const STRINGS = [FILLER, "x", "not a uri", "https://example.com/input.png", "2026-01-01", "a b", "", "0", "a\nb"];
 
 /**
  * Candidate values at the change's location, for a change no single value is known to cross
@@ -145,31 +146,47 @@ const STRATEGIES: Record<ExampleStrategy, Strategy> = {
   "keyword-witness": (f, sides, budget) => [...keywordWitnesses(f, sides, budget), ...crossingValues(f, sides, budget)],
 };
 
-/** The object at the change with one more property `name`, of a few values. */
-function extraProperty(name: string): Candidate[] {
-  return [FILLER, 0, true, null, {}, []].map((value) => ({ leaf: { value }, extra: name }));
+/** The object at the change with one more property `name`, of a few values: `sampled` (from the snapshot's schema of it) first. */
+function extraProperty(name: string, sampled?: unknown): Candidate[] {
+  const values = [FILLER, 0, true, null, {}, []];
+  if (sampled !== undefined) values.unshift(sampled);
+  return values.map((value) => ({ leaf: { value }, extra: name }));
 }
 
 /**
  * Values a 2020-12 keyword newly set may reject (issue 29.2), from the keyword's own value: a
- * property its object names (`dependentRequired`, `dependentSchemas`, `patternProperties`) or
- * one it does not list (`propertyNames`, `unevaluatedProperties`); an array of one item of the
- * `contains` schema (`minContains`); a one-item tuple of each kind (`prefixItems`); numbers near
- * those the new value holds (`then`, `else`, the `if` condition).
+ * property its object names (`dependentRequired`, `dependentSchemas`, `patternProperties`; its
+ * value sampled from the snapshot's schema first, and the properties the snapshot's own
+ * dependencies require of it filled by the sampler, so that a list or schema rewritten for an
+ * existing trigger is crossed too) or one it does not list (`propertyNames`,
+ * `unevaluatedProperties`); an array of one item of the `contains` schema (`minContains`); a
+ * one-item tuple of each kind (`prefixItems`); numbers near those the new value holds (`then`,
+ * `else`, the `if` condition).
  */
 function keywordWitnesses(finding: Finding, sides: Sides, budget: SampleBudget): Candidate[] {
   const to = finding.params.to;
   const schema = (finding.params.sample?.schema ?? {}) as JsonSchemaObject;
+  const props = isSchemaObject(schema.properties) ? schema.properties : {};
   const out: Candidate[] = [];
   if (
     isSchemaObject(to) &&
     /^(dependentRequired|dependentSchemas|patternProperties)$/.test(finding.params.keyword ?? "")
   )
-    for (const key of Object.keys(to)) out.push(...extraProperty(key.replace(/^\^|[$.*+?()[\]{}|\\]/g, "")));
+    for (const key of Object.keys(to)) {
+      const name = nameMatching(key);
+      const own = Object.prototype.hasOwnProperty.call(props, name);
+      out.push(...extraProperty(name, own ? sampleValue(props[name], sides.before, undefined, 0, budget) : undefined));
+    }
   out.push(...extraProperty(UNLISTED_NAME));
   if (schema.contains !== undefined) {
     const item = sampleValue(schema.contains, sides.before, undefined, 0, budget);
-    if (item !== undefined) out.push({ leaf: { value: [item] } });
+    if (item !== undefined) {
+      out.push({ leaf: { value: [item] } });
+      // one more matching item than a new `maxContains` allows
+      const to = finding.params.to;
+      if (finding.params.keyword === "maxContains" && typeof to === "number")
+        out.push({ leaf: { value: arrayOfLength(to + 1, () => item, budget) } });
+    }
   }
   // a tuple whose first item is of another kind (`prefixItems` set, unset or rewritten)
   if (finding.params.keyword === "prefixItems")
@@ -345,7 +362,9 @@ export class ExampleMaker {
     let rejects: ValidateFunction | null | undefined;
     for (const candidate of STRATEGIES[strategy](finding, sides, budget)) {
       const path = candidate.extra === undefined ? finding.field : [...finding.field, candidate.extra];
-      const payload = forcedValue(accepting.schema, accepting, path, candidate.leaf, 0, new SampleBudget());
+      // a change under a `dependentSchemas` key applies only when its object holds that property
+      const triggers = finding.params.triggers ?? [];
+      const payload = forcedValue(accepting.schema, accepting, path, candidate.leaf, 0, new SampleBudget(), triggers);
       const unsafe = this.unsafe(finding.direction, sides);
       if (unsafe !== undefined) return { noExample: unsafe };
       // compiled only now, when a change has a candidate: each distinct schema once per run

@@ -5,7 +5,7 @@
  * around it. The result is a candidate: `example.ts` checks it with Ajv before showing it.
  */
 import { defineOwn, isSchemaObject, type JsonSchemaObject } from "../schema/index.js";
-import { UNLISTED } from "./diff/index.js";
+import { NAME_TOKEN, UNLISTED, type Trigger } from "./diff/index.js";
 import { acceptsType, jsonType, typesOf, viewSchema, type Alternative, type SchemaRoot } from "./view.js";
 
 /** The name an example gives a property its object does not list. */
@@ -137,6 +137,92 @@ export function sampleValue(
   }
 }
 
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((n): n is string => typeof n === "string") : []);
+
+/**
+ * The properties an object of `s` holding `names` must also hold (issue 29.2), added to `names`
+ * with the schema each value is sampled from (the dependent schema's own, else the object's):
+ * the `dependentRequired` lists of the names held, the `required` of their `dependentSchemas`
+ * schemas, and the `required` of a `then` whose `if` the object is taken to pass (it holds every
+ * property the `if` requires or lists); each schema found applies to the object too (and may
+ * nest), until nothing more is required.
+ */
+function addDependents(s: JsonSchemaObject, names: string[], omitted: string | undefined): Map<string, unknown> {
+  const own = (o: unknown, name: string): o is JsonSchemaObject =>
+    isSchemaObject(o) && Object.prototype.hasOwnProperty.call(o, name);
+  const from = new Map<string, unknown>();
+  const applying = new Set([s]);
+  const add = (name: string, schema: unknown): void => {
+    if (names.includes(name)) return;
+    names.push(name);
+    from.set(name, schema);
+  };
+  const apply = (schema: unknown): void => {
+    if (!isSchemaObject(schema)) return;
+    applying.add(schema);
+    const props = isSchemaObject(schema.properties) ? schema.properties : {};
+    for (const n of strings(schema.required)) add(n, props[n]);
+  };
+  const held = (n: string): boolean => n !== omitted && names.includes(n);
+  for (let size = -1; size !== names.length + applying.size;) {
+    size = names.length + applying.size;
+    for (const a of [...applying]) {
+      for (const name of names.filter((n) => n !== omitted)) {
+        if (own(a.dependentRequired, name)) for (const n of strings(a.dependentRequired[name])) add(n, undefined);
+        if (own(a.dependentSchemas, name)) apply(a.dependentSchemas[name]);
+      }
+      const condition = a.if;
+      if (isSchemaObject(condition) && a.then !== undefined) {
+        const checked = [
+          ...strings(condition.required),
+          ...Object.keys(isSchemaObject(condition.properties) ? condition.properties : {}),
+        ];
+        if (checked.length > 0 && checked.every(held)) apply(a.then);
+      }
+    }
+  }
+  return from;
+}
+
+/** A property name a pattern may match, read off it: `^x_` gives `x_` (the example's Ajv check tells whether it does). */
+export const nameMatching = (pattern: string): string => pattern.replace(/^\^|[$.*+?()[\]{}|\\]/g, "");
+
+/** The property a path token stands for in an object, the schema of its value, and whether the leaf is its name. */
+interface Forced {
+  name: string;
+  schema: unknown;
+  /** `{name}`: the leaf is the property's name (`propertyNames`), its value sampled */
+  leafIsName: boolean;
+}
+
+/**
+ * What a path token names in an object of `s`: a listed property; `{unlisted}`, one the object
+ * does not list, named as the extra-property example names it (`additionalProperties`);
+ * `{/p/}`, one named after `p` (`patternProperties`); `{name}`, a property whose name is the
+ * leaf (`propertyNames`), when the leaf is a string and the path ends there.
+ */
+function forcedProperty(s: JsonSchemaObject, path: readonly string[], leaf: Leaf | undefined): Forced | undefined {
+  const token = path[0];
+  if (token === undefined) return undefined;
+  const props = isSchemaObject(s.properties) ? s.properties : {};
+  const other = s.additionalProperties ?? {};
+  if (token === UNLISTED) return { name: UNLISTED_NAME, schema: other, leafIsName: false };
+  const pattern = /^\{\/(.*)\/\}$/s.exec(token)?.[1];
+  if (pattern !== undefined) {
+    const patterns = isSchemaObject(s.patternProperties) ? s.patternProperties : {};
+    return { name: nameMatching(pattern), schema: patterns[pattern] ?? {}, leafIsName: false };
+  }
+  if (token === NAME_TOKEN) {
+    const name = path.length === 1 && leaf !== undefined && "value" in leaf ? leaf.value : undefined;
+    return typeof name === "string" ? { name, schema: props[name] ?? other, leafIsName: true } : undefined;
+  }
+  return { name: token, schema: props[token] ?? {}, leafIsName: false };
+}
+
+/** The triggers below `token`, relative to the value there. */
+const below = (present: readonly Trigger[], token: string): Trigger[] =>
+  present.filter((t) => t.field[0] === token).map((t) => ({ ...t, field: t.field.slice(1) }));
+
 function sampleObject(
   s: JsonSchemaObject,
   root: SchemaRoot,
@@ -145,22 +231,35 @@ function sampleObject(
   depth: number,
   budget: SampleBudget,
   variant = 0,
+  present: readonly Trigger[] = [],
 ): Record<string, unknown> {
   const props = isSchemaObject(s.properties) ? s.properties : {};
-  const required = Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : [];
-  // an unlisted property (`additionalProperties`): one named as the extra-property example names it
-  const unlisted = path[0] === UNLISTED;
-  const forced = unlisted ? UNLISTED_NAME : path[0];
+  const required = strings(s.required);
+  const target = forcedProperty(s, path, leaf);
+  const forced = target?.name;
+  const here = present.filter((t) => t.field.length === 0);
+  const held = here.map((t) => t.name);
+  // a trigger's own schema of its value (an `if`'s `kind: {const: "image"}`), before the object's
+  const heldFrom = new Map(here.filter((t) => t.schema !== undefined).map((t) => [t.name, t.schema]));
+  const omitted = path.length === 1 && leaf !== undefined && "omit" in leaf ? forced : undefined;
   const out: Record<string, unknown> = {};
-  const names = [...new Set([...Object.keys(props), ...required])].filter((n) => required.includes(n) || n === forced);
-  if (forced !== undefined && !names.includes(forced)) names.push(forced);
+  const names = [...new Set([...Object.keys(props), ...required])].filter(
+    (n) => required.includes(n) || n === forced || held.includes(n),
+  );
+  for (const n of [forced, ...held]) if (n !== undefined && !names.includes(n)) names.push(n);
+  // what the names held require in turn (`dependentRequired`, `dependentSchemas`), sampled from their schemas
+  const from = addDependents(s, names, omitted);
+  const other = isSchemaObject(s.additionalProperties) ? s.additionalProperties : {};
   for (const name of names) {
-    if (name === forced) {
-      if (path.length === 1 && leaf !== undefined && "omit" in leaf) continue;
-      const schema = unlisted ? (s.additionalProperties ?? {}) : (props[name] ?? {});
-      defineOwn(out, name, forcedValue(schema, root, path.slice(1), leaf!, depth + 1, budget));
+    if (name === omitted) continue;
+    if (name === forced && target !== undefined) {
+      const value = target.leafIsName
+        ? sampleValue(target.schema, root, undefined, depth + 1, budget, variant)
+        : forcedValue(target.schema, root, path.slice(1), leaf!, depth + 1, budget, below(present, path[0]!));
+      defineOwn(out, name, value);
     } else {
-      defineOwn(out, name, sampleValue(props[name] ?? {}, root, undefined, depth + 1, budget, variant));
+      const schema = heldFrom.get(name) ?? from.get(name) ?? props[name] ?? other;
+      defineOwn(out, name, sampleValue(schema, root, undefined, depth + 1, budget, variant));
     }
   }
   return out;
@@ -168,7 +267,8 @@ function sampleObject(
 
 /**
  * A minimal value of `schema` with `leaf` at `path` (payload tokens, `*` for an array item past
- * any `prefixItems`, a number for one of the `prefixItems` positions).
+ * any `prefixItems`, a number for one of the `prefixItems` positions), and the properties
+ * `present` names in the objects along the path (fields relative to this value).
  * The alternative chosen at each level is the first one that can hold the path.
  * `ExampleTooLarge` when the value would be larger than the caps.
  */
@@ -179,6 +279,7 @@ export function forcedValue(
   leaf: Leaf,
   depth = 0,
   budget = new SampleBudget(),
+  present: readonly Trigger[] = [],
 ): unknown {
   if (path.length === 0) return "value" in leaf ? leaf.value : undefined;
   if (depth > MAX_DEPTH) return null;
@@ -202,7 +303,7 @@ export function forcedValue(
     const first =
       path.length === 1 && "omit" in leaf
         ? []
-        : [forcedValue(schemaAt(index), root, path.slice(1), leaf, depth + 1, budget)];
+        : [forcedValue(schemaAt(index), root, path.slice(1), leaf, depth + 1, budget, below(present, next))];
     const count = typeof alt.schema.minItems === "number" ? alt.schema.minItems : 0;
     const done = head.length + first.length;
     const rest = arrayOfLength(
@@ -212,5 +313,5 @@ export function forcedValue(
     );
     return [...head, ...first, ...rest];
   }
-  return sampleObject(alt.schema, root, path, leaf, depth, budget);
+  return sampleObject(alt.schema, root, path, leaf, depth, budget, 0, present);
 }

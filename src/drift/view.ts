@@ -182,23 +182,72 @@ function mergeAllOf(rest: JsonSchemaObject): void {
   else if (kept.length < (rest.allOf as unknown[]).length) rest.allOf = kept;
 }
 
-/** Whether no two branches accept a value of the same type (each branch's types known, `$ref`s followed). */
+/**
+ * Whether no two branches accept the same value (each branch's types known, `$ref`s followed):
+ * they share no type, or they are objects told apart by a tag (`taggedApart`).
+ */
 function disjoint(branches: readonly unknown[], root: SchemaRoot): boolean {
-  const seen: string[] = [];
+  const schemas: JsonSchemaObject[] = [];
   for (const branch of branches) {
     let schema = branch;
     for (let hops = 0; hops < 8 && isSchemaObject(schema) && typeof schema.$ref === "string"; hops++)
       schema = resolveRefAt(root, schema.$ref)?.schema;
-    if (!isSchemaObject(schema)) return false;
-    const types = typesOf(schema);
+    const types = isSchemaObject(schema) ? typesOf(schema) : undefined;
     if (types === undefined || types.length === 0) return false;
-    for (const t of types.flatMap((t) => (t === "number" ? ["number", "integer"] : [t]))) {
-      if (seen.includes(t) || (t === "integer" && seen.includes("number"))) return false;
-      seen.push(t);
-    }
+    schemas.push(schema as JsonSchemaObject);
   }
-  return true;
+  return schemas.every((x, i) => schemas.slice(i + 1).every((y) => !shareType(x, y) || taggedApart(x, y)));
 }
+
+/** Whether two schemas accept values of a common JSON type (`number` accepts integers; unknown types: any). */
+function shareType(x: JsonSchemaObject, y: JsonSchemaObject): boolean {
+  const [tx, ty] = [typesOf(x), typesOf(y)];
+  if (tx === undefined || ty === undefined) return true;
+  return tx.some((t) => acceptsType(ty, t) || ty.some((u) => acceptsType([t], u)));
+}
+
+/** The values a schema allows, when it lists them (`enum`, `const`). */
+const listed = (s: unknown): unknown[] | undefined =>
+  !isSchemaObject(s) ? undefined : Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined;
+
+/** The tags of an object-only schema: each required property whose values it lists inline, with those values. */
+function tagsOf(s: JsonSchemaObject): Map<string, Set<string>> | undefined {
+  if (canonical(typesOf(s)) !== '["object"]') return undefined;
+  const props = isSchemaObject(s.properties) ? s.properties : {};
+  const out = new Map<string, Set<string>>();
+  for (const k of Array.isArray(s.required) ? s.required : []) {
+    const values = typeof k === "string" && Object.hasOwn(props, k) ? listed(props[k]) : undefined;
+    if (values !== undefined) out.set(k as string, new Set(values.map(canonical)));
+  }
+  return out;
+}
+
+/** Compares the tags two object-only schemas share: whether `test` holds for the value sets of one of them. */
+function someTag(
+  x: JsonSchemaObject,
+  y: JsonSchemaObject,
+  test: (vx: Set<string>, vy: Set<string>) => boolean,
+): boolean {
+  const [tx, ty] = [tagsOf(x), tagsOf(y)];
+  if (tx === undefined || ty === undefined) return false;
+  for (const [k, vx] of tx) {
+    const vy = ty.get(k);
+    if (vy !== undefined && test(vx, vy)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether two object-only schemas never accept the same object: both require a property whose
+ * listed values (`const`/`enum`, written inline) share none, the tag of a tagged union (how
+ * OpenAPI's `discriminator` unions are written).
+ */
+export const taggedApart = (x: JsonSchemaObject, y: JsonSchemaObject): boolean =>
+  someTag(x, y, (vx, vy) => ![...vx].some((v) => vy.has(v)));
+
+/** Whether two members of tagged unions carry the same tag values (one member, on the two sides). */
+export const sameTag = (x: JsonSchemaObject, y: JsonSchemaObject): boolean =>
+  someTag(x, y, (vx, vy) => vx.size === vy.size && [...vx].every((v) => vy.has(v)));
 
 /** JSON types an alternative accepts; undefined for any type. */
 export function typesOf(schema: JsonSchemaObject): string[] | undefined {

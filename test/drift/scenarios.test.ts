@@ -162,6 +162,27 @@ const ROWS: Row[] = [
     ["response-property-pattern-set", "safe"],
   ],
   [
+    "pattern .* narrowed to ^.*$ (a line break is rejected now)",
+    { ...S, pattern: ".*" },
+    { ...S, pattern: "^.*$" },
+    ["request-property-pattern-set", "breaking"],
+    ["response-property-pattern-set", "safe"],
+  ],
+  [
+    'pattern "^" narrowed to ^a',
+    { ...S, pattern: "^" },
+    { ...S, pattern: "^a" },
+    ["request-property-pattern-set", "breaking"],
+    ["response-property-pattern-set", "safe"],
+  ],
+  [
+    "pattern ^\\d*$ widened to \\d*",
+    { ...S, pattern: "^\\d*$" },
+    { ...S, pattern: "\\d*" },
+    ["request-property-pattern-unset", "safe"],
+    ["response-property-pattern-unset", "behavior"],
+  ],
+  [
     "pattern ^a widened to .*",
     { ...S, pattern: "^a" },
     { ...S, pattern: ".*" },
@@ -180,6 +201,7 @@ const ROWS: Row[] = [
     [
       ["contains", A, { contains: { const: "a" } }],
       ["minContains", { ...A, contains: { const: "a" } }, { minContains: 2 }],
+      ["maxContains", { ...A, contains: { const: "a" } }, { maxContains: 1 }],
       ["prefixItems", A, { prefixItems: [{ const: "a" }] }],
       ["propertyNames", O, { propertyNames: { maxLength: 1 } }],
       ["patternProperties", O, { patternProperties: { "^a": I } }],
@@ -245,7 +267,7 @@ const ROWS: Row[] = [
     "patternProperties value rewritten",
     { ...O, patternProperties: { "^a": S } },
     { ...O, patternProperties: { "^a": I } },
-    ["request-property-type-changed", "breaking", false],
+    ["request-property-type-changed", "breaking"],
     ["response-property-type-changed", "breaking"],
   ],
   [
@@ -259,21 +281,21 @@ const ROWS: Row[] = [
     "propertyNames rewritten",
     { ...O, propertyNames: { maxLength: 5 } },
     { ...O, propertyNames: { maxLength: 3 } },
-    ["request-property-max-length-decreased", "breaking", false],
+    ["request-property-max-length-decreased", "breaking"],
     ["response-property-max-length-decreased", "safe"],
   ],
   [
     "dependentSchemas rewritten",
     { ...O, dependentSchemas: { a: { required: ["b"] } } },
     { ...O, dependentSchemas: { a: { required: ["b", "c"] } } },
-    ["new-required-request-property", "breaking", false],
+    ["new-required-request-property", "breaking"],
     ["response-required-property-added", "safe"],
   ],
   [
     "dependentRequired rewritten",
     { ...O, dependentRequired: { a: ["b"] } },
     { ...O, dependentRequired: { a: ["b", "c"] } },
-    ["request-property-dependent-required-set", "breaking", false],
+    ["request-property-dependent-required-set", "breaking"],
     ["response-property-dependent-required-set", "safe"],
   ],
   [
@@ -282,6 +304,13 @@ const ROWS: Row[] = [
     { ...A, contains: { const: "a" }, minContains: 2 },
     ["request-property-min-contains-set", "breaking"],
     ["response-property-min-contains-set", "safe"],
+  ],
+  [
+    "maxContains lowered",
+    { ...A, contains: { const: "a" }, maxContains: 3 },
+    { ...A, contains: { const: "a" }, maxContains: 2 },
+    ["request-property-max-contains-set", "breaking"],
+    ["response-property-max-contains-set", "safe"],
   ],
   [
     "unevaluatedProperties rewritten",
@@ -304,12 +333,54 @@ const ROWS: Row[] = [
     ["request-property-max-decreased", "breaking"],
     ["response-property-max-decreased", "safe"],
   ],
+  // below a then, the example holds what its if checks (kind: image), and what the old then requires (b)
+  ...(
+    [
+      [
+        "a then's bound lowered",
+        { properties: { b: { maximum: 9 } } },
+        { properties: { b: { maximum: 5 } } },
+        "max-decreased",
+      ],
+      ["a then requiring one more", { required: ["b"] }, { required: ["b", "c"] }, undefined],
+    ] as const
+  ).map(([name, before, after, what]): Row => {
+    const x = (then: unknown): Json => ({
+      ...O,
+      required: ["kind"],
+      properties: { kind: { enum: ["video", "image"] }, b: I, c: S },
+      if: { properties: { kind: { const: "image" } } },
+      then,
+    });
+    return [
+      `${name} below an if on a property`,
+      x(before),
+      x(after),
+      [what === undefined ? "new-required-request-property" : `request-property-${what}`, "breaking"],
+      [what === undefined ? "response-required-property-added" : `response-property-${what}`, "safe"],
+    ];
+  }),
   [
     "else rewritten",
     { ...I, if: { minimum: 10 }, else: { minimum: 0 } },
     { ...I, if: { minimum: 10 }, else: { minimum: 5 } },
     ["request-property-min-increased", "breaking"],
     ["response-property-min-increased", "safe"],
+  ],
+  // issue 29.2: a then written without an if applies once an if is set beside it
+  [
+    "if set beside a then",
+    { ...I, then: { maximum: 0 } },
+    { ...I, if: { minimum: 10 }, then: { maximum: 0 } },
+    ["request-property-if-set", "breaking"],
+    ["response-property-if-set", "safe"],
+  ],
+  [
+    "if unset beside a then",
+    { ...I, if: { minimum: 10 }, then: { maximum: 0 } },
+    { ...I, then: { maximum: 0 } },
+    ["request-property-if-unset", "safe"],
+    ["response-property-if-unset", "behavior"],
   ],
   [
     "if rewritten",
@@ -570,6 +641,21 @@ const ROWS: Row[] = [
     ["request-property-max-decreased", "breaking"],
     ["response-property-max-decreased", "safe"],
   ],
+  // a tagged union (a required property with other values in each member): no member covers another's narrowing
+  ...(["anyOf", "oneOf"] as const).map((union): Row => {
+    const member = (tag: string, v?: number): Json => ({
+      ...O,
+      required: ["kind"],
+      properties: { kind: { const: tag }, ...(v === undefined ? {} : { v: { ...I, maximum: v } }) },
+    });
+    return [
+      `a bound lowered in one member of a tagged ${union}`,
+      { [union]: [member("a", 9), member("b")] },
+      { [union]: [member("a", 5), member("b")] },
+      ["request-property-max-decreased", "breaking"],
+      ["response-property-max-decreased", "safe"],
+    ];
+  }),
   [
     "anyOf beside other keywords rewritten",
     { ...S, anyOf: [{ maxLength: 10 }, { pattern: "^a" }] },
@@ -715,6 +801,27 @@ describe("scenario table: each change in a request and in a response", () => {
       else if (direction === "request" && want[1] === "breaking")
         expect(found[0]!.example, found[0]!.text).toBeDefined();
     }
+  });
+});
+
+describe("a tagged union's members are paired by their tag (issue 29.4)", () => {
+  const member = (tag: string, v: number, extra: Json = {}): Json => ({
+    ...O,
+    required: ["kind"],
+    properties: { kind: { const: tag }, v: { ...I, maximum: v }, ...extra },
+  });
+  it("listed in another order, both changed: each change is its own member's, not undecided", () => {
+    const found = changes(
+      model({ oneOf: [member("a", 9), member("b", 9)] }),
+      model({ oneOf: [member("b", 9, { w: S }), member("a", 5)] }),
+    );
+    expect(found.map((c) => [c.direction, c.id, c.severity, c.field])).toEqual([
+      ["request", "request-property-max-decreased", "breaking", "/x/v"],
+      ["request", "new-optional-request-property", "safe", "/x/w"],
+      ["response", "response-property-max-decreased", "safe", "/x/v"],
+      ["response", "response-optional-property-added", "safe", "/x/w"],
+    ]);
+    expect(found[0]!.example).toEqual({ prompt: "…", x: { kind: "a", v: 9 } });
   });
 });
 
@@ -895,7 +1002,24 @@ describe("equivalent rewrites report nothing", () => {
     ],
     ['pattern "", .* and none', model({ ...S, pattern: "" }), model({ ...S, pattern: ".*" })],
     ["pattern ^.* and none", model({ ...S, pattern: "^.*" }), model(S)],
+    // any pattern that matches the empty string at the start or at the end of every string
+    ['pattern "^" and "$"', model({ ...S, pattern: "^" }), model({ ...S, pattern: "$" })],
+    ["pattern \\S* and (?:)", model({ ...S, pattern: "\\S*" }), model({ ...S, pattern: "(?:)" })],
+    ["pattern ^\\d* and none", model({ ...S, pattern: "^\\d*" }), model(S)],
     ["keys in another order", model({ type: "integer", maximum: 3 }), model({ maximum: 3, type: "integer" })],
+    // issue 29.2: then/else apply only beside an if, and an if only beside one of them (2020-12, 10.2.2)
+    ["an if without then or else added", model(I), model({ ...I, if: { minimum: 3 } })],
+    ["a then without an if added", model(I), model({ ...I, then: { maximum: 3 } })],
+    [
+      "then and else without an if rewritten",
+      model({ ...I, then: { maximum: 9 }, else: { minimum: 0 } }),
+      model({ ...I, then: { maximum: 3 }, else: { minimum: 5 } }),
+    ],
+    [
+      "an if rewritten once its then and else are gone",
+      model({ ...I, if: { minimum: 10 } }),
+      model({ ...I, if: { minimum: 5 } }),
+    ],
   ])("%s", (_name, before, after) => {
     expect(changes(before, after)).toEqual([]);
   });

@@ -5,7 +5,7 @@
  */
 import { isSchemaObject, type JsonSchemaObject } from "../../schema/index.js";
 import { BOUNDS, changeKind } from "../table/index.js";
-import { acceptsType, canonical, typesOf, type Alternative } from "../view.js";
+import { acceptsType, canonical, taggedApart, typesOf, type Alternative } from "../view.js";
 import type { BodyDirection, Walk } from "./finding.js";
 
 export type Coverage = "all" | "maybe" | "none";
@@ -99,8 +99,10 @@ function branchTypes(s: JsonSchemaObject, depth = 0): string[] | undefined {
   return [...new Set(out)];
 }
 
-/** Whether two alternatives may accept a value in common: they share a type, and no two enums keep them apart. */
+/** Whether two alternatives may accept a value in common: they share a type, and no two enums (nor tags) keep them apart. */
 function overlaps(x: JsonSchemaObject, y: JsonSchemaObject): boolean {
+  // objects of a tagged union: a narrowing in one member cannot be covered by another
+  if (taggedApart(x, y)) return false;
   const values = (s: JsonSchemaObject): unknown[] | undefined =>
     Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined;
   const [vx, vy] = [values(x), values(y)];

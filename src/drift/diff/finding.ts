@@ -27,6 +27,23 @@ export interface FindingParams {
   to?: unknown;
   /** for an example: the schema a sample value is drawn from, and on which side it lives */
   sample?: { schema: unknown; side: "before" | "after"; type?: string };
+  /**
+   * Properties the payload must hold for the change to apply: the `dependentSchemas` keys and
+   * the properties of the `if` whose `then` the change lies under, each with the field of its
+   * object (a prefix of the change's field).
+   */
+  triggers?: Trigger[];
+}
+
+/**
+ * A property present in the object at `field` (a `dependentSchemas` key, or a property an `if`
+ * checks: the schema below applies then; issue 29.2), its value sampled from `schema` (the
+ * `if`'s) when given, else from the object's own schema of it.
+ */
+export interface Trigger {
+  field: string[];
+  name: string;
+  schema?: unknown;
 }
 
 /**

@@ -5,4 +5,4 @@
  */
 export { diffModels } from "./operations.js";
 export { diffEndpoint } from "./walk.js";
-export { NAME_TOKEN, UNLISTED, type Finding, type FindingParams } from "./finding.js";
+export { NAME_TOKEN, UNLISTED, type Finding, type FindingParams, type Trigger } from "./finding.js";

@@ -5,7 +5,7 @@
  * finds; the table decides what a kind means.
  */
 import type { EndpointModel } from "../../schema/index.js";
-import { canonical, typesOf, viewSchema, type Alternative, type SchemaView } from "../view.js";
+import { canonical, sameTag, typesOf, viewSchema, type Alternative, type SchemaView } from "../view.js";
 import { cover, coveredWalk, subsumedBy } from "./coverage.js";
 import { sameWritten } from "./refs.js";
 import { kindOf, type Finding, type Walk } from "./finding.js";
@@ -59,7 +59,7 @@ function compareViews(snapshot: SchemaView, source: SchemaView, field: string[],
   compareAlternativeLists(snapshot, source, field, walk);
 }
 
-/** Pairs the alternatives of both sides (equal ones, then same types, then the last one left) and compares each pair. */
+/** Pairs the alternatives of both sides (equal ones, then same tags, then same types, then the last one left) and compares each pair. */
 function compareAlternativeLists(snapshot: SchemaView, source: SchemaView, field: string[], walk: Walk): void {
   const left = [...snapshot.alternatives];
   const right = [...source.alternatives];
@@ -76,6 +76,8 @@ function compareAlternativeLists(snapshot: SchemaView, source: SchemaView, field
     }
   };
   take((x, y) => canonical(x.schema) === canonical(y.schema));
+  // members of a tagged union by their tag, wherever they are listed
+  take((x, y) => sameTag(x.schema, y.schema));
   take((x, y) => canonical(typesOf(x.schema)) === canonical(typesOf(y.schema)));
   if (left.length === 1 && right.length === 1) pairs.push([left.pop()!, right.pop()!]);
   // a branch on one side only that a branch of the other side accepts all of changes nothing (issue 29.4)

@@ -23,10 +23,31 @@ const MATCH_ALL_PATTERNS: ReadonlySet<string> = new Set([
   "^[\\s\\S]*$",
 ]);
 
+/** What can make an empty match depend on where it is: at the end (`$`), or next to text (`\b`, lookarounds). */
+const AT_END = /\$|\\[bB]|\(\?<?[=!]/;
+/** What can make an empty match depend on the start (`^`), or on text next to it (`\b`, lookarounds). */
+const AT_START = /\^|\\[bB]|\(\?<?[=!]/;
+
+/**
+ * Whether `pattern` matches every string: one of the forms above, or a pattern that matches the
+ * empty string without anything tying that match to the end (so it matches at the start of every
+ * string: `^`, `\S*`, `(?:)`) or to the start (so it matches at the end: `$`). Run on the empty
+ * string only (it cannot backtrack there), compiled as Ajv compiles it (`u` flag).
+ */
+function matchesEverything(pattern: string): boolean {
+  if (MATCH_ALL_PATTERNS.has(pattern)) return true;
+  if (AT_END.test(pattern) && AT_START.test(pattern)) return false;
+  try {
+    return new RegExp(pattern, "u").test("");
+  } catch {
+    return false;
+  }
+}
+
 /** Per constraint, the values that constrain nothing: compared as if the keyword were absent. */
 const CONSTRAINS_NOTHING: Record<(typeof CONSTRAINTS)[number], (value: unknown) => boolean> = {
   format: () => false,
-  pattern: (value) => typeof value === "string" && MATCH_ALL_PATTERNS.has(value),
+  pattern: (value) => typeof value === "string" && matchesEverything(value),
   uniqueItems: (value) => value === false,
 };
 

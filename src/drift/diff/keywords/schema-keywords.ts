@@ -9,7 +9,16 @@
 import { isSchemaObject } from "../../../schema/index.js";
 import { SCHEMA_KEYWORDS, TYPE_SHAPING_KEYWORDS, type SchemaKeyword } from "../../table/index.js";
 import { canonical, child, viewSchema, type Alternative } from "../../view.js";
-import { at, kindOf, NAME_TOKEN, patternToken, UNLISTED, type FindingParams, type Walk } from "../finding.js";
+import {
+  at,
+  kindOf,
+  NAME_TOKEN,
+  patternToken,
+  UNLISTED,
+  type FindingParams,
+  type Trigger,
+  type Walk,
+} from "../finding.js";
 import { sameWritten } from "../refs.js";
 
 interface Pair {
@@ -32,9 +41,9 @@ function emitPart(p: Pair, narrows: boolean, from: unknown, to: unknown, pb?: st
   walk.emit(kind, field, pb ?? at(snapshot, keyword), pa ?? at(source, keyword), params);
 }
 
-/** One subschema on each side, compared one level down at `field` + `token`. */
-function descend(p: Pair, vb: unknown, va: unknown, pointer: string[], token?: string): void {
-  const { snapshot, source, field, walk } = p;
+/** One subschema on each side, compared one level down at `field` + `token`, with `walk` (the pair's by default). */
+function descend(p: Pair, vb: unknown, va: unknown, pointer: string[], token?: string, walk = p.walk): void {
+  const { snapshot, source, field } = p;
   walk.descend(
     viewSchema(vb, child(snapshot.at, ...pointer), walk.before, snapshot.refs),
     viewSchema(va, child(source.at, ...pointer), walk.after, source.refs),
@@ -43,9 +52,39 @@ function descend(p: Pair, vb: unknown, va: unknown, pointer: string[], token?: s
   );
 }
 
-/** A map of subschemas (`patternProperties`, `dependentSchemas`): keys on both sides walked, a key added narrows, removed widens. */
+/**
+ * The walk below a subschema that applies only when the object holds some properties (a
+ * `dependentSchemas` value, a `then`): each change found there says so (`triggers`), and its
+ * example holds them (issue 29.2).
+ */
+function triggeredBy(walk: Walk, triggers: Trigger[]): Walk {
+  if (triggers.length === 0) return walk;
+  return {
+    ...walk,
+    emit: (kind, at, pb, pa, params = {}) =>
+      walk.emit(kind, at, pb, pa, { ...params, triggers: [...triggers, ...(params.triggers ?? [])] }),
+  };
+}
+
+/**
+ * What an object must hold for the snapshot's `if` to pass, so that its `then` applies: each
+ * property the `if` requires or lists, with the `if`'s schema of it (`kind: {const: "image"}`).
+ */
+function ifTriggers(condition: unknown, field: string[]): Trigger[] {
+  if (!isSchemaObject(condition)) return [];
+  const props = isSchemaObject(condition.properties) ? condition.properties : {};
+  const required = Array.isArray(condition.required) ? condition.required : [];
+  const names = new Set([...required.filter((n): n is string => typeof n === "string"), ...Object.keys(props)]);
+  return [...names].map((name) => ({ field, name, schema: Object.hasOwn(props, name) ? props[name] : undefined }));
+}
+
+/**
+ * A map of subschemas (`patternProperties`, `dependentSchemas`): keys on both sides walked, a key
+ * added narrows, removed widens. `token` names the field below the object (none: the object
+ * itself); `trigger` says the key must be present for its schema to apply.
+ */
 const schemaMap =
-  (token: (key: string, field: string[]) => string | undefined) =>
+  (token: (key: string) => string | undefined, trigger = false) =>
   (p: Pair, vb: unknown, va: unknown): void => {
     if (!isSchemaObject(vb) || !isSchemaObject(va)) return emitPart(p, false, vb, va);
     const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
@@ -53,7 +92,15 @@ const schemaMap =
       const [pb, pa] = [child(p.snapshot.at, p.keyword, key), child(p.source.at, p.keyword, key)];
       if (!own(va, key)) emitPart(p, false, { [key]: vb[key] }, undefined, pb, at(p.source, p.keyword));
       else if (!own(vb, key)) emitPart(p, true, undefined, { [key]: va[key] }, at(p.snapshot, p.keyword), pa);
-      else descend(p, vb[key], va[key], [p.keyword, key], token(key, p.field));
+      else
+        descend(
+          p,
+          vb[key],
+          va[key],
+          [p.keyword, key],
+          token(key),
+          triggeredBy(p.walk, trigger ? [{ field: p.field, name: key }] : []),
+        );
     }
   };
 
@@ -92,7 +139,7 @@ const SUBSCHEMAS: Record<SchemaKeyword, (p: Pair, vb: unknown, va: unknown) => v
     }
   },
   // each applies to the object itself when its property is present
-  dependentSchemas: schemaMap(() => undefined),
+  dependentSchemas: schemaMap(() => undefined, true),
   unevaluatedProperties: (p, vb, va) => descend(p, vb, va, ["unevaluatedProperties"], UNLISTED),
   unevaluatedItems: (p, vb, va) => descend(p, vb, va, ["unevaluatedItems"], "*"),
   // the condition selects which of then/else applies: rewritten, it may do both
@@ -103,15 +150,42 @@ const SUBSCHEMAS: Record<SchemaKeyword, (p: Pair, vb: unknown, va: unknown) => v
       to: va,
       sample: { schema: p.snapshot.schema, side: "before" },
     }),
-  then: (p, vb, va) => descend(p, vb, va, ["then"]),
+  // applies when the `if` passes: its example holds what the snapshot's `if` checks
+  then: (p, vb, va) =>
+    descend(p, vb, va, ["then"], undefined, triggeredBy(p.walk, ifTriggers(p.snapshot.schema.if, p.field))),
   else: (p, vb, va) => descend(p, vb, va, ["else"]),
 };
 
+/**
+ * A keyword's value as it validates: `then` and `else` apply only beside an `if`, and an `if`
+ * only beside one of them (JSON Schema 2020-12, 10.2.2); one written alone validates nothing
+ * and is read as absent, so adding or removing it is no change.
+ */
+function inForce(schema: Record<string, unknown>, keyword: SchemaKeyword): unknown {
+  if (keyword === "if" && schema.then === undefined && schema.else === undefined) return undefined;
+  if ((keyword === "then" || keyword === "else") && schema.if === undefined) return undefined;
+  return schema[keyword];
+}
+
+/**
+ * Whether another keyword of the condition reports this one's change, so that one edit is one
+ * finding: a `then`/`else` written alike that comes into force (or out of it) with the `if` is
+ * the `if` set (unset); an `if` that comes into force with a `then`/`else` written anew is that
+ * branch set (unset).
+ */
+function toldByAnother(keyword: SchemaKeyword, snapshot: Alternative, source: Alternative, walk: Walk): boolean {
+  const alike = (k: string): boolean => sameWritten(snapshot.schema[k], source.schema[k], walk);
+  if (keyword === "then" || keyword === "else") return alike(keyword);
+  if (keyword !== "if") return false;
+  const forced = (alt: Alternative): boolean => inForce(alt.schema, "if") !== undefined;
+  return forced(snapshot) !== forced(source) && !(alike("then") && alike("else"));
+}
+
 export function compareSchemaKeywords(snapshot: Alternative, source: Alternative, field: string[], walk: Walk): void {
   for (const keyword of SCHEMA_KEYWORDS) {
-    const vb = snapshot.schema[keyword];
-    const va = source.schema[keyword];
-    if (sameWritten(vb, va, walk)) continue;
+    const vb = inForce(snapshot.schema, keyword);
+    const va = inForce(source.schema, keyword);
+    if (sameWritten(vb, va, walk) || toldByAnother(keyword, snapshot, source, walk)) continue;
     const pair: Pair = { keyword, snapshot, source, field, walk };
     if (vb === undefined || va === undefined) emitPart(pair, vb === undefined, vb, va);
     else SUBSCHEMAS[keyword](pair, vb, va);

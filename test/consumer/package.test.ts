@@ -10,6 +10,15 @@ import { describe, expect, it } from "vitest";
 const ROOT = resolve(import.meta.dirname, "../..");
 const read = (file: string) => JSON.parse(readFileSync(join(ROOT, file), "utf8")) as Record<string, any>;
 
+/** What `npm pack` would put in the tarball (one `npm pack --dry-run` for the file: npm is slow to start). */
+let packedFiles: string[] | undefined;
+const packed = (): string[] =>
+  (packedFiles ??= (
+    JSON.parse(
+      execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8" }),
+    ) as [{ files: { path: string }[] }]
+  )[0].files.map((f) => f.path));
+
 describe("package.json", () => {
   it("engines.node is the narrowest of the runtime dependencies' engines (yargs: ^20.19 || ^22.12 || >=23)", () => {
     const pkg = read("package.json");
@@ -26,10 +35,7 @@ describe("package.json", () => {
     expect(pkg.license).toBe("MIT");
     expect(readFileSync(join(ROOT, "LICENSE"), "utf8")).toMatch(/^MIT License\n/);
     expect(pkg.keywords.length).toBeGreaterThan(3);
-    const [packed] = JSON.parse(
-      execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8" }),
-    ) as [{ files: { path: string }[] }];
-    expect(packed.files.map((f) => f.path)).toContain("LICENSE");
+    expect(packed()).toContain("LICENSE");
   });
 });
 
@@ -48,13 +54,6 @@ describe("the tarball ships what runs (issue 30.9)", () => {
     /^generated\/.+\.schema\.json$/, // the editor schemas the README points at
     /^docs\/[a-z-]+\.md$/,
   ];
-  const packed = (): string[] =>
-    (
-      JSON.parse(
-        execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8" }),
-      ) as [{ files: { path: string }[] }]
-    )[0].files.map((f) => f.path);
-
   it("every packed file is on the allow-list; generated/*.mts sources and the CLI's own .d.ts are not packed", () => {
     const files = packed();
     expect(files.filter((f) => !ALLOWED.some((re) => re.test(f)))).toEqual([]);

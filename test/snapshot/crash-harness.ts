@@ -96,7 +96,8 @@ export async function killAtEveryStep(options: {
   prepare: () => string;
   command: readonly string[];
   env?: Record<string, string>;
-  next: (dir: string) => Promise<Run>;
+  /** runs the next command in the killed project; `name` is the step the kill came at */
+  next: (dir: string, name: string) => Promise<Run>;
   check: (dir: string, step: number) => string;
   concurrency?: number;
 }): Promise<KillRun[]> {
@@ -115,7 +116,7 @@ export async function killAtEveryStep(options: {
         }
         const name = /vsk: test: killed at step (\d+) \((.*)\)\n/.exec(run.stderr);
         expect(name?.[1], `the run killed at step ${step} says where`).toBe(String(step));
-        const after = await options.next(dir);
+        const after = await options.next(dir, name![2]!);
         expect(after.stderr, "never a stack trace").not.toMatch(/\n\s+at /);
         expect(after.signal).toBeNull();
         return { step, completed: false as const, name: name![2]!, outcome: options.check(dir, step) };

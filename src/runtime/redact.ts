@@ -95,7 +95,15 @@ function redactWord(word: string): string {
     let start = separator.index;
     while (start > 0 && /[A-Za-z0-9+.-]/.test(word[start - 1]!)) start--;
     while (start < separator.index && !/[A-Za-z]/.test(word[start]!)) start++;
-    if (start < separator.index) return redactPlain(word.slice(0, start)) + redactUrl(word.slice(start));
+    if (start < separator.index) {
+      const before = word.slice(0, start);
+      const plain = redactPlain(before);
+      // a "scheme" inside the query or fragment of what comes before (`h:8080/p?x&sig=SECRET:/\…`):
+      // that query was cut, and all that follows is part of it
+      const query = before.search(/[?#]/);
+      if (query !== -1 && !plain.endsWith(before.slice(query))) return plain;
+      return plain + redactUrl(word.slice(start));
+    }
   }
   // `//host/…` without a scheme, possibly after an opening bracket or quote
   const relative = /^[^A-Za-z0-9\\/]*[\\/]{2}/.exec(word);

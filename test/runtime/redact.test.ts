@@ -95,6 +95,10 @@ describe("redactUrlsInText", () => {
     ["a dotted host, no path", "get h.example?SECRET now", "get h.example now"],
     ["a path ending in a file name", "get some/dir/a.mp4?SECRET now", "get some/dir/a.mp4 now"],
     ["a path with parameters in the fragment", "get owner/repo#token=SECRET now", "get owner/repo now"],
+    // a "scheme" (letters, then :// or :/\) inside the query of a URL before it: all of it is query
+    ["a scheme-like word in the query", "get localhost:8080/p?x&sig=SECRET:/\\n now", "get localhost:8080/p now"],
+    ["a scheme-like word in a fragment", "get h.example/a#t=SECRET://x now", "get h.example/a now"],
+    ["a URL in the query of a file name", "get a.png?u=SECRET&v=https://h.example/b?sig=SECRET now", "get a.png now"],
   ];
   it.each(hostile)("hostile: %s", (_name, text, want) => {
     expect(redactUrlsInText(text)).toBe(want);

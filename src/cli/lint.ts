@@ -16,6 +16,7 @@ import {
   formatChoices,
   DEFAULT_MAX_ANNOTATIONS,
   defaultJobs,
+  DEFAULT_JOBS_CAP,
   INLINE_LINES,
   MAX_JOBS,
   isFormat,
@@ -68,9 +69,9 @@ Options:
                          line is reported (lint/line-too-long) and skipped, never buffered whole
   --ndjson               read stdin as NDJSON, one payload per line (without it, stdin whose first
                          line is a whole JSON value followed by another value is read as NDJSON)
-  --jobs N               lint NDJSON on N worker threads, output unchanged (default 1: one thread;
-                         on 2 cores, workers are not faster yet: docs/lint.md); a run under ${INLINE_LINES} lines (or
-                         a file with under 8 MiB left), .json documents and --preflight stay on one thread
+  --jobs N               lint NDJSON on N threads (N - 1 workers and this one), output unchanged
+                         (default: the cores, at most ${DEFAULT_JOBS_CAP}; here ${defaultJobs()}); a run under ${INLINE_LINES} lines
+                         (or a file with under 8 MiB left), .json documents and --preflight stay on one thread
   --show-valid           pretty: also list the valid payloads
   --allow-empty          exit 0 when there is nothing to lint (no file named, an empty directory, a
                          glob matching nothing) instead of 2

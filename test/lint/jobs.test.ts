@@ -10,10 +10,14 @@
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI, ROOT, tempDir, usageError, vsk, type Run } from "../cli/run.js";
+
+/** `--jobs`' default on this machine (src/lint/jobs.ts defaultJobs). */
+const DEFAULT_JOBS = Math.min(availableParallelism(), 4);
 
 /** Lines a run lints on the main thread before it starts workers (src/lint/jobs.ts INLINE_LINES). */
 const INLINE_LINES = 10_000;
@@ -96,7 +100,8 @@ function mixedLog(lines: number): Buffer {
 }
 
 function lint(args: string[], input?: Buffer): Run {
-  const jobs = args.includes("--jobs") ? args[args.indexOf("--jobs") + 1] : "1"; // the default
+  // without --jobs, the default: the cores, at most 4 (src/lint/jobs.ts defaultJobs)
+  const jobs = args.includes("--jobs") ? args[args.indexOf("--jobs") + 1] : String(DEFAULT_JOBS);
   const env = { ...process.env, PROBE_DIR: probeDir, PROBE_WAIT: jobs === "1" ? "0" : "1" };
   const run = spawnSync(process.execPath, [CLI, "lint", "--no-color", ...args], {
     cwd: project,
@@ -184,11 +189,12 @@ describe("lint --jobs", () => {
     240_000,
   );
 
-  it("without --jobs, no worker is started (the default is one thread: two were not faster on 2 cores)", () => {
+  it("without --jobs, the default is the machine's cores (at most 4): workers where there are two or more", () => {
     const run = lint(["requests.ndjson", "--format", "json"]);
     expect(run.code).toBe(1);
-    expect(lintedInWorkers()).toBe(0);
-  });
+    expect(lintedInWorkers() > 0).toBe(DEFAULT_JOBS > 1);
+    expect(run.stdout).toBe(lint(["requests.ndjson", "--format", "json", "--jobs", "1"]).stdout);
+  }, 240_000);
 
   it("--jobs 2 on piped NDJSON writes what --jobs 1 writes", () => {
     const log = readFileSync(join(project, "requests.ndjson"));

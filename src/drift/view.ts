@@ -46,6 +46,11 @@ export interface SchemaView {
   annotations: Map<string, Annotation>;
   /** what a non-null value may be: one alternative for a plain schema, several for an `anyOf` */
   alternatives: Alternative[];
+  /**
+   * `oneOf` branches written more than once: a value one accepts matches several branches, so
+   * it is rejected (oneOf: exactly one); each kept once, at its last copy.
+   */
+  duplicated: Alternative[];
 }
 
 /** A self-contained schema (input or output of an `EndpointModel`) whose `$ref`s are resolved against itself. */
@@ -86,7 +91,7 @@ export function viewSchema(
   root: SchemaRoot,
   refs: ReadonlySet<string> = new Set(),
 ): SchemaView {
-  const view: SchemaView = { at, nullable: false, annotations: new Map(), alternatives: [] };
+  const view: SchemaView = { at, nullable: false, annotations: new Map(), alternatives: [], duplicated: [] };
   collect(schema, at, root, refs, view);
   return view;
 }
@@ -143,6 +148,7 @@ function collect(schema: unknown, at: string, root: SchemaRoot, refs: ReadonlySe
     rest.oneOf.forEach((branch, i) => collect(branch, child(at, "oneOf", String(i)), root, refs, view));
     return;
   }
+  if (keys.length === 1 && Array.isArray(rest.oneOf) && collectOneOfCopies(rest.oneOf, at, root, refs, view)) return;
   // `allOf: [X]` is X; beside other keywords, `allOf: [{$ref}]` is that `$ref` with siblings
   if (Array.isArray(rest.allOf) && rest.allOf.length === 1) {
     const [only] = rest.allOf as unknown[];
@@ -183,15 +189,48 @@ function mergeAllOf(rest: JsonSchemaObject): void {
 }
 
 /**
+ * A `oneOf` whose branches are disjoint but for copies of the same branch (issue 29.4: an
+ * alternative added that duplicates one): a value of a copied branch matches two branches and is
+ * rejected, every other value matches its one branch. Its alternatives are the branches written
+ * once; the copied ones are `duplicated`. False (nothing collected) for any other `oneOf`.
+ */
+function collectOneOfCopies(
+  branches: readonly unknown[],
+  at: string,
+  root: SchemaRoot,
+  refs: ReadonlySet<string>,
+  view: SchemaView,
+): boolean {
+  const texts = branches.map((b) => canonical(followRefs(b, root)));
+  const copied = (i: number): boolean => texts.indexOf(texts[i]!) !== texts.lastIndexOf(texts[i]!);
+  const distinct = branches.filter((_, i) => texts.indexOf(texts[i]!) === i);
+  if (distinct.length === branches.length || !disjoint(distinct, root)) return false;
+  branches.forEach((branch, i) => {
+    if (!copied(i)) return collect(branch, child(at, "oneOf", String(i)), root, refs, view);
+    if (texts.lastIndexOf(texts[i]!) !== i) return;
+    // one copy viewed alone: its non-null alternatives are what the copies reject together
+    const copy = viewSchema(branch, child(at, "oneOf", String(i)), root, refs);
+    view.duplicated.push(...copy.alternatives);
+  });
+  return true;
+}
+
+/** A branch with its `$ref`s followed (a few hops at most). */
+function followRefs(branch: unknown, root: SchemaRoot): unknown {
+  let schema = branch;
+  for (let hops = 0; hops < 8 && isSchemaObject(schema) && typeof schema.$ref === "string"; hops++)
+    schema = resolveRefAt(root, schema.$ref)?.schema;
+  return schema;
+}
+
+/**
  * Whether no two branches accept the same value (each branch's types known, `$ref`s followed):
  * they share no type, or they are objects told apart by a tag (`taggedApart`).
  */
 function disjoint(branches: readonly unknown[], root: SchemaRoot): boolean {
   const schemas: JsonSchemaObject[] = [];
   for (const branch of branches) {
-    let schema = branch;
-    for (let hops = 0; hops < 8 && isSchemaObject(schema) && typeof schema.$ref === "string"; hops++)
-      schema = resolveRefAt(root, schema.$ref)?.schema;
+    const schema = followRefs(branch, root);
     const types = isSchemaObject(schema) ? typesOf(schema) : undefined;
     if (types === undefined || types.length === 0) return false;
     schemas.push(schema as JsonSchemaObject);

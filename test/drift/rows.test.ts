@@ -63,6 +63,8 @@ const MIRROR: Record<ChangeKindName, ChangeKindName> = {
   "request/became-nullable": "request/became-not-nullable",
   "request/any-of-removed": "request/any-of-added",
   "request/any-of-added": "request/any-of-removed",
+  // the copy removed: what it accepts is accepted again
+  "request/one-of-duplicated": "request/any-of-added",
   // raising the bound back only widens: safe, and said as it is
   "request/any-of-narrowing-undecided": "request/upper-bound-raised",
   "request/default-added": "request/default-removed",
@@ -104,6 +106,7 @@ const MIRROR: Record<ChangeKindName, ChangeKindName> = {
   "response/additional-properties-widened": "response/additional-properties-narrowed",
   "response/any-of-added": "response/any-of-removed",
   "response/any-of-removed": "response/any-of-added",
+  "response/one-of-duplicated": "response/any-of-added",
   // narrowing the bound back only narrows what is sent: safe, and said as it is
   "response/any-of-widening-undecided": "response/bound-narrowed",
   "response/docs-changed": "response/docs-changed",

@@ -825,6 +825,47 @@ describe("a tagged union's members are paired by their tag (issue 29.4)", () => 
   });
 });
 
+describe("a oneOf alternative added that duplicates one rejects what it accepts (issue 29.4)", () => {
+  const STR = { Str: S };
+  it.each([
+    ["written inline", model({ oneOf: [S, I] }), model({ oneOf: [S, I, S] })],
+    [
+      "written as a $ref to the same schema",
+      model({ oneOf: [S, I] }, { components: STR }),
+      model({ oneOf: [S, I, { $ref: "#/components/schemas/Str" }] }, { components: STR }),
+    ],
+  ])("%s: strings now match two branches and are rejected; nothing said of integers", (_name, before, after) => {
+    const found = changes(before, after);
+    expect(found.map((c) => [c.direction, c.id, c.severity, c.field])).toEqual([
+      ["request", "request-property-one-of-duplicated", "breaking", "/x"],
+      ["response", "response-property-one-of-duplicated", "safe", "/x"],
+    ]);
+    expect(found[0]!.text).toMatch(/match more than one branch and are rejected/);
+    // a string: the snapshot accepts it, the source rejects it (the example maker checks both with Ajv)
+    expect(found[0]!.example).toEqual({ prompt: "…", x: expect.any(String) });
+    expect(exitCode(found)).toBe(1);
+  });
+
+  it("a single string schema that becomes oneOf [string, integer, string]: strings rejected, integers new", () => {
+    const found = changes(model(S), model({ oneOf: [S, I, S] }));
+    expect(found.map((c) => [c.direction, c.id, c.severity])).toEqual([
+      ["request", "request-property-one-of-duplicated", "breaking"],
+      ["request", "request-property-any-of-added", "safe"],
+      ["response", "response-property-one-of-duplicated", "safe"],
+      ["response", "response-property-any-of-added", "breaking"],
+    ]);
+    expect(found[0]!.example).toEqual({ prompt: "…", x: expect.any(String) });
+  });
+
+  it("the copy removed again: strings are accepted again (safe)", () => {
+    const found = changes(model({ oneOf: [S, I, S] }), model({ oneOf: [S, I] }));
+    expect(found.map((c) => [c.direction, c.id, c.severity])).toEqual([
+      ["request", "request-property-any-of-added", "safe"],
+      ["response", "response-property-any-of-added", "breaking"],
+    ]);
+  });
+});
+
 /** A model with several endpoints; `edit` changes the after side's document. */
 function endpoints(edit: (doc: Json) => void): [Json, Json] {
   const before = model(S) as { paths: Record<string, Json> };
@@ -982,6 +1023,7 @@ describe("equivalent rewrites report nothing", () => {
       model(S),
       model({ anyOf: [S, { ...S, maxLength: 5 }] }),
     ],
+    ["an anyOf alternative added that duplicates one", model({ anyOf: [S, I] }), model({ anyOf: [S, I, S] })],
     ["a nested anyOf repeating an alternative", model({ anyOf: [S, I] }), model({ anyOf: [{ anyOf: [S, I] }, S] })],
     [
       "an anyOf alternative removed that a remaining one accepts all of",

@@ -61,7 +61,7 @@ function compareViews(snapshot: SchemaView, source: SchemaView, field: string[],
 
 /** Pairs the alternatives of both sides (equal ones, then same tags, then same types, then the last one left) and compares each pair. */
 function compareAlternativeLists(snapshot: SchemaView, source: SchemaView, field: string[], walk: Walk): void {
-  const left = [...snapshot.alternatives];
+  const left = withoutNewCopies(snapshot.alternatives, source, field, walk);
   const right = [...source.alternatives];
   const pairs: Array<[Alternative, Alternative]> = [];
   if (left.length === 1 && right.length === 1) pairs.push([left.pop()!, right.pop()!]);
@@ -104,6 +104,33 @@ function compareAlternativeLists(snapshot: SchemaView, source: SchemaView, field
     const [hurt, harmless] = walk.direction === "request" ? [lost, gained] : [gained, lost];
     compareAlternatives(x, y, field, hurt === "none" && harmless !== "all" ? walk : coveredWalk(walk, hurt, harmless));
   }
+}
+
+/**
+ * The snapshot's alternatives but those a `oneOf` branch the source now writes twice accepts all
+ * of (issue 29.4): a value of that branch matches two branches and is rejected. Each such branch
+ * is said once (`one-of-duplicated`, an example drawn from the alternative it rejects), and the
+ * alternatives it rejects are neither paired nor said removed.
+ */
+function withoutNewCopies(
+  alternatives: readonly Alternative[],
+  source: SchemaView,
+  field: string[],
+  walk: Walk,
+): Alternative[] {
+  const said = new Set<Alternative>();
+  return alternatives.filter((x) => {
+    if (subsumedBy(x, source.alternatives)) return true;
+    const copy = source.duplicated.find((d) => subsumedBy(x, [d]));
+    if (copy === undefined) return true;
+    if (!said.has(copy))
+      walk.emit(kindOf(walk.direction, "one-of-duplicated"), field, x.at, copy.at, {
+        value: copy.schema,
+        sample: { schema: x.schema, side: "before" },
+      });
+    said.add(copy);
+    return false;
+  });
 }
 
 /** Compares one pair of alternatives, once per location and content, keyword group by keyword group. */

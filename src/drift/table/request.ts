@@ -263,6 +263,15 @@ export const REQUEST_ROWS = [
     severity: "safe",
     text: "{field}: new alternative {value}",
   },
+  // issue 29.4: oneOf accepts a value that matches exactly one branch
+  {
+    kind: "request/one-of-duplicated",
+    id: "request-property-one-of-duplicated",
+    direction: "request",
+    severity: "breaking",
+    text: "{field}: the oneOf alternative {value} is now written twice: values it accepts match more than one branch and are rejected",
+    example: "branch-sample",
+  },
   {
     kind: "request/any-of-narrowing-undecided",
     id: "request-property-any-of-narrowing-undecided",

@@ -256,6 +256,14 @@ export const RESPONSE_ROWS = [
     severity: "safe",
     text: "{field}: the form {value} is no longer returned",
   },
+  // issue 29.4: oneOf allows a value that matches exactly one branch
+  {
+    kind: "response/one-of-duplicated",
+    id: "response-property-one-of-duplicated",
+    direction: "response",
+    severity: "safe",
+    text: "{field}: the oneOf alternative {value} is now written twice: values it allows match more than one branch and are no longer returned",
+  },
   {
     kind: "response/any-of-widening-undecided",
     id: "response-property-any-of-widening-undecided",

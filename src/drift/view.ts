@@ -138,6 +138,7 @@ function collect(schema: unknown, at: string, root: SchemaRoot, refs: ReadonlySe
     return;
   }
   mergeAllOf(rest);
+  foldPatternProperties(rest);
   const keys = Object.keys(rest);
   if (keys.length === 1 && Array.isArray(rest.anyOf)) {
     rest.anyOf.forEach((branch, i) => collect(branch, child(at, "anyOf", String(i)), root, refs, view));
@@ -159,6 +160,57 @@ function collect(schema: unknown, at: string, root: SchemaRoot, refs: ReadonlySe
     }
   }
   view.alternatives.push({ schema: rest, at, refs });
+}
+
+/**
+ * Patterns every string matches (issue 29.3): empty, or `.*` anchored at most at one end, which
+ * matches at least the empty string wherever it may start. Not `^.*$`: `.` stops at a line break,
+ * so it rejects "a\nb" and is a real pattern.
+ */
+const MATCH_ALL_PATTERNS: ReadonlySet<string> = new Set([
+  "",
+  ".*",
+  "^.*",
+  ".*$",
+  "[\\s\\S]*",
+  "^[\\s\\S]*",
+  "[\\s\\S]*$",
+  "^[\\s\\S]*$",
+]);
+
+/** What can make an empty match depend on where it is: at the end (`$`), or next to text (`\b`, lookarounds). */
+const AT_END = /\$|\\[bB]|\(\?<?[=!]/;
+/** What can make an empty match depend on the start (`^`), or on text next to it (`\b`, lookarounds). */
+const AT_START = /\^|\\[bB]|\(\?<?[=!]/;
+
+/**
+ * Whether `pattern` matches every string: one of the forms above, or a pattern that matches the
+ * empty string without anything tying that match to the end (so it matches at the start of every
+ * string: `^`, `\S*`, `(?:)`) or to the start (so it matches at the end: `$`). Run on the empty
+ * string only (it cannot backtrack there), compiled as Ajv compiles it (`u` flag).
+ */
+export function matchesEverything(pattern: string): boolean {
+  if (MATCH_ALL_PATTERNS.has(pattern)) return true;
+  if (AT_END.test(pattern) && AT_START.test(pattern)) return false;
+  try {
+    return new RegExp(pattern, "u").test("");
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `patternProperties: {".*": X}` alone (no `properties`, no `additionalProperties`) is
+ * `additionalProperties: X`: X applies to every property either way, so the two spellings are no
+ * change. Beside `properties` it is not: a pattern also applies to the listed properties.
+ */
+function foldPatternProperties(rest: JsonSchemaObject): void {
+  const patterns = rest.patternProperties;
+  if (!isSchemaObject(patterns) || "properties" in rest || "additionalProperties" in rest) return;
+  const keys = Object.keys(patterns);
+  if (keys.length !== 1 || !matchesEverything(keys[0]!)) return;
+  delete rest.patternProperties;
+  defineOwn(rest, "additionalProperties", patterns[keys[0]!]);
 }
 
 /** What an `allOf` member may carry that constrains nothing (issue 29.4): dropped, not compared. */

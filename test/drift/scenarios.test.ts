@@ -1024,6 +1024,11 @@ describe("equivalent rewrites report nothing", () => {
       model({ anyOf: [S, { ...S, maxLength: 5 }] }),
     ],
     ["an anyOf alternative added that duplicates one", model({ anyOf: [S, I] }), model({ anyOf: [S, I, S] })],
+    [
+      'patternProperties {".*": X} and additionalProperties X',
+      model({ ...O, patternProperties: { ".*": I } }),
+      model({ ...O, additionalProperties: I }),
+    ],
     ["a nested anyOf repeating an alternative", model({ anyOf: [S, I] }), model({ anyOf: [{ anyOf: [S, I] }, S] })],
     [
       "an anyOf alternative removed that a remaining one accepts all of",
@@ -1064,6 +1069,26 @@ describe("equivalent rewrites report nothing", () => {
     ],
   ])("%s", (_name, before, after) => {
     expect(changes(before, after)).toEqual([]);
+  });
+});
+
+describe('patternProperties {".*": X} is additionalProperties X only when nothing else lists properties', () => {
+  const PP = { ...O, patternProperties: { ".*": I } };
+  const AP = { ...O, additionalProperties: I };
+  it("read either way round: no change", () => {
+    expect(changes(model(AP), model(PP))).toEqual([]);
+    expect(changes(model(PP), model(AP))).toEqual([]);
+  });
+  it("a change of X under it is still found", () => {
+    const found = changes(model(PP), model({ ...AP, additionalProperties: { ...I, maximum: 3 } }));
+    expect(found.map((c) => [c.direction, c.id, c.severity])).toEqual([
+      ["request", "request-property-max-set", "breaking"],
+      ["response", "response-property-max-set", "safe"],
+    ]);
+  });
+  it("beside properties it also applies to them: a change", () => {
+    const props = { properties: { a: S } };
+    expect(changes(model({ ...PP, ...props }), model({ ...AP, ...props }))).not.toEqual([]);
   });
 });
 

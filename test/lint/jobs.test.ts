@@ -227,8 +227,9 @@ describe("lint --jobs", () => {
 
   it("a worker thread that stops is one clear line and exit 2, not a hang", () => {
     const lines = [readFileSync(join(project, "requests.ndjson"), "utf8")];
-    for (let i = 0; i < 3000; i++) lines.push('{"model":"probe","endpoint":"echo","input":{}}\n');
-    lines.push('{"model":"probe","endpoint":"echo","input":{"die":true}}\n');
+    // a worker dies on the first of these it lints; the main thread lints some batches itself (it
+    // keeps up to 2 while the worker is busy), so there are enough for several batches
+    for (let i = 0; i < 20_000; i++) lines.push('{"model":"probe","endpoint":"echo","input":{"die":true}}\n');
     writeFileSync(join(project, "dies.ndjson"), lines.join(""));
     const run = lint(["dies.ndjson", "--format", "json", "--jobs", "2"]);
     lintedInWorkers();

@@ -19,6 +19,7 @@ import {
   DEFAULT_JOBS_CAP,
   INLINE_LINES,
   MAX_JOBS,
+  MIN_REMAINING_BYTES,
   isFormat,
   LintUsageError,
   LintWorkerError,
@@ -71,7 +72,7 @@ Options:
                          line is a whole JSON value followed by another value is read as NDJSON)
   --jobs N               lint NDJSON on N threads (N - 1 workers and this one), output unchanged
                          (default: the cores, at most ${DEFAULT_JOBS_CAP}; here ${defaultJobs()}); a run under ${INLINE_LINES} lines
-                         (or a file with under 8 MiB left), .json documents and --preflight stay on one thread
+                         (or a file with under ${MIN_REMAINING_BYTES / 1024 / 1024} MiB left), .json documents and --preflight stay on one thread
   --show-valid           pretty: also list the valid payloads
   --allow-empty          exit 0 when there is nothing to lint (no file named, an empty directory, a
                          glob matching nothing) instead of 2

@@ -5,7 +5,7 @@
  * or each result's fields.
  */
 import { Linter, type LintDiagnostic, type LintResult, type Reporter } from "./lint.js";
-import { eachLine, readLine } from "./ndjson.js";
+import { inlineSink } from "./ndjson.js";
 import type { ValidatorRegistry } from "./registry.js";
 import type { LintTarget } from "./resolve.js";
 import type { Batch, BatchReply, BatchResults, WorkerOutput } from "./jobs.js";
@@ -115,7 +115,7 @@ function resultsCollector(): Collector {
 }
 
 /**
- * Lints batches as a `--jobs` worker does: each batch's runs cut into lines (`eachLine`), read
+ * Lints batches as a `--jobs` worker does: each batch's runs cut into lines and read (`inlineSink`)
  * and validated by a Linter of its own, whose results become the batch's reply. The worker
  * threads run it, and the main thread on the batches it keeps (src/lint/jobs.ts).
  */
@@ -140,15 +140,11 @@ async function lintBatch(
   const { summary } = linter;
   summary.requests = summary.valid = summary.invalid = summary.warnings = 0;
   const bytes = Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength);
-  const { runs, source } = batch;
-  let nonBlank = 0;
-  const each = (buffer: Buffer, start: number, end: number, line: number): void | Promise<void> => {
-    nonBlank++;
-    return readLine(buffer, start, end, { source, line }, linter.payload, maxLineBytes);
-  };
+  const { runs } = batch;
+  const lines = inlineSink(batch.source, linter.payload, maxLineBytes);
   for (let i = 0; i < runs.length; i += 3) {
-    const done = eachLine(bytes, runs[i]!, runs[i + 1]!, runs[i + 2]!, each);
+    const done = lines.lines(bytes, runs[i]!, runs[i + 1]!, runs[i + 2]!);
     if (typeof done !== "number") await done;
   }
-  return collector.finish(batch.id, nonBlank);
+  return collector.finish(batch.id, lines.nonBlank);
 }

@@ -23,7 +23,15 @@ export {
   type ReadProblem,
 } from "./decode.js";
 export { readNdjson, readLine, type LineSink } from "./ndjson.js";
-export { defaultJobs, LintJobs, LintWorkerError, INLINE_LINES, DEFAULT_JOBS_CAP, MAX_JOBS } from "./jobs.js";
+export {
+  defaultJobs,
+  LintJobs,
+  LintWorkerError,
+  INLINE_LINES,
+  DEFAULT_JOBS_CAP,
+  MAX_JOBS,
+  MIN_REMAINING_BYTES,
+} from "./jobs.js";
 export { decompressed, payloadExtension } from "./compressed.js";
 export { expandInputs, isNdjsonPath, openFile, InputError } from "./inputs.js";
 export {

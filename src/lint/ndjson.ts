@@ -107,8 +107,8 @@ export interface LineSink {
   readonly nonBlank: number;
 }
 
-/** The default sink: each non-blank line read and handled on this thread. */
-function inlineSink(source: string, handle: PayloadHandler, limit: number): LineSink {
+/** The default sink: each non-blank line read and handled on this thread (also a `--jobs` batch's, src/lint/batch.ts). */
+export function inlineSink(source: string, handle: PayloadHandler, limit: number): LineSink {
   const sink = {
     nonBlank: 0,
     lines: (buffer: PlatformBuffer, start: number, end: number, first: number) =>
@@ -197,7 +197,7 @@ async function framed(
         start = nl + 1;
       }
     }
-    const last = pending > 0 ? -1 : chunk.lastIndexOf(10);
+    const last = chunk.lastIndexOf(10); // before start when a line is still pending
     if (last >= start) {
       await send(chunk, start, last);
       start = last + 1;

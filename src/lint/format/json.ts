@@ -84,13 +84,14 @@ export function jsonReporter(out: Sink): Reporter {
       first = false;
       return out.write(`${HEAD}\n${text.slice(SEPARATOR)}`);
     },
-    batch({ text }) {
+    async batch({ text }) {
       if (text.length === 0) return;
-      if (!first) return out.writeBytes(text);
-      first = false;
-      const head = out.write(`${HEAD}\n`);
-      if (head) return head.then(() => out.writeBytes(text.subarray(SEPARATOR)));
-      return out.writeBytes(text.subarray(SEPARATOR));
+      if (first) {
+        first = false;
+        await out.write(`${HEAD}\n`);
+        text = text.subarray(SEPARATOR);
+      }
+      await out.writeBytes(text);
     },
     async end(summary) {
       await out.write(`${first ? HEAD : "\n"}],\n"summary":${jsonText(JSON.stringify(summary))}}\n`);

@@ -183,7 +183,6 @@ function keywordWitnesses(finding: Finding, sides: Sides, budget: SampleBudget):
     if (item !== undefined) {
       out.push({ leaf: { value: [item] } });
       // one more matching item than a new `maxContains` allows
-      const to = finding.params.to;
       if (finding.params.keyword === "maxContains" && typeof to === "number")
         out.push({ leaf: { value: arrayOfLength(to + 1, () => item, budget) } });
     }
@@ -360,10 +359,10 @@ export class ExampleMaker {
     const rejecting = request ? sides.after : sides.before;
     let accepts: ValidateFunction | null | undefined;
     let rejects: ValidateFunction | null | undefined;
+    // a change under a `dependentSchemas` key applies only when its object holds that property
+    const triggers = finding.params.triggers ?? [];
     for (const candidate of STRATEGIES[strategy](finding, sides, budget)) {
       const path = candidate.extra === undefined ? finding.field : [...finding.field, candidate.extra];
-      // a change under a `dependentSchemas` key applies only when its object holds that property
-      const triggers = finding.params.triggers ?? [];
       const payload = forcedValue(accepting.schema, accepting, path, candidate.leaf, 0, new SampleBudget(), triggers);
       const unsafe = this.unsafe(finding.direction, sides);
       if (unsafe !== undefined) return { noExample: unsafe };

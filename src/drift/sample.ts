@@ -6,7 +6,7 @@
  */
 import { defineOwn, isSchemaObject, type JsonSchemaObject } from "../schema/index.js";
 import { NAME_TOKEN, UNLISTED, type Trigger } from "./diff/index.js";
-import { acceptsType, jsonType, typesOf, viewSchema, type Alternative, type SchemaRoot } from "./view.js";
+import { acceptsType, jsonType, listed, typesOf, viewSchema, type Alternative, type SchemaRoot } from "./view.js";
 
 /** The name an example gives a property its object does not list. */
 export const UNLISTED_NAME = "unlisted_property";
@@ -112,7 +112,7 @@ export function sampleValue(
   if (type === "null") return null;
   if (alt === undefined) return nullable ? null : undefined;
   const s = alt.schema;
-  const values = Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined;
+  const values = listed(s);
   if (values !== undefined)
     return values.find((v) => type === undefined || acceptsType([type], jsonType(v))) ?? values[0];
   const types = typesOf(s);
@@ -148,8 +148,7 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((n): n is
  * nest), until nothing more is required.
  */
 function addDependents(s: JsonSchemaObject, names: string[], omitted: string | undefined): Map<string, unknown> {
-  const own = (o: unknown, name: string): o is JsonSchemaObject =>
-    isSchemaObject(o) && Object.prototype.hasOwnProperty.call(o, name);
+  const own = (o: unknown, name: string): o is JsonSchemaObject => isSchemaObject(o) && Object.hasOwn(o, name);
   const from = new Map<string, unknown>();
   const applying = new Set([s]);
   const add = (name: string, schema: unknown): void => {

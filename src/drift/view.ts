@@ -12,6 +12,7 @@ import {
   ANNOTATIONS,
   NULL_SCHEMA,
   resolveRef,
+  followRefs,
   type JsonSchemaObject,
 } from "../schema/index.js";
 
@@ -183,6 +184,9 @@ const AT_END = /\$|\\[bB]|\(\?<?[=!]/;
 /** What can make an empty match depend on the start (`^`), or on text next to it (`\b`, lookarounds). */
 const AT_START = /\^|\\[bB]|\(\?<?[=!]/;
 
+/** `matchesEverything`'s compiled answers: each side of every pattern comparison asks (bounded: patterns are data). */
+const MATCHES_EMPTY = new Map<string, boolean>();
+
 /**
  * Whether `pattern` matches every string: one of the forms above, or a pattern that matches the
  * empty string without anything tying that match to the end (so it matches at the start of every
@@ -192,11 +196,16 @@ const AT_START = /\^|\\[bB]|\(\?<?[=!]/;
 export function matchesEverything(pattern: string): boolean {
   if (MATCH_ALL_PATTERNS.has(pattern)) return true;
   if (AT_END.test(pattern) && AT_START.test(pattern)) return false;
-  try {
-    return new RegExp(pattern, "u").test("");
-  } catch {
-    return false;
+  let known = MATCHES_EMPTY.get(pattern);
+  if (known === undefined) {
+    try {
+      known = new RegExp(pattern, "u").test("");
+    } catch {
+      known = false;
+    }
+    if (MATCHES_EMPTY.size < 4096) MATCHES_EMPTY.set(pattern, known);
   }
+  return known;
 }
 
 /**
@@ -253,7 +262,7 @@ function collectOneOfCopies(
   refs: ReadonlySet<string>,
   view: SchemaView,
 ): boolean {
-  const texts = branches.map((b) => canonical(followRefs(b, root)));
+  const texts = branches.map((b) => canonical(followBranch(b, root)));
   const copied = (i: number): boolean => texts.indexOf(texts[i]!) !== texts.lastIndexOf(texts[i]!);
   const distinct = branches.filter((_, i) => texts.indexOf(texts[i]!) === i);
   if (distinct.length === branches.length || !disjoint(distinct, root)) return false;
@@ -267,12 +276,10 @@ function collectOneOfCopies(
   return true;
 }
 
-/** A branch with its `$ref`s followed (a few hops at most). */
-function followRefs(branch: unknown, root: SchemaRoot): unknown {
-  let schema = branch;
-  for (let hops = 0; hops < 8 && isSchemaObject(schema) && typeof schema.$ref === "string"; hops++)
-    schema = resolveRefAt(root, schema.$ref)?.schema;
-  return schema;
+/** A branch with its `$ref`s followed (schema/ref.ts, a few hops at most); a `true` target is `{}`, as `resolveRefAt` reads it. */
+function followBranch(branch: unknown, root: SchemaRoot): unknown {
+  const target = followRefs(root.schema, branch, 8);
+  return target === branch || isSchemaObject(target) ? target : target === true ? {} : undefined;
 }
 
 /**
@@ -282,7 +289,7 @@ function followRefs(branch: unknown, root: SchemaRoot): unknown {
 function disjoint(branches: readonly unknown[], root: SchemaRoot): boolean {
   const schemas: JsonSchemaObject[] = [];
   for (const branch of branches) {
-    const schema = followRefs(branch, root);
+    const schema = followBranch(branch, root);
     const types = isSchemaObject(schema) ? typesOf(schema) : undefined;
     if (types === undefined || types.length === 0) return false;
     schemas.push(schema as JsonSchemaObject);
@@ -298,7 +305,7 @@ function shareType(x: JsonSchemaObject, y: JsonSchemaObject): boolean {
 }
 
 /** The values a schema allows, when it lists them (`enum`, `const`). */
-const listed = (s: unknown): unknown[] | undefined =>
+export const listed = (s: unknown): unknown[] | undefined =>
   !isSchemaObject(s) ? undefined : Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined;
 
 /** The tags of an object-only schema: each required property whose values it lists inline, with those values. */
@@ -344,7 +351,7 @@ export const sameTag = (x: JsonSchemaObject, y: JsonSchemaObject): boolean =>
 export function typesOf(schema: JsonSchemaObject): string[] | undefined {
   if (typeof schema.type === "string") return [schema.type];
   if (Array.isArray(schema.type)) return schema.type.filter((t): t is string => typeof t === "string");
-  const values = Array.isArray(schema.enum) ? schema.enum : "const" in schema ? [schema.const] : undefined;
+  const values = listed(schema);
   if (values !== undefined) return [...new Set(values.map(jsonType))];
   return undefined;
 }

@@ -5,7 +5,7 @@
  */
 import { isSchemaObject, type JsonSchemaObject } from "../../schema/index.js";
 import { BOUNDS, changeKind } from "../table/index.js";
-import { acceptsType, canonical, taggedApart, typesOf, type Alternative } from "../view.js";
+import { acceptsType, canonical, listed, taggedApart, typesOf, type Alternative } from "../view.js";
 import type { BodyDirection, Walk } from "./finding.js";
 
 export type Coverage = "all" | "maybe" | "none";
@@ -103,9 +103,7 @@ function branchTypes(s: JsonSchemaObject, depth = 0): string[] | undefined {
 function overlaps(x: JsonSchemaObject, y: JsonSchemaObject): boolean {
   // objects of a tagged union: a narrowing in one member cannot be covered by another
   if (taggedApart(x, y)) return false;
-  const values = (s: JsonSchemaObject): unknown[] | undefined =>
-    Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined;
-  const [vx, vy] = [values(x), values(y)];
+  const [vx, vy] = [listed(x), listed(y)];
   if (vx !== undefined && vy !== undefined) {
     const inY = new Set(vy.map(canonical));
     return vx.some((v) => inY.has(canonical(v)));

@@ -87,11 +87,10 @@ const schemaMap =
   (token: (key: string) => string | undefined, trigger = false) =>
   (p: Pair, vb: unknown, va: unknown): void => {
     if (!isSchemaObject(vb) || !isSchemaObject(va)) return emitPart(p, false, vb, va);
-    const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
     for (const key of new Set([...Object.keys(vb), ...Object.keys(va)])) {
       const [pb, pa] = [child(p.snapshot.at, p.keyword, key), child(p.source.at, p.keyword, key)];
-      if (!own(va, key)) emitPart(p, false, { [key]: vb[key] }, undefined, pb, at(p.source, p.keyword));
-      else if (!own(vb, key)) emitPart(p, true, undefined, { [key]: va[key] }, at(p.snapshot, p.keyword), pa);
+      if (!Object.hasOwn(va, key)) emitPart(p, false, { [key]: vb[key] }, undefined, pb, at(p.source, p.keyword));
+      else if (!Object.hasOwn(vb, key)) emitPart(p, true, undefined, { [key]: va[key] }, at(p.snapshot, p.keyword), pa);
       else
         descend(
           p,

@@ -6,7 +6,16 @@
  */
 import { defineOwn, isSchemaObject, type JsonSchemaObject } from "../schema/index.js";
 import { NAME_TOKEN, UNLISTED, type Trigger } from "./diff/index.js";
-import { acceptsType, jsonType, listed, typesOf, viewSchema, type Alternative, type SchemaRoot } from "./view.js";
+import {
+  acceptsType,
+  ifChecks,
+  jsonType,
+  listed,
+  typesOf,
+  viewSchema,
+  type Alternative,
+  type SchemaRoot,
+} from "./view.js";
 
 /** The name an example gives a property its object does not list. */
 export const UNLISTED_NAME = "unlisted_property";
@@ -170,14 +179,8 @@ function addDependents(s: JsonSchemaObject, names: string[], omitted: string | u
         if (own(a.dependentRequired, name)) for (const n of strings(a.dependentRequired[name])) add(n, undefined);
         if (own(a.dependentSchemas, name)) apply(a.dependentSchemas[name]);
       }
-      const condition = a.if;
-      if (isSchemaObject(condition) && a.then !== undefined) {
-        const checked = [
-          ...strings(condition.required),
-          ...Object.keys(isSchemaObject(condition.properties) ? condition.properties : {}),
-        ];
-        if (checked.length > 0 && checked.every(held)) apply(a.then);
-      }
+      const checked = ifChecks(a.if);
+      if (a.then !== undefined && checked.length > 0 && checked.every(held)) apply(a.then);
     }
   }
   return from;

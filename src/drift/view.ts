@@ -304,6 +304,14 @@ function shareType(x: JsonSchemaObject, y: JsonSchemaObject): boolean {
   return tx.some((t) => acceptsType(ty, t) || ty.some((u) => acceptsType([t], u)));
 }
 
+/** The properties an `if` checks: those it requires or describes under `properties` (issue 29.2). */
+export function ifChecks(condition: unknown): string[] {
+  if (!isSchemaObject(condition)) return [];
+  const required = Array.isArray(condition.required) ? condition.required : [];
+  const described = isSchemaObject(condition.properties) ? Object.keys(condition.properties) : [];
+  return [...new Set([...required.filter((n): n is string => typeof n === "string"), ...described])];
+}
+
 /** The values a schema allows, when it lists them (`enum`, `const`). */
 export const listed = (s: unknown): unknown[] | undefined =>
   !isSchemaObject(s) ? undefined : Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined;

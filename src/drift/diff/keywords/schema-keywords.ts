@@ -8,7 +8,7 @@
  */
 import { isSchemaObject } from "../../../schema/index.js";
 import { SCHEMA_KEYWORDS, TYPE_SHAPING_KEYWORDS, type SchemaKeyword } from "../../table/index.js";
-import { canonical, child, viewSchema, type Alternative } from "../../view.js";
+import { canonical, child, ifChecks, viewSchema, type Alternative } from "../../view.js";
 import {
   at,
   kindOf,
@@ -71,11 +71,12 @@ function triggeredBy(walk: Walk, triggers: Trigger[]): Walk {
  * property the `if` requires or lists, with the `if`'s schema of it (`kind: {const: "image"}`).
  */
 function ifTriggers(condition: unknown, field: string[]): Trigger[] {
-  if (!isSchemaObject(condition)) return [];
-  const props = isSchemaObject(condition.properties) ? condition.properties : {};
-  const required = Array.isArray(condition.required) ? condition.required : [];
-  const names = new Set([...required.filter((n): n is string => typeof n === "string"), ...Object.keys(props)]);
-  return [...names].map((name) => ({ field, name, schema: Object.hasOwn(props, name) ? props[name] : undefined }));
+  const props = isSchemaObject(condition) && isSchemaObject(condition.properties) ? condition.properties : {};
+  return ifChecks(condition).map((name) => ({
+    field,
+    name,
+    schema: Object.hasOwn(props, name) ? props[name] : undefined,
+  }));
 }
 
 /**

@@ -15,7 +15,9 @@
 //   (c) `--jobs` (issue 25.4): the 1 000 000-line log, plain and gzip, `--format json`, with
 //       `--jobs 1` and `--jobs 2` interleaved in the same run (3 rounds, medians): the speed-up of
 //       --jobs 2 (target >= 1.6x on a 2-core machine) and gzip's rate against plain (target
-//       >= 0.8x); and peak RSS of --jobs 2 at 1 000 000 lines and at a larger log (3 000 000;
+//       >= 0.8x). Interleaved with them, the machine's own ceiling for two threads on this work:
+//       two `--jobs 1` processes started together, each on one half of the log (nothing shared,
+//       nothing to coordinate), against one process on the whole; and peak RSS of --jobs 2 at 1 000 000 lines and at a larger log (3 000 000;
 //       VSK_BENCH_LINT_LARGE=10000000 for the issue's 10M) to show memory stays flat.
 //
 // Usage (after `npm run build`): node bench/lint.mjs [--sizes 100000,1000000] [--runs 15] [--json]
@@ -359,6 +361,30 @@ if (ONLY.includes("b")) {
 // ---------------------------------------------------------------------------------------------
 // (c) --jobs
 
+/** The two halves of a data file (whole lines), written once next to it. */
+function halvesOf(data) {
+  const halves = [1, 2].map((k) => data.file.replace(/\.ndjson$/, `.half${k}.ndjson`));
+  const meta = `${halves[0]}.meta.json`;
+  if (halves.every(existsSync) && existsSync(meta)) {
+    const sizes = JSON.parse(readFileSync(meta, "utf8")).sizes;
+    if (sizes.every((size, k) => size === statSync(halves[k]).size)) return halves;
+  }
+  const text = readFileSync(data.file);
+  let cut = 0;
+  for (let line = 0; line < data.n / 2; line++) cut = text.indexOf(10, cut) + 1;
+  writeFileSync(halves[0], text.subarray(0, cut));
+  writeFileSync(halves[1], text.subarray(cut));
+  writeFileSync(meta, JSON.stringify({ sizes: halves.map((h) => statSync(h).size) }));
+  return halves;
+}
+
+/** Two `vsk lint --jobs 1` runs started together, one per half: the wall time of the later. */
+async function halvesTogether(halves) {
+  const started = performance.now();
+  const runs = await Promise.all(halves.map((h) => runCli(["lint", h, "--format", "json", "--jobs", "1"])));
+  return { ms: performance.now() - started, code: Math.max(...runs.map((r) => r.code)), stderr: runs[0].stderr };
+}
+
 /** The gzip of a data file, written once next to it. */
 async function gzipOf(file) {
   const gz = `${file}.gz`;
@@ -386,10 +412,14 @@ if (ONLY.includes("c")) {
     ["gzip", gz, 1],
     ["gzip", gz, 2],
   ];
+  const halves = halvesOf(data);
   const got = new Map(cases.map((c) => [c.slice(0, 1).concat(c[2]).join(" "), []]));
-  for (let round = 0; round < 3; round++)
+  const ceilingRuns = [];
+  for (let round = 0; round < 3; round++) {
     for (const [input, file, jobs] of cases)
       got.get(`${input} ${jobs}`).push(await runCli(["lint", file, "--format", "json", "--jobs", String(jobs)]));
+    ceilingRuns.push(await halvesTogether(halves));
+  }
   const rows = {};
   for (const [input, , jobs] of cases) {
     const runs = got.get(`${input} ${jobs}`);
@@ -411,8 +441,20 @@ if (ONLY.includes("c")) {
   const gzipRatio1 = rows["plain 1"].wallMs / rows["gzip 1"].wallMs;
   if (speedup < TARGET_JOBS_SPEEDUP) missed++;
   if (gzipRatio < TARGET_GZIP_RATIO) missed++;
+  if (ceilingRuns.some((g) => g.code !== 1)) {
+    console.error(`    vsk lint on a half exited otherwise than 1\n${ceilingRuns[0].stderr}`);
+    process.exitCode = 1;
+  }
+  const ceilingMs = median(ceilingRuns.map((g) => g.ms));
+  const ceiling = rows["plain 1"].wallMs / ceilingMs;
+  console.log(
+    `    plain  2 × 1  ${fmt(ceilingMs / 1000, 2).padStart(7)}  ${fmt(n / (ceilingMs / 1000)).padStart(10)}  (two --jobs 1 processes together, one per half: this machine's ceiling for two threads)`,
+  );
   console.log(
     `    --jobs 2 / --jobs 1: ${fmt(speedup, 2)}x plain (target >= ${TARGET_JOBS_SPEEDUP}) ${verdict(speedup >= TARGET_JOBS_SPEEDUP)}, ${fmt(speedupGz, 2)}x gzip`,
+  );
+  console.log(
+    `    ceiling: two processes on the halves / --jobs 1 = ${fmt(ceiling, 2)}x; --jobs 2 has ${fmt((100 * (speedup - 1)) / Math.max(ceiling - 1, 1e-9))}% of the gain the ceiling has`,
   );
   console.log(
     `    gzip / plain rate: ${fmt(gzipRatio, 2)}x with --jobs 2 (target >= ${TARGET_GZIP_RATIO}) ${verdict(gzipRatio >= TARGET_GZIP_RATIO)}, ${fmt(gzipRatio1, 2)}x with --jobs 1`,
@@ -429,6 +471,7 @@ if (ONLY.includes("c")) {
     rows: Object.values(rows),
     speedup,
     speedupGz,
+    ceiling: { wallMs: ceilingMs, speedup: ceiling },
     gzipRatio,
     gzipRatio1,
     large: { requests: LARGE, peakRssMb: big.rssMb, wallMs: big.ms },

@@ -50,13 +50,18 @@ const BATCH_BYTES = 256 * 1024;
 const BATCH_LINES = 4096;
 /** Batches in flight per worker: enough that none waits for the next, few enough that memory stays flat. */
 const PER_WORKER = 3;
-/** Batches this thread lints itself while every worker is busy, before it waits for the oldest (src/lint/batch.ts). */
-const KEPT = 2;
+/**
+ * Batches this thread lints itself while every worker is busy, before it waits for the oldest
+ * (src/lint/batch.ts). With 2 this thread waited ~25% of a 1M-line run on 2 cores; 8 (~2 MB of
+ * rendered text held) cut that wait and gained ~5% (bench/lint.mjs (c)).
+ */
+const KEPT = 8;
 
 /**
  * `--jobs`' default: the cores this process may run on, at most {@link DEFAULT_JOBS_CAP}. Measured
- * on 2 cores (1M lines, json, the same run): 1.10-1.25x faster than one thread, for ~1.4x the CPU
- * and +70 MB (docs/lint.md); workers start only for a large NDJSON input.
+ * on 2 cores (1M lines, json, the same run): 1.2-1.4x faster than one thread, where two separate
+ * processes on the halves get 1.27-1.44x, for ~1.3x the CPU and +75 MB (docs/lint.md); workers
+ * start only for a large NDJSON input.
  */
 export function defaultJobs(): number {
   return Math.max(1, Math.min(availableParallelism(), DEFAULT_JOBS_CAP));

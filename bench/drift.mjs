@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(ROOT, "dist/src/cli/main.js");
+const CLI = join(ROOT, "dist/cli/vsk.js"); // what bin/vsk.mjs runs (scripts/bundle.mjs)
 const arg = (name, fallback) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : fallback);
 const ROUNDS = Number(arg("--rounds", "3"));
 const SIZES = arg("--sizes", "40,400,800").split(",").map(Number);

@@ -43,7 +43,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(ROOT, "dist/src/cli/main.js");
+const CLI = join(ROOT, "dist/cli/vsk.js"); // what bin/vsk.mjs runs (scripts/bundle.mjs)
 const AJV = join(ROOT, "node_modules/.bin/ajv");
 const TIME = "/usr/bin/time";
 const arg = (name, fallback) => {

@@ -11,8 +11,16 @@ import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
 const stamp = join(root, "dist/.build-stamp");
-/** What the build reads: tsconfig.build.json's includes, then scripts/embed.mjs. */
-const INPUTS = ["src", "generated", "templates", "scripts/embed.mjs", "tsconfig.json", "tsconfig.build.json"];
+/** What the build reads: tsconfig.build.json's includes, then scripts/embed.mjs and scripts/bundle.mjs. */
+const INPUTS = [
+  "src",
+  "generated",
+  "templates",
+  "scripts/embed.mjs",
+  "scripts/bundle.mjs",
+  "tsconfig.json",
+  "tsconfig.build.json",
+];
 
 /** Every input file with its modification time, in a stable order. */
 function inputFiles() {
@@ -46,7 +54,7 @@ function hashOf(files) {
 export function staleReason() {
   let built;
   try {
-    statSync(join(root, "dist/src/cli/main.js"));
+    statSync(join(root, "dist/cli/vsk.js"));
   } catch {
     return "no build yet (a fresh clone)";
   }

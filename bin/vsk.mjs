@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `vsk` command. The package ships its build (dist/) and no sources: it runs it as it is.
+// The `vsk` command. The package ships its build (dist/) and no sources: it runs it as it is,
+// the bundled CLI (dist/cli/vsk.js, scripts/bundle.mjs: a command loads one file, not ~60).
 // In a development clone (src/ and tsconfig.build.json beside this bin/) it first makes sure the
 // build is current: none yet (a fresh clone; no install script makes one, a consumer's install
 // must run nothing) or a source changed since the last build (bin/build-check.mjs: a stat of each
@@ -11,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const main = join(root, "dist/src/cli/main.js");
+const main = join(root, "dist/cli/vsk.js");
 const development = existsSync(join(root, "src")) && existsSync(join(root, "tsconfig.build.json"));
 const { staleReason } = development ? await import("./build-check.mjs") : { staleReason: () => undefined };
 

@@ -6,7 +6,8 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { appendFileSync, readFileSync } from "node:fs";
 import { Writable } from "node:stream";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { PACKAGE_ROOT } from "../config/index.js";
 import {
   DriftStageError,
   DriftUsageError,
@@ -83,7 +84,9 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
   };
 }
 
-const CLI = fileURLToPath(new URL("../cli/main.js", import.meta.url));
+// the bundled CLI, as bin/vsk.mjs runs it (scripts/bundle.mjs), from the package's root: this
+// file runs from dist/src/action and, bundled into `vsk action`, from dist/cli
+const CLI = join(PACKAGE_ROOT, "dist/cli/vsk.js");
 
 /**
  * Runs `vsk <args>` in `cwd`, collecting its output; never throws for a non-zero exit. Only check

@@ -5,6 +5,7 @@
  */
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { redactUrlsInText } from "../diagnostics/index.js";
 import { terminalText } from "../escape/index.js";
 import { CliError, EXIT_CODE_MEANINGS, ExitCode, toCliError } from "./errors.js";
@@ -90,7 +91,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (name === "--version" || name === "-v") {
     const { readFileSync } = await import("node:fs");
-    const pkg = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
+    const { PACKAGE_ROOT } = await import("../config/index.js");
+    // from the package's root, not this file's place: it runs from dist/src/cli and bundled from dist/cli
+    const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as {
       version: string;
     };
     process.stdout.write(pkg.version + "\n");
@@ -145,9 +148,9 @@ function exitQuietlyOnClosedPipe(error: NodeJS.ErrnoException): void {
 }
 
 /**
- * The program: what `bin/vsk.mjs` (the installed `vsk` command) and `node dist/src/cli/main.js`
- * both run. The closed-pipe handler is installed here, not only when this module is the entry
- * point, so that it also holds through the bin script that imports it.
+ * The program: what `bin/vsk.mjs` (the installed `vsk` command) runs, bundled into dist/cli/vsk.js
+ * (scripts/bundle.mjs), and `node dist/src/cli/main.js`. The closed-pipe handler is installed here,
+ * not only when this module is the entry point, so that it also holds through the bin script.
  */
 export function runAsProgram(argv: string[]): Promise<void> {
   process.stdout.on("error", exitQuietlyOnClosedPipe);

@@ -74,7 +74,15 @@ function networkFailure(error: unknown, settings: SourceSettings): FetchFailure 
   if (settings.deadline.aborted)
     return { retryable: true, why: "the preflight's overall deadline passed before the file answered" };
   const code = errorCode(error) ?? (error instanceof Error ? error.name : "");
-  if (code === "AbortError" || code === "TimeoutError" || code === "UND_ERR_ABORTED")
+  // the request's own timer and undici's header and body timers all run timeoutMs: whichever fires
+  // first, the same words (they raced, and a run said one or the other)
+  if (
+    code === "AbortError" ||
+    code === "TimeoutError" ||
+    code === "UND_ERR_ABORTED" ||
+    code === "UND_ERR_HEADERS_TIMEOUT" ||
+    code === "UND_ERR_BODY_TIMEOUT"
+  )
     return { retryable: true, why: `no answer within ${settings.timeoutMs / 1000} s (a timeout)` };
   const words = TRANSIENT_ERRORS[code];
   // anything else the network says is momentary too (spec 7.2 rule 2): name it, do not guess more

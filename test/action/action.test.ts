@@ -13,7 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { outputLines, readInputs } from "../../src/action/index.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const cli = join(root, "dist/src/cli/main.js");
+const cli = join(root, "dist/cli/vsk.js");
 const TOKEN = "ghs_simulatedtoken0123456789";
 
 let work: string;

@@ -40,8 +40,8 @@ function miniClone(options: { src: boolean }): string {
   const cli = "export async function runAsProgram(argv) { process.stdout.write('ran ' + argv.join(' ') + '\\n'); }";
   const build = [
     "const fs = require('node:fs');",
-    "fs.mkdirSync('dist/src/cli', { recursive: true });",
-    `fs.writeFileSync('dist/src/cli/main.js', ${JSON.stringify(cli)});`,
+    "fs.mkdirSync('dist/cli', { recursive: true });",
+    `fs.writeFileSync('dist/cli/vsk.js', ${JSON.stringify(cli)});`,
     "fs.appendFileSync('builds.log', 'built\\n');",
   ].join(" ");
   writeFileSync(
@@ -57,8 +57,8 @@ function miniClone(options: { src: boolean }): string {
     mkdirSync(join(dir, "src"));
     writeFileSync(join(dir, "src/a.ts"), "export const a = 1;\n");
   } else {
-    mkdirSync(join(dir, "dist/src/cli"), { recursive: true });
-    writeFileSync(join(dir, "dist/src/cli/main.js"), cli);
+    mkdirSync(join(dir, "dist/cli"), { recursive: true });
+    writeFileSync(join(dir, "dist/cli/vsk.js"), cli);
   }
   return dir;
 }

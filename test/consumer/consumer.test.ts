@@ -370,7 +370,13 @@ describe("the packed tarball", () => {
     for (const hook of ["preinstall", "install", "postinstall", "prepare"])
       expect(pkg.scripts?.[hook], hook).toBe(undefined);
     expect(pkg.sideEffects).toBe(false);
-    for (const file of ["dist/src/cli/main.js", "dist/embed/support.ts", "dist/generated/index.mjs", "bin/vsk.mjs"])
+    for (const file of [
+      "dist/cli/vsk.js",
+      "dist/cli/worker.js",
+      "dist/embed/support.ts",
+      "dist/generated/index.mjs",
+      "bin/vsk.mjs",
+    ])
       expect(existsSync(join(work, "unpacked/package", file)), file).toBe(true);
   });
 

@@ -46,6 +46,7 @@ describe("the tarball ships what runs (issue 30.9)", () => {
     /^bin\/(vsk|build-check)\.mjs$/,
     /^dist\/\.build-stamp$/,
     /^dist\/(src|generated)\/.+\.(m?js|d\.m?ts)$/,
+    /^dist\/cli\/(vsk|worker|chunk-[A-Z0-9]+)\.js$/, // the bundled CLI (scripts/bundle.mjs)
     /^dist\/embed\/.+\.m?ts$/, // the sources vsk generate copies into a project (support, redact, _vsk/)
     /^templates\/[a-z-]+\.txt$/,
     /^schemas-cache\/(manifest\.json|[^/]+\/[^/]+\/latest\.json)$/,
@@ -62,7 +63,8 @@ describe("the tarball ships what runs (issue 30.9)", () => {
     // what runs is there: the bin, the CLI, the embedded models' built code and catalogue, the published schemas
     for (const needed of [
       "bin/vsk.mjs",
-      "dist/src/cli/main.js",
+      "dist/cli/vsk.js",
+      "dist/cli/worker.js",
       "dist/generated/index.mjs",
       "dist/generated/index.d.mts",
       "generated/endpoints.json",

@@ -1,5 +1,5 @@
 /**
- * Harness for `vsk drift` end to end: the built CLI (`node dist/src/cli/main.js drift`) as a
+ * Harness for `vsk drift` end to end: the built CLI (`node dist/cli/vsk.js drift`) as a
  * child process, in a temp directory with its own vsk.config.json and snapshot (nothing is
  * written into the repository's schemas-cache/), against a real HTTP server on 127.0.0.1.
  * JSON output is validated against the committed schemas/drift-report.schema.json.
@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { startMirror, type MirrorServer } from "./serve.js";
 
 export const ROOT = join(import.meta.dirname, "../..");
-const CLI = join(ROOT, "dist/src/cli/main.js");
+const CLI = join(ROOT, "dist/cli/vsk.js");
 const MODELS = ["example/model-a", "example/model-b", "example/model-c"];
 export const snapshotText = (model: string): string =>
   readFileSync(join(ROOT, "schemas-cache", model, "latest.json"), "utf8");

@@ -1,5 +1,5 @@
 /**
- * The real `vsk generate` (node dist/src/cli/main.js, a child process) in a temp directory with
+ * The real `vsk generate` (node dist/cli/vsk.js, a child process) in a temp directory with
  * a vsk.config.json pointing snapshotDir/outDir into it: determinism, `--check`, the header of
  * every generated file, hostile schemas (generated code type-checks; running it executes
  * nothing taken from the schema), and a broken snapshot (exit 3, file and JSON Pointer, no
@@ -23,7 +23,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const CLI = join(ROOT, "dist/src/cli/main.js");
+const CLI = join(ROOT, "dist/cli/vsk.js");
 const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
 const HOSTILE = join(ROOT, "test/fixtures/emit/hostile");
 const HOSTILE_DRIVER = join(ROOT, "test/fixtures/emit/run-hostile.mjs");

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findUnsafePattern, superLinearReason } from "../../src/emit/hostile-shapes.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const CLI = join(ROOT, "dist/src/cli/main.js");
+const CLI = join(ROOT, "dist/cli/vsk.js");
 const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
 
 interface Run {

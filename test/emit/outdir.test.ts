@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
-const CLI = resolve("dist/src/cli/main.js");
+const CLI = resolve("dist/cli/vsk.js");
 const work = mkdtempSync(join(tmpdir(), "vsk-outdir-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

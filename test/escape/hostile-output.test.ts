@@ -22,7 +22,7 @@ import {
 import { ctx, edit, report, serve, useDriftWorkspace, vsk as drift } from "../drift/harness.js";
 
 const ROOT = join(import.meta.dirname, "../..");
-const CLI = join(ROOT, "dist/src/cli/main.js");
+const CLI = join(ROOT, "dist/cli/vsk.js");
 
 /** A name that tries everything at once. */
 const HOSTILE =

@@ -1,5 +1,5 @@
 /**
- * `vsk explain`, run as a user runs it: the built CLI (`node dist/src/cli/main.js explain …`) in a
+ * `vsk explain`, run as a user runs it: the built CLI (`node dist/cli/vsk.js explain …`) in a
  * child process, on fixture files under test/fixtures/runtime/. The text output of each fixture is
  * compared with the file snapshot `<fixture>.expected.txt` beside it (`npx vitest -u` rewrites them
  * after a deliberate change; review the diff).
@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const cli = join(root, "dist/src/cli/main.js");
+const cli = join(root, "dist/cli/vsk.js");
 const fixtures = "test/fixtures/runtime";
 
 function vsk(args: string[], stdin?: string): { code: number | null; stdout: string; stderr: string } {

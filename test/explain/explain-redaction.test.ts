@@ -14,7 +14,7 @@ const root = join(import.meta.dirname, "../..");
 const bin = join(root, "bin/vsk.mjs");
 
 function vsk(args: string[], stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  if (!existsSync(join(root, "dist/src/cli/main.js"))) throw new Error("run `npm run build` first (npm test does)");
+  if (!existsSync(join(root, "dist/cli/vsk.js"))) throw new Error("run `npm run build` first (npm test does)");
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [bin, "explain", ...args], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";

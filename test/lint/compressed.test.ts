@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const VSK = join(ROOT, "bin/vsk.mjs");
-const CLI = join(ROOT, "dist/src/cli/main.js");
+const CLI = join(ROOT, "dist/cli/vsk.js");
 const OK = '{"model":"modelA","endpoint":"text-to-video","input":{"prompt":"a cat"}}\n';
 const BAD = '{"model":"modelA","endpoint":"text-to-video","input":{"prompt":1}}\n';
 const LOG = OK + BAD + OK;

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withoutExampleNotice } from "../cli/run.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const CLI = join(ROOT, "dist/src/cli/main.js");
+const CLI = join(ROOT, "dist/cli/vsk.js");
 const validateReport = new Ajv2020({ allErrors: true, strict: true }).compile(
   JSON.parse(readFileSync(join(ROOT, "schemas/lint-report.schema.json"), "utf8")) as object,
 );

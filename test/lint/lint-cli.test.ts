@@ -1,5 +1,5 @@
 /**
- * `vsk lint`, run as a user runs it: the built CLI (`node dist/src/cli/main.js lint …`) in a child
+ * `vsk lint`, run as a user runs it: the built CLI (`node dist/cli/vsk.js lint …`) in a child
  * process, with the fixture directory test/fixtures/lint/ as its working directory (nothing is
  * written there; large and generated inputs go to a temp directory). Expected outputs of the
  * mixed NDJSON fixture sit in test/fixtures/lint/expected/ as vitest file snapshots (`npx vitest -u`
@@ -18,7 +18,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const cli = join(root, "dist/src/cli/main.js");
+const cli = join(root, "dist/cli/vsk.js");
 const fixtures = join(root, "test/fixtures/lint");
 const expectedDir = join(fixtures, "expected");
 const SECRET = "SECRET";

@@ -440,7 +440,7 @@ describe("bad input never stops it", () => {
 
 describe("vsk mock (the CLI)", () => {
   it("prints where it listens, logs each request on stderr without the query string, exits 0 on SIGTERM", async () => {
-    const child = spawn(process.execPath, [join(root, "dist/src/cli/main.js"), "mock", "--port", "0", "--key", KEY], {
+    const child = spawn(process.execPath, [join(root, "dist/cli/vsk.js"), "mock", "--port", "0", "--key", KEY], {
       cwd: root,
     });
     let stdout = "";
@@ -472,7 +472,7 @@ describe("vsk mock (the CLI)", () => {
   });
 
   it("a bad flag is one line and exit 2", async () => {
-    const child = spawn(process.execPath, [join(root, "dist/src/cli/main.js"), "mock", "--port", "70000"], {
+    const child = spawn(process.execPath, [join(root, "dist/cli/vsk.js"), "mock", "--port", "70000"], {
       cwd: root,
     });
     let stderr = "";

@@ -10,7 +10,7 @@ import { join, relative, resolve } from "node:path";
 import { expect } from "vitest";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
-export const CLI = join(ROOT, "dist/src/cli/main.js");
+export const CLI = join(ROOT, "dist/cli/vsk.js");
 export const MIRROR = join(ROOT, "test/fixtures/pull/mirror");
 
 export interface Run {

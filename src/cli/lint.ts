@@ -29,7 +29,7 @@ import {
 import { terminalText } from "../escape/index.js";
 import { CliError, ExitCode, toCliError } from "./errors.js";
 import { shownArgument, unknownOption } from "./typed.js";
-import { plural } from "../words/index.js";
+import { byteSize, plural } from "../words/index.js";
 import { redactUrlsInText } from "../diagnostics/index.js";
 import type { LintPreflight } from "../lint/preflight.js";
 import { progressText } from "../lint/progress.js";
@@ -203,7 +203,7 @@ function preflightOptionsOf(values: {
 function preflightPart(run: LintPreflight): () => string {
   return () => {
     const { urls, requests, bytes } = run.stats();
-    return `preflight: ${plural(urls, "file")}, ${plural(requests, "request")}, ${Math.round(bytes / 1024)} KiB read`;
+    return `preflight: ${plural(urls, "file")}, ${plural(requests, "request")}, ${byteSize(bytes)} read`;
   };
 }
 

@@ -22,6 +22,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { step } from "./crash-hook.js";
+import { byteSize, limitSize } from "../words/index.js";
 
 /** A file vsk will not open or replace: not a regular file, or far larger than anything it writes. */
 export class SpecialFileError extends Error {
@@ -79,7 +80,7 @@ function withOpen<T>(file: string, maxBytes: number, use: (fd: number, size: num
     const kind = kindOf(info);
     if (kind !== undefined) throw new SpecialFileError(file, `is ${kind}, not a regular file`);
     if (info.size > maxBytes)
-      throw new SpecialFileError(file, `is ${megabytes(info.size)}, more than the ${megabytes(maxBytes)} vsk reads`);
+      throw new SpecialFileError(file, `is ${byteSize(info.size)}, more than the ${limitSize(maxBytes)} vsk reads`);
     return use(fd, info.size);
   } finally {
     closeSync(fd);
@@ -96,9 +97,6 @@ function readFully(fd: number, size: number): Buffer {
   }
   return buffer.subarray(0, at);
 }
-
-const megabytes = (bytes: number): string =>
-  bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MiB` : `${bytes} bytes`;
 
 /** `lstat`, or undefined when nothing is there (also when a parent is a file: ENOTDIR). */
 export function entryAt(path: string): Stats | undefined {

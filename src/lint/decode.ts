@@ -7,6 +7,7 @@ import type { ReadStream } from "node:fs";
 import type { PlatformBuffer, ReadableLike } from "../platform/index.js";
 import { findDuplicateKeys, jsonSyntaxError } from "../json/index.js";
 import { redactUrlsInText } from "../diagnostics/index.js";
+import { limitSize } from "../words/index.js";
 
 /** Where a payload came from: the path as the user wrote it (`<stdin>` for stdin) and its 1-based line. */
 export interface PayloadSource {
@@ -47,11 +48,6 @@ export interface ReadOptions {
 const FILE_LIMIT = 256 * 1024 * 1024;
 /** The default cap of one NDJSON line (`--max-line-bytes`). */
 export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
-
-/** `8388608` as "8 MiB", `1000` as "1000 bytes". */
-export function sizeText(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / 1024 / 1024} MiB` : `${bytes} bytes`;
-}
 
 /** A JSON syntax error as "line L, column C: what" (1-based; lines counted from `firstLine`). */
 export function describeJsonError(text: string, firstLine = 1): { line: number; message: string } {
@@ -187,7 +183,7 @@ export async function readSingleJson(stream: ReadableLike, source: string, handl
     if (size > FILE_LIMIT) {
       await handle({ source, line: 1 }, undefined, {
         rule: "lint/line-too-long",
-        message: `file is larger than ${sizeText(FILE_LIMIT)}; one payload per file is expected`,
+        message: `file is larger than ${limitSize(FILE_LIMIT)}; one payload per file is expected`,
       });
       if ("destroy" in stream) (stream as ReadStream).destroy();
       return 1;

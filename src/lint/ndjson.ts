@@ -11,17 +11,17 @@ import {
   DEFAULT_MAX_LINE_BYTES,
   looksBinary,
   parse,
-  sizeText,
   type PayloadHandler,
   type ReadOptions,
   type ReadProblem,
 } from "./decode.js";
+import { limitSize } from "../words/index.js";
 
 /** The problem of a line longer than `limit` bytes (`--max-line-bytes`). */
 function tooLongProblem(limit: number): ReadProblem {
   return {
     rule: "lint/line-too-long",
-    message: `line is longer than ${sizeText(limit)} (--max-line-bytes); skipped without being read: split the payload or raise the limit`,
+    message: `line is longer than ${limitSize(limit)} (--max-line-bytes); skipped without being read: split the payload or raise the limit`,
   };
 }
 

@@ -7,6 +7,7 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Reporter } from "./lint.js";
+import { byteSize } from "../words/index.js";
 
 export interface LintProgress {
   /** raw bytes read from the inputs: compressed bytes for a compressed file */
@@ -55,17 +56,7 @@ export class ReadMeter {
   });
 }
 
-/** `1.5 MiB`: bytes for a person. */
-export function byteSize(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ["KiB", "MiB", "GiB", "TiB"];
-  let value = n / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) ((value /= 1024), unit++);
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
-
-/** `lint: 12.0 MiB of 96.0 MiB (12%), 48210 requests, 45102 requests/s` (without `of …` when the total is unknown). */
+/** `lint: 12 MiB of 96.5 MiB (12%), 48210 requests, 45102 requests/s` (without `of …` when the total is unknown). */
 export function progressText(p: LintProgress, seconds: number): string {
   const read =
     p.totalBytes === undefined || p.totalBytes === 0

@@ -13,6 +13,7 @@ import { errorCode, TRANSIENT_ERRORS } from "../fetch/retry.js";
 import { redactUrl } from "../runtime/redact.js";
 import { AllowHosts, notPublicKind, type Resolver } from "./address.js";
 import type { PlatformAbortSignal } from "../platform/index.js";
+import { byteSize, limitSize } from "../words/index.js";
 
 /** Why the service would not get the file: `why` says what happened, `advice` what to check. */
 export interface FetchFailure {
@@ -49,10 +50,6 @@ export interface SourceSettings {
   agent(): Promise<unknown>;
 }
 
-const MiB = 1024 * 1024;
-export function describeBytes(n: number): string {
-  return n >= MiB ? `${(n / MiB).toFixed(1)} MiB` : `${Math.ceil(n / 1024)} KiB`;
-}
 
 /** Advice per status class: what a person should check (spec 7.2 rule 4). */
 const STATUS_ADVICE: ReadonlyArray<{ test: (status: number) => boolean; advice: string }> = [
@@ -92,7 +89,7 @@ function networkFailure(error: unknown, settings: SourceSettings): FetchFailure 
 function tooBig(size: number, settings: SourceSettings): FetchFailure {
   return {
     retryable: false,
-    why: `the file is ${describeBytes(size)}, over the size limit of ${describeBytes(settings.maxFileBytes)}`,
+    why: `the file is ${byteSize(size)}, over the size limit of ${limitSize(settings.maxFileBytes)}`,
     advice:
       "use a smaller file (the limit is the preflight's maxFileBytes option, 100 MiB by default: docs/preflight.md)",
   };

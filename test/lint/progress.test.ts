@@ -173,7 +173,7 @@ describe.skipIf(!HAS_SCRIPT)("lint's progress line", () => {
       const frame = run.output().match(/vsk: preflight: [^\r]*/)![0];
       expect(frame).toMatch(
         new RegExp(
-          `^vsk: preflight: \\d+ files?, \\d+ requests?, 0 KiB read; lint: ${text.length} B of ${text.length} B \\(100%\\), 0 requests, 0 requests/s$`,
+          `^vsk: preflight: \\d+ files?, \\d+ requests?, 0 B read; lint: ${text.length} B of ${text.length} B \\(100%\\), 0 requests, 0 requests/s$`,
         ),
       );
       const report = JSON.parse(readFileSync(join(dir, "known.json"), "utf8")) as {

@@ -225,7 +225,7 @@ describe("fetchability (spec 7.2 input_fetch_failed)", () => {
       { ...allow, maxFileBytes: 1024 * 1024 },
     );
     expect(d[0]).toMatchObject({ rule: "input-fetch-failed", retryable: false });
-    expect(d[0]!.message).toContain("the file is 1.3 MiB, over the size limit of 1.0 MiB");
+    expect(d[0]!.message).toContain("the file is 1.3 MiB, over the size limit of 1 MiB");
   });
 
   it("a loopback or private host is not fetched, unless allowed; a DNS failure is retryable", async () => {

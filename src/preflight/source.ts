@@ -50,7 +50,6 @@ export interface SourceSettings {
   agent(): Promise<unknown>;
 }
 
-
 /** Advice per status class: what a person should check (spec 7.2 rule 4). */
 const STATUS_ADVICE: ReadonlyArray<{ test: (status: number) => boolean; advice: string }> = [
   { test: (s) => s === 401 || s === 403, advice: "a presigned link may have expired, or the file is private" },

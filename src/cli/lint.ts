@@ -20,6 +20,7 @@ import {
   INLINE_LINES,
   MAX_JOBS,
   MIN_REMAINING_BYTES,
+  AUTO_MIN_REMAINING_BYTES,
   isFormat,
   LintUsageError,
   LintWorkerError,
@@ -29,7 +30,7 @@ import {
 import { terminalText } from "../escape/index.js";
 import { CliError, ExitCode, toCliError } from "./errors.js";
 import { shownArgument, unknownOption } from "./typed.js";
-import { byteSize, plural } from "../words/index.js";
+import { byteSize, limitSize, plural } from "../words/index.js";
 import { redactUrlsInText } from "../diagnostics/index.js";
 import type { LintPreflight } from "../lint/preflight.js";
 import { progressText } from "../lint/progress.js";
@@ -70,9 +71,11 @@ Options:
                          line is reported (lint/line-too-long) and skipped, never buffered whole
   --ndjson               read stdin as NDJSON, one payload per line (without it, stdin whose first
                          line is a whole JSON value followed by another value is read as NDJSON)
-  --jobs N               lint NDJSON on N threads (N - 1 workers and this one), output unchanged
-                         (default: the cores, at most ${DEFAULT_JOBS_CAP}; here ${defaultJobs()}); a run under ${INLINE_LINES} lines
-                         (or a file with under ${MIN_REMAINING_BYTES / 1024 / 1024} MiB left), .json documents and --preflight stay on one thread
+  --jobs N               lint NDJSON on N threads (N - 1 workers and this one), output unchanged; a
+                         run under ${INLINE_LINES} lines (or a file with under ${limitSize(MIN_REMAINING_BYTES)} left), .json documents
+                         and --preflight stay on one thread. Default: the cores, at most ${DEFAULT_JOBS_CAP} (here
+                         ${defaultJobs()}), where they pay: a file with ${limitSize(AUTO_MIN_REMAINING_BYTES)} or more left to read (a gzip
+                         file: to decompress), or stdin
   --show-valid           pretty: also list the valid payloads
   --allow-empty          exit 0 when there is nothing to lint (no file named, an empty directory, a
                          glob matching nothing) instead of 2
@@ -238,7 +241,7 @@ export async function runLint(argv: string[]): Promise<number> {
       : wholeNumber(values["max-annotations"], "--max-annotations must be a whole number");
   const jobs =
     values.jobs === undefined
-      ? defaultJobs()
+      ? ("auto" as const)
       : wholeNumber(values.jobs, `--jobs must be a whole number from 1 to ${MAX_JOBS}`, (n) => n >= 1 && n <= MAX_JOBS);
   const preflight = preflightOptionsOf(values);
   const color = FORMATS[format].colors && wantsColor(values.color, values["no-color"], process.stdout.isTTY === true);

@@ -31,6 +31,7 @@ export {
   DEFAULT_JOBS_CAP,
   MAX_JOBS,
   MIN_REMAINING_BYTES,
+  AUTO_MIN_REMAINING_BYTES,
 } from "./jobs.js";
 export { decompressed, payloadExtension } from "./compressed.js";
 export { expandInputs, isNdjsonPath, openFile, InputError } from "./inputs.js";

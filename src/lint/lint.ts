@@ -163,8 +163,13 @@ export interface OpenedFile {
  * go to `payload`, results of workers to `report` or, rendered, to `reportBatch`.
  */
 export interface LineJobs {
-  /** `file`: the plain file read (not compressed), whose size tells how much is left */
-  sink(linter: Pick<Linter, "payload" | "report" | "reportBatch">, source: string, file?: OpenedFile): LineSink;
+  /** `file`: the file read (absent for stdin), whose size tells how much is left; `compressed`: gzip or brotli */
+  sink(
+    linter: Pick<Linter, "payload" | "report" | "reportBatch">,
+    source: string,
+    file?: OpenedFile,
+    compressed?: boolean,
+  ): LineSink;
 }
 
 export class Linter {
@@ -344,7 +349,7 @@ export class Linter {
         path,
         this.payload,
         this.readOptions,
-        this.jobs?.sink(this, path, stream === file ? file : undefined),
+        this.jobs?.sink(this, path, file, stream !== file),
       );
     else await readSingleJson(stream, path, this.document(dirname(resolve(cwd, path))));
   }

@@ -27,7 +27,7 @@ import { decompressionProblem } from "./compressed.js";
 import { Linter, type LintResult, type LintSummary, type Reporter } from "./lint.js";
 import { openRegistry, RegistryError, type ValidatorRegistry } from "./registry.js";
 import { resolveTarget } from "./resolve.js";
-import { LintJobs, type WorkerOutput } from "./jobs.js";
+import { defaultJobs, LintJobs, type WorkerOutput } from "./jobs.js";
 import { DEFAULT_MAX_LINE_BYTES } from "./decode.js";
 
 /** A usage problem of lint itself (an unknown model or endpoint, nothing to lint, stdin twice); exit 2. */
@@ -65,9 +65,11 @@ export interface LintOptions {
   preflight?: PreflightOptions;
   /**
    * `--jobs N`: NDJSON lines linted on N worker threads once a run has more than a few thousand
-   * (src/lint/jobs.ts); default 1, all on this thread. Not with `preflight`, which stays on this thread.
+   * (src/lint/jobs.ts); `"auto"` (the CLI's default): the cores, at most 4, and workers only for an
+   * input large enough that they pay. Default 1, all on this thread. Not with `preflight`, which
+   * stays on this thread.
    */
-  jobs?: number;
+  jobs?: number | "auto";
   /** started when the preflight runs (a progress line, say); the function it returns is called at the end */
   onPreflight?: (run: LintPreflight) => () => void;
   /** started once the inputs are known (a progress line, issue 25.5), polling how far the run got; the function it returns is called at the end */
@@ -143,10 +145,17 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
           tally: tables !== "off",
         }
       : { kind: "results" };
+  const threads = options.jobs === "auto" ? defaultJobs() : (options.jobs ?? 1);
   const jobs =
-    preflight === undefined && (options.jobs ?? 1) > 1
-      ? new LintJobs(options.jobs!, registry, target, options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, output, (text) =>
-          log({ level: "warning", text }),
+    preflight === undefined && threads > 1
+      ? new LintJobs(
+          threads,
+          registry,
+          target,
+          options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+          output,
+          (text) => log({ level: "warning", text }),
+          options.jobs === "auto",
         )
       : undefined;
   const linter = new Linter(

@@ -9,7 +9,7 @@
  * main thread at a line until a worker has started (no test depends on how fast threads start).
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -99,10 +99,11 @@ function mixedLog(lines: number): Buffer {
   return Buffer.concat(parts);
 }
 
-function lint(args: string[], input?: Buffer): Run {
+/** `wait`: whether the probe's `wait` line holds the main thread for a worker (by default, where --jobs is over 1). */
+function lint(args: string[], input?: Buffer, wait?: boolean): Run {
   // without --jobs, the default: the cores, at most 4 (src/lint/jobs.ts defaultJobs)
   const jobs = args.includes("--jobs") ? args[args.indexOf("--jobs") + 1] : String(DEFAULT_JOBS);
-  const env = { ...process.env, PROBE_DIR: probeDir, PROBE_WAIT: jobs === "1" ? "0" : "1" };
+  const env = { ...process.env, PROBE_DIR: probeDir, PROBE_WAIT: (wait ?? jobs !== "1") ? "1" : "0" };
   const run = spawnSync(process.execPath, [CLI, "lint", "--no-color", ...args], {
     cwd: project,
     env,
@@ -189,11 +190,29 @@ describe("lint --jobs", () => {
     240_000,
   );
 
-  it("without --jobs, the default is the machine's cores (at most 4): workers where there are two or more", () => {
-    const run = lint(["requests.ndjson", "--format", "json"]);
-    expect(run.code).toBe(1);
-    expect(lintedInWorkers() > 0).toBe(DEFAULT_JOBS > 1);
-    expect(run.stdout).toBe(lint(["requests.ndjson", "--format", "json", "--jobs", "1"]).stdout);
+  it("without --jobs, the default (the cores, at most 4) takes workers only where they pay: over 64 MiB", () => {
+    const MiB = 1024 * 1024;
+    // a log and its gzip under 64 MiB: one thread (their probe line waits for no worker)
+    expect(statSync(join(project, "requests.ndjson")).size).toBeLessThan(64 * MiB);
+    for (const file of ["requests.ndjson", "again.ndjson.gz"]) {
+      const small = lint([file, "--format", "json"], undefined, false);
+      expect(small.code).toBe(1);
+      expect(lintedInWorkers(), file).toBe(0);
+      expect(small.stdout).toBe(lint([file, "--format", "json", "--jobs", "1"]).stdout);
+    }
+    // over 64 MiB left past the first lines (gzipped: its trailer says so): workers, with two cores or more
+    const padded = `{"model":"modelA","endpoint":"text-to-video","input":{"prompt":"${"calm ".repeat(160)}"}}\n`;
+    const probe = '{"model":"probe","endpoint":"echo","input":{}}\n';
+    const large = Buffer.from(padded.repeat(INLINE_LINES) + (padded + probe).repeat(80_000));
+    expect(large.length - INLINE_LINES * padded.length).toBeGreaterThan(66 * MiB);
+    writeFileSync(join(project, "large.ndjson"), large);
+    writeFileSync(join(project, "large.ndjson.gz"), gzipSync(large));
+    for (const file of ["large.ndjson", "large.ndjson.gz"]) {
+      const run = lint([file, "--format", "json", "--summary-only"], undefined, false);
+      expect(run.code).toBe(0);
+      expect(lintedInWorkers() > 0, file).toBe(DEFAULT_JOBS > 1);
+      expect(run.stdout).toBe(lint([file, "--format", "json", "--summary-only", "--jobs", "1"]).stdout);
+    }
   }, 240_000);
 
   it("--jobs 2 on piped NDJSON writes what --jobs 1 writes", () => {
@@ -228,7 +247,7 @@ describe("lint --jobs", () => {
   it("a worker thread that stops is one clear line and exit 2, not a hang", () => {
     const lines = [readFileSync(join(project, "requests.ndjson"), "utf8")];
     // a worker dies on the first of these it lints; the main thread lints some batches itself (it
-    // keeps up to 2 while the worker is busy), so there are enough for several batches
+    // keeps up to 8 while the worker is busy), so there are enough for several batches
     for (let i = 0; i < 20_000; i++) lines.push('{"model":"probe","endpoint":"echo","input":{"die":true}}\n');
     writeFileSync(join(project, "dies.ndjson"), lines.join(""));
     const run = lint(["dies.ndjson", "--format", "json", "--jobs", "2"]);

@@ -56,14 +56,22 @@ function peek(stream: Readable): Promise<Buffer | undefined> {
   });
 }
 
+/** How a stream was compressed, when it was. */
+export type Compression = "gzip" | "brotli";
+
 /**
- * `stream` as the payload text it holds: decompressed when it starts with gzip's magic bytes or
- * `name` ends with `.br`, else as it is. A source error reaches the reader through the pipeline.
+ * `stream` as the payload text it holds, and how it was compressed: decompressed when it starts
+ * with gzip's magic bytes or `name` ends with `.br`, else as it is. A source error reaches the
+ * reader through the pipeline.
  */
-export async function decompressed(stream: Readable, name: string): Promise<Readable> {
-  if (extname(name).toLowerCase() === ".br") return pipeline(stream, createBrotliDecompress(), () => {});
+export async function decompressed(
+  stream: Readable,
+  name: string,
+): Promise<{ text: Readable; compression?: Compression }> {
+  if (extname(name).toLowerCase() === ".br")
+    return { text: pipeline(stream, createBrotliDecompress(), () => {}), compression: "brotli" };
   const head = await peek(stream);
   if (head !== undefined && head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b)
-    return pipeline(stream, createGunzip(), () => {});
-  return stream;
+    return { text: pipeline(stream, createGunzip(), () => {}), compression: "gzip" };
+  return { text: stream };
 }

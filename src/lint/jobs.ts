@@ -26,6 +26,7 @@ import type { Worker } from "node:worker_threads";
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { LintDiagnostic, LineJobs, Linter, OpenedFile, RenderedBatch } from "./lint.js";
+import type { Compression } from "./compressed.js";
 import { countLines, eachLine, readLine, type LineSink } from "./ndjson.js";
 import { batchLinter } from "./batch.js";
 import type { FormatName, RenderContext } from "./format/index.js";
@@ -58,24 +59,20 @@ export const MIN_REMAINING_BYTES = 8 * 1024 * 1024;
 export const AUTO_MIN_REMAINING_BYTES = 64 * 1024 * 1024;
 
 /**
- * What a gzip file decompresses to, from its trailer (RFC 1952 ISIZE: the size modulo 2^32, of
- * the last member only); undefined when the file is not gzip or cannot be read. A size below the
- * compressed one has wrapped past 4 GiB: Infinity.
+ * What a gzip file of `size` bytes decompresses to, from its trailer (RFC 1952 ISIZE: the size
+ * modulo 2^32, of the last member only). A size below the compressed one has wrapped past 4 GiB,
+ * and a trailer that cannot be read says nothing: Infinity.
  */
-function gzipSize(path: string, size: number): number | undefined {
-  let fd: number | undefined;
+function gzipSize(path: string, size: number): number {
+  const trailer = Buffer.alloc(4);
+  const fd = openSync(path, "r");
   try {
-    fd = openSync(path, "r");
-    const head = Buffer.alloc(4);
-    if (size < 18 || readSync(fd, head, 0, 2, 0) !== 2 || head[0] !== 0x1f || head[1] !== 0x8b) return undefined;
-    if (readSync(fd, head, 0, 4, size - 4) !== 4) return undefined;
-    const isize = head.readUInt32LE(0);
-    return isize < size ? Infinity : isize;
-  } catch {
-    return undefined;
+    if (size < 18 || readSync(fd, trailer, 0, 4, size - 4) !== 4) return Infinity;
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    closeSync(fd);
   }
+  const isize = trailer.readUInt32LE(0);
+  return isize < size ? Infinity : isize;
 }
 /** A batch is posted once it holds this many bytes or lines (a run of whole lines is never cut). */
 const BATCH_BYTES = 256 * 1024;
@@ -363,9 +360,9 @@ export class LintJobs implements LineJobs {
     linter: Pick<Linter, "payload" | "report" | "reportBatch">,
     source: string,
     file?: OpenedFile,
-    compressed = false,
+    compression?: Compression,
   ): LineSink {
-    return new JobSink(this, linter, source, this.maxLineBytes, file, compressed);
+    return new JobSink(this, linter, source, this.maxLineBytes, file, compression);
   }
 
   /** Ends the worker threads (the run is over, or failed). */
@@ -399,8 +396,8 @@ class JobSink implements LineSink {
     private readonly limit: number,
     /** the file read (absent for stdin): what is left of it is known */
     private readonly file: OpenedFile | undefined,
-    /** the file is gzip or brotli: what is left is what it decompresses to */
-    private readonly compressed: boolean,
+    /** how the file is compressed, if it is: what is left is what it decompresses to */
+    private readonly compression: Compression | undefined,
   ) {}
 
   /**
@@ -412,12 +409,11 @@ class JobSink implements LineSink {
     if (this.decided !== undefined) return this.decided;
     const { auto } = this.jobs;
     let left = Infinity;
-    if (this.file !== undefined && (!this.compressed || auto))
+    if (this.file !== undefined && (this.compression === undefined || (auto && this.compression === "gzip")))
       try {
         const path = String(this.file.path);
         const size = statSync(path).size;
-        if (!this.compressed) left = size - this.file.bytesRead;
-        else left = (gzipSize(path, size) ?? Infinity) - this.inlineBytes;
+        left = this.compression === undefined ? size - this.file.bytesRead : gzipSize(path, size) - this.inlineBytes;
       } catch {
         // unknown: as for stdin
       }

@@ -13,7 +13,7 @@ import {
 } from "./decode.js";
 import { readNdjson, type LineSink } from "./ndjson.js";
 import { isNdjsonPath, openFile, sniffNdjson } from "./inputs.js";
-import { decompressed } from "./compressed.js";
+import { decompressed, type Compression } from "./compressed.js";
 import { dirname, resolve } from "node:path";
 import type { ValidatorRegistry } from "./registry.js";
 import { resolvePayload, type LintTarget } from "./resolve.js";
@@ -163,12 +163,12 @@ export interface OpenedFile {
  * go to `payload`, results of workers to `report` or, rendered, to `reportBatch`.
  */
 export interface LineJobs {
-  /** `file`: the file read (absent for stdin), whose size tells how much is left; `compressed`: gzip or brotli */
+  /** `file`: the file read (absent for stdin), whose size tells how much is left; `compression`: how it was compressed */
   sink(
     linter: Pick<Linter, "payload" | "report" | "reportBatch">,
     source: string,
     file?: OpenedFile,
-    compressed?: boolean,
+    compression?: Compression,
   ): LineSink;
 }
 
@@ -333,7 +333,7 @@ export class Linter {
   async file(path: string, cwd: string, stdinNdjson: boolean): Promise<void> {
     if (path === "-") {
       this.opened?.(process.stdin as { bytesRead?: number });
-      const piped = await decompressed(process.stdin, "<stdin>");
+      const { text: piped } = await decompressed(process.stdin, "<stdin>");
       // piped NDJSON needs no --ndjson (issue 25.2); one document, pretty-printed or not, reads as one
       const { ndjson, stream: stdin } = stdinNdjson ? { ndjson: true, stream: piped } : await sniffNdjson(piped);
       if (ndjson) await readNdjson(stdin, "<stdin>", this.payload, this.readOptions, this.jobs?.sink(this, "<stdin>"));
@@ -342,15 +342,9 @@ export class Linter {
     }
     const file = openFile(path, cwd);
     this.opened?.(file);
-    const stream = await decompressed(file, path);
+    const { text: stream, compression } = await decompressed(file, path);
     if (isNdjsonPath(path))
-      await readNdjson(
-        stream,
-        path,
-        this.payload,
-        this.readOptions,
-        this.jobs?.sink(this, path, file, stream !== file),
-      );
+      await readNdjson(stream, path, this.payload, this.readOptions, this.jobs?.sink(this, path, file, compression));
     else await readSingleJson(stream, path, this.document(dirname(resolve(cwd, path))));
   }
 }

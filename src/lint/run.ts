@@ -132,7 +132,6 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
   if (meter !== undefined) reporter = meter.counting(reporter);
   // loaded only with --preflight, so that a plain lint neither loads the media parsers nor makes a request
   const preflight = options.preflight === undefined ? undefined : await lintPreflight(registry, options.preflight);
-  // --preflight is network work, paced per host on this thread: with it, no worker is started
   // workers render the format's text themselves where the format and every wrapper can take it (src/lint/jobs.ts)
   const output: WorkerOutput =
     reporter.batch !== undefined && (FORMATS[options.format] as LintFormat).render !== undefined
@@ -146,6 +145,7 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
         }
       : { kind: "results" };
   const threads = options.jobs === "auto" ? defaultJobs() : (options.jobs ?? 1);
+  // --preflight is network work, paced per host on this thread: with it, no worker is started
   const jobs =
     preflight === undefined && threads > 1
       ? new LintJobs(

@@ -13,7 +13,7 @@ import {
 } from "./decode.js";
 import { readNdjson, type LineSink } from "./ndjson.js";
 import { isNdjsonPath, openFile, sniffNdjson } from "./inputs.js";
-import { decompressed, type Compression } from "./compressed.js";
+import { decompressed } from "./compressed.js";
 import { dirname, resolve } from "node:path";
 import type { ValidatorRegistry } from "./registry.js";
 import { resolvePayload, type LintTarget } from "./resolve.js";
@@ -168,7 +168,9 @@ export interface LineJobs {
     linter: Pick<Linter, "payload" | "report" | "reportBatch">,
     source: string,
     file?: OpenedFile,
-    compression?: Compression,
+    // compressed.ts' Compression, written out: this file's declarations are public, and that
+    // file's name a Node type (issue 30.10)
+    compression?: "gzip" | "brotli",
   ): LineSink;
 }
 

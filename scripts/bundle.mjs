@@ -1,6 +1,7 @@
-// The `vsk` command's build: the CLI (dist/src/cli/main.js) and the `--jobs` worker
-// (dist/src/lint/worker.js), as tsc built them, bundled by esbuild into dist/cli/ (vsk.js,
-// worker.js, and the chunks of the commands each loads on demand). Why: a command's start is
+// The `vsk` command's build: the CLI (dist/src/cli/main.js), the `--jobs` worker
+// (dist/src/lint/worker.js) and the preflight's parser process (dist/src/preflight/sandbox-child.js,
+// found beside the chunk that starts it), as tsc built them, bundled by esbuild into dist/cli/ (vsk.js,
+// worker.js, sandbox-child.js, and the chunks of the commands each loads on demand). Why: a command's start is
 // dominated by loading modules (node resolves, stats, reads and compiles each of ~60 files for
 // `vsk lint`); one file per command cut `vsk lint file.json` from 207 to 170 ms (README
 // Performance, bench/lint.mjs (b)). Packages stay external (resolved from node_modules as
@@ -17,7 +18,11 @@ const next = `${outdir}.next`;
 rmSync(next, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { vsk: "dist/src/cli/main.js", worker: "dist/src/lint/worker.js" },
+  entryPoints: {
+    vsk: "dist/src/cli/main.js",
+    worker: "dist/src/lint/worker.js",
+    "sandbox-child": "dist/src/preflight/sandbox-child.js",
+  },
   outdir: next,
   bundle: true,
   splitting: true,

@@ -113,7 +113,7 @@ export function totalDuration(
   );
 }
 
-/** A warning: the file was fetched but its duration or frame rate could not be read. */
+/** A warning: the file was fetched but its format, duration or frame rate could not be read (`info.problem` says why, when known). */
 export function unreadable(
   pointer: string,
   url: string,
@@ -125,7 +125,7 @@ export function unreadable(
     "warning",
     pointer,
     PREFLIGHT_RULES.unreadable,
-    `${fieldLabel(pointer)}: ${shownUrl(url)} is ${info.format}; the preflight could not read its ${needs} (it reads ${readable}), so the spec's limits on it were not checked`,
+    `${fieldLabel(pointer)}: ${shownUrl(url)} is ${info.format}; the preflight could not read its ${needs} (${info.problem ?? `it reads ${readable}`}), so the spec's limits on it were not checked`,
     { kind: "readableMedia" },
     info.ext ?? info.format,
   );

@@ -156,7 +156,7 @@ export function createPreflight(options: PreflightOptions = {}): PreflightRun {
           const source: ByteSource = /^data:/i.test(url)
             ? dataSource(url, settings)
             : httpSource(url, settings, pinned);
-          return { ok: true, info: await inspect(source) };
+          return { ok: true, info: await inspect(source, { signal: deadline.signal }) };
         } catch (error) {
           if (error instanceof FetchFailed) return { ok: false, failure: error.failure };
           // a parser's own failure on bytes that were fetched: the file is there, just not readable
@@ -201,7 +201,10 @@ function diagnose(refs: readonly MediaReference[], results: readonly Inspection[
     }
     const info = result.info;
     if (ref.kind === "image") {
-      if (info.family !== "image" || !MEDIA_LIMITS.imageFormats.includes(info.ext ?? ""))
+      // a parse that failed before the format was known (media.ts): not read, so not judged
+      if (info.problem !== undefined && info.ext === undefined)
+        out.push(unreadable(ref.pointer, ref.url, info, "format", "PNG, JPEG, WebP"));
+      else if (info.family !== "image" || !MEDIA_LIMITS.imageFormats.includes(info.ext ?? ""))
         out.push(imageFormat(ref.pointer, ref.url, info));
       return;
     }

@@ -16,7 +16,27 @@ process.on("unhandledRejection", () => {});
 process.on("uncaughtException", () => process.exit(70));
 process.on("disconnect", () => process.exit(0));
 
+/**
+ * For tests only (test/preflight/hostile.test.ts): with VSK_TEST_PARSER_FAULTS=1 in the
+ * environment, a file whose bytes begin `vsk-fault:` makes this process fail the way it names,
+ * as a parser bug would: loop, fill its heap, fill memory outside it, throw, exit, abort. Nothing
+ * else reads that variable; without it such a file is plain text.
+ */
+function fault(task: ParseTask): void {
+  const head = Buffer.from(task.runs[0]?.bytes.subarray(0, 32) ?? []).toString("latin1");
+  const kind = /^vsk-fault:(\w+)/.exec(head)?.[1];
+  const kept: unknown[] = [];
+  if (kind === "loop") for (;;);
+  if (kind === "heap") for (;;) kept.push(new Array(1e5).fill(1.5));
+  if (kind === "memory") for (;;) kept.push(Buffer.alloc(32 << 20, 1));
+  if (kind === "throw") throw new Error("vsk-fault");
+  if (kind === "exit") process.exit(3);
+  if (kind === "abort") process.abort();
+}
+const faults = process.env.VSK_TEST_PARSER_FAULTS === "1";
+
 process.on("message", (message: { id: number; task: ParseTask }) => {
+  if (faults) fault(message.task);
   parseStep(message.task).then(
     (step) => send({ id: message.id, step }),
     (error: unknown) => send({ id: message.id, error: error instanceof Error ? error.message : String(error) }),

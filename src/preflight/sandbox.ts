@@ -147,7 +147,7 @@ class Sandbox {
     if (process.platform === "linux" && pid !== undefined)
       this.current.watch = setInterval(() => {
         const mb = residentMb(pid);
-        if (mb !== undefined && mb > SANDBOX_LIMITS.rssMb) this.kill(tooBig);
+        if (mb !== undefined && mb > SANDBOX_LIMITS.rssMb) this.kill(tooBig());
       }, 50);
     this.child!.send({ id, task: job.task }, (error) => {
       if (error !== null && this.current?.id === id)
@@ -254,7 +254,8 @@ class Sandbox {
 
 const tooSlow = (): string =>
   `parsing it took longer than ${seconds(SANDBOX_LIMITS.parseMs)}, the preflight's limit per file`;
-const tooBig = `parsing it needed more than ${SANDBOX_LIMITS.rssMb} MiB of memory, the preflight's limit per file`;
+const tooBig = (): string =>
+  `parsing it needed more than ${SANDBOX_LIMITS.rssMb} MiB of memory, the preflight's limit per file`;
 const deadlinePassed = "the preflight's overall deadline passed before it was parsed";
 const notStarted = (error: unknown): string =>
   `the preflight could not start its parser process (${error instanceof Error ? ((error as NodeJS.ErrnoException).code ?? error.message) : String(error)})`;

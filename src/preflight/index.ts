@@ -3,8 +3,10 @@
  * the way the service will fetch them, and checked on their bytes. Opt-in: it goes to the
  * network. fields.ts finds the referencing fields by shape; address.ts says which hosts the
  * service may not fetch from; source.ts reads bytes (Range requests, data: URIs); media.ts
- * names formats and reads durations and frame rates; diagnostics.ts words the findings;
- * preflight.ts runs it all, once per URL.
+ * reads what a file's parse needs, within a byte budget; parse.ts names formats and reads
+ * durations and frame rates (isobmff.ts checks an MP4's boxes first), in the parser process
+ * that sandbox.ts bounds (issue 37); diagnostics.ts words the findings; preflight.ts runs it
+ * all, once per URL.
  */
 export {
   preflight,

@@ -396,6 +396,36 @@ describe("the packed tarball", () => {
   });
 });
 
+describe("the packed tarball's preflight (issue 37.1)", () => {
+  it("parses in its parser process from the library and the bundled CLI: a crafted MP4 is a warning, not the end", async () => {
+    const dir = consumer("preflight", { type: "module" }, true);
+    const uri = (name: string) =>
+      `data:video/mp4;base64,${readFileSync(join(ROOT, "test/fixtures/preflight/crafted", name)).toString("base64")}`;
+    const input = { prompt: "a", reference_videos: [uri("stsz-count.mp4"), uri("tiny.mp4")] };
+    writeFileSync(
+      join(dir, "main.mjs"),
+      `import { preflight } from "video-schema-kit";
+       const ds = await preflight("example/model-b/reference-to-video", ${JSON.stringify(input)});
+       process.stdout.write(JSON.stringify(ds.map((d) => [d.pointer, d.rule, d.message.includes("its stsz box declares 2147483648 samples")])));`,
+    );
+    writeFileSync(
+      join(dir, "requests.ndjson"),
+      [input, { prompt: "b" }]
+        .map((i) => JSON.stringify({ model: "example/model-b", endpoint: "reference-to-video", input: i }))
+        .join("\n") + "\n",
+    );
+    const [library, cli] = await Promise.all([
+      node(["main.mjs"], dir),
+      vsk(dir, "lint", "--preflight", "--format", "json", "requests.ndjson"),
+    ]);
+    expect(library.stderr).toBe("");
+    expect(JSON.parse(library.stdout)).toEqual([["/reference_videos/0", "media-unreadable", true]]);
+    expect(cli.stderr).not.toMatch(/Fatal|FATAL/);
+    const report = JSON.parse(cli.stdout) as { results: Array<{ diagnostics: Array<{ rule: string }> }> };
+    expect(report.results.map((r) => r.diagnostics.map((d) => d.rule))).toEqual([["media-unreadable"], []]);
+  });
+});
+
 /** Sets a consumer project up and runs `vsk pull` and `vsk generate` in it; the three run side by side. */
 async function setUp(
   fixture: Fixture,

@@ -45,7 +45,6 @@ interface Job {
   signal: PlatformAbortSignal | undefined;
   resolve(result: { step: ParseStep; ms: number }): void;
   reject(error: ParseFailed): void;
-  onAbort?: () => void;
 }
 
 type Reply = { ready: true } | { id: number; step: ParseStep } | { id: number; error: string };
@@ -81,6 +80,7 @@ class Sandbox {
   /** why the child was killed, for the job it was running */
   private killedFor: string | undefined;
   private nextId = 0;
+  private readonly watched = new Map<PlatformAbortSignal, { jobs: Set<Job>; onAbort: () => void }>();
   private idle: NodeJS.Timeout | undefined;
   private startTimer: NodeJS.Timeout | undefined;
 
@@ -96,17 +96,35 @@ class Sandbox {
       if (limitMs <= 0) return reject(new ParseFailed(tooSlow()));
       if (signal?.aborted) return reject(new ParseFailed(deadlinePassed));
       const job: Job = { task, limitMs, signal, resolve, reject };
-      if (signal !== undefined) {
-        job.onAbort = () => this.abort(job);
-        signal.addEventListener("abort", job.onAbort, { once: true });
-      }
+      if (signal !== undefined) this.watch(signal, job);
       this.queue.push(job);
       this.pump();
     });
   }
 
+  /** One listener per signal (a run's deadline), not one per job: a run has many files waiting. */
+  private watch(signal: PlatformAbortSignal, job: Job): void {
+    let watched = this.watched.get(signal);
+    if (watched === undefined) {
+      const jobs = new Set<Job>();
+      const onAbort = () => {
+        for (const j of [...jobs]) this.abort(j);
+      };
+      watched = { jobs, onAbort };
+      this.watched.set(signal, watched);
+      signal.addEventListener("abort", onAbort, { once: true });
+    }
+    watched.jobs.add(job);
+  }
+
   private settle(job: Job): void {
-    if (job.onAbort !== undefined) job.signal?.removeEventListener("abort", job.onAbort);
+    if (job.signal === undefined) return;
+    const watched = this.watched.get(job.signal);
+    if (watched === undefined) return;
+    watched.jobs.delete(job);
+    if (watched.jobs.size > 0) return;
+    job.signal.removeEventListener("abort", watched.onAbort);
+    this.watched.delete(job.signal);
   }
 
   private abort(job: Job): void {

@@ -90,6 +90,20 @@ describe("crafted MP4s", () => {
 });
 
 describe("a parser failure of any kind is that file's diagnostic", () => {
+  it("many files waiting on one run's deadline: no listener warning on stderr", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on("warning", onWarning);
+    try {
+      const images = Array.from({ length: 24 }, (_, i) => `${crafted("image-huge.png")}#${i}`);
+      expect(await preflight(MODEL_B, { reference_images: images })).toEqual([]);
+      await new Promise((done) => setImmediate(done));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
   it("a loop, a full heap, memory outside the heap, an exit: each URL says which; the files after it are read", async () => {
     // (a throw outside a step ends the process as an exit does; an abort as the full heap does)
     const faults = ["loop", "heap", "memory", "exit"];

@@ -6,7 +6,7 @@ import { crossFieldRuleIds, overrideProblem, rulesFor, type RuleSpec } from "../
 import type { EndpointModel, JsonSchemaObject } from "../schema/index.js";
 import { clientFiles } from "./client.js";
 import { emitEditorSchema } from "./editor-schema.js";
-import { endpointNames, relativeImport } from "./names.js";
+import { endpointNames, relativeImport, type EndpointNames } from "./names.js";
 import { emitEndpointManifest, emitRegistry, type RegistryEntry } from "./registry.js";
 import { simplifySchema } from "./simplify.js";
 import { createAjv, needsOwnProperties } from "../rules/index.js";
@@ -104,6 +104,17 @@ export function endpointRules(models: readonly EmitInput[]): Array<EndpointRules
     }
   }
   return out;
+}
+
+/**
+ * Per endpoint: its key, the module stem (relative to outDir) and the names it exports (what
+ * `generate` prints, issue 42.3): `build` + PascalCase(alias, else the model's name) +
+ * PascalCase(endpoint), see `endpointNames`.
+ */
+export function endpointExports(models: readonly EmitInput[]): Array<{ key: string; names: EndpointNames }> {
+  return models.flatMap((model) =>
+    model.endpoints.map((endpoint) => ({ key: endpoint.key, names: endpointNames(endpoint, model.ref) })),
+  );
 }
 
 /** json-schema-to-typescript's failures become an `EmitError` that names the endpoint. */

@@ -9,11 +9,13 @@ export { createAjv, needsOwnProperties } from "../rules/index.js";
 export { simplifySchema } from "./simplify.js";
 export { CLIENT_SUPPORT_DIR, clientFiles } from "./client.js";
 export { compareWithDisk, writeGenerated, type Staleness } from "./write.js";
-export { differsOnlyInFormatting } from "./layout.js";
+export { differsOnlyInFormatting, howItDiffers, type Difference } from "./layout.js";
 export type { GeneratedFile } from "./generated-file.js";
+export type { EndpointNames } from "./names.js";
 export {
   type EmitInput,
   emitTypes,
+  endpointExports,
   endpointRules,
   type EndpointRules,
   generateFiles,

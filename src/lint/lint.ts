@@ -2,7 +2,7 @@
  * Lints payloads: finds the endpoint each one is for (envelope or `--model/--endpoint`), runs
  * that endpoint's generated validator, and hands one `LintResult` per payload to a reporter.
  */
-import { redacted, redactUrlsInText, type Diagnostic } from "../diagnostics/index.js";
+import { describeValue, redacted, redactUrlsInText, type Diagnostic } from "../diagnostics/index.js";
 import {
   readSingleJson,
   type PayloadHandler,
@@ -14,7 +14,7 @@ import {
 import { readNdjson, type LineSink } from "./ndjson.js";
 import { isNdjsonPath, openFile, sniffNdjson } from "./inputs.js";
 import { decompressed } from "./compressed.js";
-import { dirname, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import type { ValidatorRegistry } from "./registry.js";
 import { resolvePayload, type LintTarget } from "./resolve.js";
 import { locatePointer } from "../json/index.js";
@@ -56,6 +56,12 @@ function located(d: Diagnostic, at: Placement): LintDiagnostic {
   }
   const { line, column } = where;
   return { ...d, line: at.line + line - 1, column: line === 1 ? at.column + column - 1 : column };
+}
+
+/** A path as a message shows it: relative to the current directory when under it, with `/`. */
+function relativeShown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return (rel === "" || rel.startsWith("..") ? path : rel).split("\\").join("/");
 }
 
 /** `{"model", …, "input"}`: an element that makes a top-level array a list of envelopes. */
@@ -196,7 +202,14 @@ export class Linter {
     diagnostics: Diagnostic[],
     placement?: Placement,
   ): void | Promise<void> {
-    if (placement !== undefined && diagnostics.length > 0) diagnostics = diagnostics.map((d) => located(d, placement));
+    // in a document, a request's findings read top to bottom, by line then column (issue 42.3); stable
+    if (placement !== undefined && diagnostics.length > 0)
+      diagnostics = diagnostics
+        .map((d) => located(d, placement))
+        .sort(
+          (a: LintDiagnostic, b: LintDiagnostic) =>
+            (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0),
+        );
     return this.report(at.source, at.line, model, endpoint, diagnostics);
   }
 
@@ -274,31 +287,43 @@ export class Linter {
 
   /**
    * The target a bare document names itself: a top-level `$schema` that resolves (from the
-   * file's directory) to one endpoint's editor schema in the generated directory.
+   * file's directory; for stdin, the current directory) to one endpoint's editor schema in the
+   * generated directory. One that does not: why, said with lint/no-endpoint (issue 42.3).
    */
-  private schemaTarget(value: unknown, dir: string | undefined): LintTarget | undefined {
-    if (dir === undefined || typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-    const named = (value as Record<string, unknown>).$schema;
-    if (typeof named !== "string" || !Object.hasOwn(value, "$schema") || /^[a-z][a-z0-9+.-]*:/i.test(named))
+  private schemaTarget(value: unknown, dir: string, stdin: boolean): LintTarget | undefined {
+    if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.hasOwn(value, "$schema"))
       return undefined;
+    const named = (value as Record<string, unknown>).$schema;
+    const editorSchemas = `the editor schemas vsk generated (${relativeShown(this.registry.dir)}/<owner>/<name>/<endpoint>.schema.json)`;
+    if (typeof named !== "string") return { schemaNote: `its $schema is ${describeValue(named)}, not a path` };
+    if (/^[a-z][a-z0-9+.-]*:/i.test(named))
+      return {
+        schemaNote: `its $schema ${describeValue(named)} is a URL; vsk reads a $schema that is a relative path to one of ${editorSchemas}`,
+      };
     const wanted = resolve(dir, named);
     for (const e of this.registry.entries.values())
       if (e.editorSchema !== undefined && resolve(this.registry.dir, e.editorSchema) === wanted)
         return { model: e.model, endpoint: e.endpoint };
-    return undefined;
+    const path = relativeShown(wanted);
+    const from = stdin
+      ? "resolved from the current directory: standard input has no directory of its own"
+      : "resolved from the file's directory";
+    return {
+      schemaNote: `its $schema names ${path.length > 200 ? `${path.slice(0, 199)}…` : path} (${from}), which is not one of ${editorSchemas}`,
+    };
   }
 
   /**
    * A `.json` document (a file or stdin without --ndjson): one payload, or an array of envelopes,
    * each element linted at its own line; diagnostics carry their field's line and column.
    */
-  private document(dir: string | undefined): PayloadHandler {
+  private document(dir: string, stdin = false): PayloadHandler {
     return async (at, value, problem, warnings, text) => {
       if (problem !== undefined || text === undefined) return this.payload(at, value, problem, warnings, text);
       if (!Array.isArray(value) || !value.some(isEnvelope)) {
         const target =
           this.target.model === undefined && this.target.endpoint === undefined
-            ? (this.schemaTarget(value, dir) ?? this.target)
+            ? (this.schemaTarget(value, dir, stdin) ?? this.target)
             : this.target;
         return this.payload(at, value, undefined, warnings, text, { text, line: at.line, column: 1 }, target);
       }
@@ -339,7 +364,7 @@ export class Linter {
       // piped NDJSON needs no --ndjson (issue 25.2); one document, pretty-printed or not, reads as one
       const { ndjson, stream: stdin } = stdinNdjson ? { ndjson: true, stream: piped } : await sniffNdjson(piped);
       if (ndjson) await readNdjson(stdin, "<stdin>", this.payload, this.readOptions, this.jobs?.sink(this, "<stdin>"));
-      else await readSingleJson(stdin, "<stdin>", this.document(undefined));
+      else await readSingleJson(stdin, "<stdin>", this.document(resolve(cwd), true));
       return;
     }
     const file = openFile(path, cwd);

@@ -48,7 +48,7 @@ async function parseArgs(argv: string[]): Promise<InitArgs | "help"> {
   const parsed = await commandParser(
     argv,
     "init",
-    "[--model ID[=ALIAS]]… [--schema-url URL] [--config FILE] [--force]\n  vsk init --add ID[=ALIAS]… [--config FILE]",
+    "[--model ID[=ALIAS]]… [--schema-url URL] [--config FILE] [--force]\nor:    vsk init --add ID[=ALIAS]… [--config FILE]",
     [
       "Writes a starter vsk.config.json whose $schema is the config schema installed with the package, so editors " +
         "complete and check it. Without --model, the starter lists the three embedded example models (pull and " +

@@ -183,7 +183,10 @@ function preflightOptionsOf(values: {
   for (const host of allowHosts)
     if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i.test(host.trim()))
       usage(`--preflight-allow-host takes HOST or HOST:PORT (e.g. 127.0.0.1:8080), not ${shownArgument(host)}`);
-  const options: PreflightOptions = { allowHosts: allowHosts.map((h) => h.trim()) };
+  const options: PreflightOptions = {
+    allowHosts: allowHosts.map((h) => h.trim()),
+    allowHostsName: "--preflight-allow-host",
+  };
   const timeout = values["preflight-timeout"];
   if (timeout !== undefined) {
     const seconds = /^\d+(\.\d+)?$/.test(timeout.trim()) ? Number(timeout) : NaN;

@@ -162,13 +162,19 @@ function watchConnections(): Array<{ port: number; address: string }> {
     const lookup = options.lookup;
     if (lookup === undefined) return original(options);
     const wrapped = ((host: string, opts: { all?: boolean }, callback: (...args: unknown[]) => void) =>
-      lookup(host, opts as never, ((error: Error | null, address: unknown, family?: number) => {
-        const list = Array.isArray(address) ? (address as Array<{ address: string }>).map((a) => a.address) : [address];
-        for (const a of list) seen.push({ port, address: String(a) });
-        if (error === null && list.some((a) => a !== "127.0.0.1"))
-          return callback(Object.assign(new Error("test: not contacted"), { code: "ECONNREFUSED" }));
-        callback(error, address, family);
-      }) as never)) as net.LookupFunction;
+      lookup(
+        host,
+        opts as never,
+        ((error: Error | null, address: unknown, family?: number) => {
+          const list = Array.isArray(address)
+            ? (address as Array<{ address: string }>).map((a) => a.address)
+            : [address];
+          for (const a of list) seen.push({ port, address: String(a) });
+          if (error === null && list.some((a) => a !== "127.0.0.1"))
+            return callback(Object.assign(new Error("test: not contacted"), { code: "ECONNREFUSED" }));
+          callback(error, address, family);
+        }) as never,
+      )) as net.LookupFunction;
     return original({ ...options, lookup: wrapped } as net.NetConnectOpts);
   }) as typeof net.connect);
   return seen;
@@ -271,9 +277,7 @@ describe("37.4: --preflight-timeout bounds each request's headers and body; a sl
     );
     expect(messages(ds)).toEqual([
       expect.stringContaining("no complete answer (headers and body) within 0.6 s (a timeout)"),
-      expect.stringContaining(
-        "the preflight's overall deadline (0.9 s for the run) passed before the file answered",
-      ),
+      expect.stringContaining("the preflight's overall deadline (0.9 s for the run) passed before the file answered"),
       expect.stringContaining(
         `not requested: the preflight's overall deadline (0.9 s for the run) passed while it waited its turn for ${server.host}`,
       ),
@@ -312,7 +316,8 @@ describe("37.5: a server that ignores Range costs at most 64 KiB + 4 MiB", () =>
 describe("37.6: the run keeps verdicts, not URLs", () => {
   it("60 distinct 1 MB data: URIs, checked one after another, leave the heap where it was", async () => {
     const png = Buffer.from(
-      "89504e470d0a1a0a0000000d4948445200000001000000010806000000" + "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082",
+      "89504e470d0a1a0a0000000d4948445200000001000000010806000000" +
+        "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082",
       "hex",
     );
     const run = createPreflight();

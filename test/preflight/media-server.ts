@@ -56,7 +56,12 @@ export const HUGE_BYTES = 100 * 1024 * 1024;
  */
 function hugeNoRange(res: ServerResponse, count: (n: number) => void): void {
   // ftyp: size 24, brand isom, minor version 0x200, compatible isom and mp41
-  const ftyp = Buffer.concat([Buffer.from([0, 0, 0, 24]), Buffer.from("ftypisom"), Buffer.from([0, 0, 2, 0]), Buffer.from("isommp41")]);
+  const ftyp = Buffer.concat([
+    Buffer.from([0, 0, 0, 24]),
+    Buffer.from("ftypisom"),
+    Buffer.from([0, 0, 2, 0]),
+    Buffer.from("isommp41"),
+  ]);
   const mdat = Buffer.alloc(8);
   // the last KiB is where the `moov` would be: the parser asks for it
   mdat.writeUInt32BE(HUGE_BYTES - ftyp.length - 1024, 0);

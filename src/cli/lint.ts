@@ -89,7 +89,7 @@ Options:
                          server; repeatable (without it 127.0.0.1, localhost and private addresses
                          are reported, and nothing is sent to them)
   --preflight-timeout SECONDS
-                         per request (default ${PREFLIGHT_TIMEOUT_S})
+                         per request, its headers and whole body (default ${PREFLIGHT_TIMEOUT_S})
   --preflight-concurrency N
                          requests at a time to one host (default ${PREFLIGHT_CONCURRENCY})
   --config FILE          config file (default: ./vsk.config.json if present, else the three embedded models)

@@ -46,8 +46,8 @@ export const PREFLIGHT_DEFAULTS = {
   maxFileBytes: 100 * 1024 * 1024,
   /** body bytes read of one file at most, whatever its server sends: the first read and the deep read */
   readBytesPerFile: HEAD_BYTES + DEEP_READ_BYTES,
-  /** verdicts kept per run (one per distinct URL, a `data:` URI by its hash); an older one is inspected again if met again */
-  cachedVerdicts: 100_000,
+  /** verdicts kept per run (one per distinct URL, a `data:` URI or a long URL by its hash); an older one is inspected again if met again */
+  cachedVerdicts: 20_000,
 };
 
 export interface PreflightOptions {
@@ -127,9 +127,9 @@ function hostLimiter(concurrency: number, deadline: AbortSignal, notSent: (host:
   };
 }
 
-/** A URL's key in the run's cache: a `data:` URI by its hash (it can be megabytes), a URL as it is. */
+/** A URL's key in the run's cache: a `data:` URI (it can be megabytes) or a long URL by its hash. */
 function cacheKey(url: string): string {
-  return /^data:/i.test(url) ? `data:sha256:${createHash("sha256").update(url).digest("base64")}` : url;
+  return url.length <= 256 ? url : `sha256:${createHash("sha256").update(url).digest("base64")}`;
 }
 
 /** A preflight run shared by many payloads: one URL cache, one limit per host, one deadline. */

@@ -5,6 +5,7 @@
  * `preflight` checks one payload.
  */
 import { createHash } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import type { Agent } from "undici";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { AllowHosts, type Resolver } from "./address.js";
@@ -140,6 +141,9 @@ export function createPreflight(options: PreflightOptions = {}): PreflightRun {
   const maxFileBytes = positive(options.maxFileBytes, PREFLIGHT_DEFAULTS.maxFileBytes, "maxFileBytes");
   const voice = options.voice ?? "preflight";
   const deadline = new AbortController();
+  // each request in flight listens for the deadline (and stops listening when it ends): as many as
+  // the hosts × concurrency, so no "possible leak" warning at 11
+  setMaxListeners(0, deadline.signal);
   let timer: NodeJS.Timeout | undefined;
   const pins: Pins = new Lru(MAX_PINS);
   let agent: Promise<Agent> | undefined;

@@ -180,6 +180,22 @@ export interface LineJobs {
   ): LineSink;
 }
 
+/** One payload's result, before it is counted and reported. */
+interface Verdict {
+  source: string;
+  line: number;
+  model: string | null;
+  endpoint: string | null;
+  diagnostics: LintDiagnostic[];
+}
+
+/**
+ * Payloads in flight at once with --preflight (issue 37.7): their referenced files are fetched
+ * together, paced by the preflight's per-host limit; memory is bounded by this many payloads
+ * and their findings (docs/preflight.md).
+ */
+export const PREFLIGHT_WINDOW = 256;
+
 export class Linter {
   readonly summary: LintSummary = { requests: 0, valid: 0, invalid: 0, warnings: 0 };
   /** told each input's raw stream as it opens: the progress line's bytes read (src/lint/progress.ts) */
@@ -201,7 +217,7 @@ export class Linter {
     endpoint: string | null,
     diagnostics: Diagnostic[],
     placement?: Placement,
-  ): void | Promise<void> {
+  ): Verdict {
     // in a document, a request's findings read top to bottom, by line then column (issue 42.3); stable
     if (placement !== undefined && diagnostics.length > 0)
       diagnostics = diagnostics
@@ -210,7 +226,56 @@ export class Linter {
           (a: LintDiagnostic, b: LintDiagnostic) =>
             (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0),
         );
-    return this.report(at.source, at.line, model, endpoint, diagnostics);
+    return { source: at.source, line: at.line, model, endpoint, diagnostics };
+  }
+
+  private readonly deliver = (v: Verdict): void | Promise<void> =>
+    this.report(v.source, v.line, v.model, v.endpoint, v.diagnostics);
+
+  // --preflight: a window of payloads in flight (issue 37.7), so that the preflight's per-host
+  // limit, not the reading, sets the pace; their results still go out in input order
+  private inFlight = 0;
+  private tail: Promise<void> = Promise.resolve();
+  private failure: { error: unknown } | undefined;
+  private room: (() => void) | undefined;
+
+  /** Queues one payload's verdict behind the ones before it; waits (the reader with it) while the window is full. */
+  private windowed(verdict: Verdict | Promise<Verdict>): void | Promise<void> {
+    if (this.failure !== undefined) throw this.failure.error;
+    // settled now, so a rejection is handled whenever its turn comes
+    const settled = Promise.resolve(verdict).then(
+      (v) => ({ v }),
+      (error: unknown) => ({ error }),
+    );
+    const previous = this.tail;
+    this.inFlight++;
+    this.tail = (async () => {
+      await previous;
+      const outcome = await settled;
+      try {
+        if (this.failure === undefined) {
+          if ("error" in outcome) throw outcome.error;
+          await this.deliver(outcome.v);
+        }
+      } catch (error) {
+        this.failure ??= { error };
+      } finally {
+        this.inFlight--;
+        const room = this.room;
+        this.room = undefined;
+        room?.();
+      }
+    })();
+    if (this.inFlight < PREFLIGHT_WINDOW) return;
+    return new Promise<void>((go) => (this.room = go)).then(() => {
+      if (this.failure !== undefined) throw this.failure.error;
+    });
+  }
+
+  /** Every payload still in the window reported (in input order); its first failure thrown. Call after the last file. */
+  async drain(): Promise<void> {
+    await this.tail;
+    if (this.failure !== undefined) throw this.failure.error;
   }
 
   /** Counts one payload's verdict and hands it to the reporter: also for the results `--jobs` workers send back, in input order. */
@@ -251,6 +316,21 @@ export class Linter {
     placement?: Placement,
     target: LintTarget = this.target,
   ): void | Promise<void> => {
+    const verdict = this.verdict(at, value, problem, warnings, text, placement, target);
+    if (this.check !== undefined) return this.windowed(verdict);
+    return verdict instanceof Promise ? verdict.then(this.deliver) : this.deliver(verdict);
+  };
+
+  /** One payload's findings. */
+  private verdict(
+    at: PayloadSource,
+    value: unknown,
+    problem: ReadProblem | undefined,
+    warnings: readonly ReadWarning[] | undefined,
+    text: string | undefined,
+    placement: Placement | undefined,
+    target: LintTarget,
+  ): Verdict | Promise<Verdict> {
     const read = warnings?.map((w) => lintDiagnostic(w.rule, w.message, w.pointer, "warning"));
     const finish = (model: string | null, endpoint: string | null, diagnostics: Diagnostic[]) =>
       this.finish(at, model, endpoint, read === undefined ? diagnostics : [...read, ...diagnostics], placement);
@@ -262,7 +342,7 @@ export class Linter {
       ]);
     const { model, endpoint, input, prefix } = resolved;
     const validate = this.registry.validatorOf(model, endpoint);
-    const run = (fn: (input: unknown) => Diagnostic[]): void | Promise<void> => {
+    const run = (fn: (input: unknown) => Diagnostic[]): Verdict | Promise<Verdict> => {
       const diagnostics = fn(input);
       // integers beyond 2^53 are compared as written, not as JSON.parse rounded them (spec 2.2);
       // src/rules (and Ajv with it) is loaded only for a payload that has both findings and such a number
@@ -273,7 +353,7 @@ export class Linter {
       return done(diagnostics);
     };
     // --preflight (src/lint/preflight.ts): the referenced files' findings follow the payload's own
-    const done = (diagnostics: Diagnostic[]): void | Promise<void> =>
+    const done = (diagnostics: Diagnostic[]): Verdict | Promise<Verdict> =>
       this.check === undefined
         ? report(diagnostics)
         : this.check(model, endpoint, input).then((more) => report([...diagnostics, ...more]));
@@ -283,7 +363,7 @@ export class Linter {
       return finish(model, endpoint, diagnostics);
     };
     return typeof validate === "function" ? run(validate) : validate.then(run);
-  };
+  }
 
   /**
    * The target a bare document names itself: a top-level `$schema` that resolves (from the

@@ -4,7 +4,7 @@
  * network. fields.ts finds the referencing fields by shape; address.ts says which hosts the
  * service may not fetch from; source.ts reads bytes (Range requests, data: URIs); media.ts
  * names formats and reads durations and frame rates; diagnostics.ts words the findings;
- * preflight.ts runs it all, once per URL.
+ * lru.ts bounds what a run keeps; preflight.ts runs it all, once per URL.
  */
 export {
   preflight,
@@ -15,7 +15,7 @@ export {
   type PreflightRun,
   type PreflightStats,
 } from "./preflight.js";
-export { PREFLIGHT_RULES, MEDIA_LIMITS, type PreflightDiagnostic } from "./diagnostics.js";
+export { PREFLIGHT_RULES, MEDIA_LIMITS, type PreflightDiagnostic, type PreflightVoice } from "./diagnostics.js";
 export {
   mediaFieldsOf,
   referencesOf,
@@ -24,6 +24,6 @@ export {
   type MediaKind,
   type MediaReference,
 } from "./fields.js";
-export { notPublicKind, AllowHosts, type Resolver } from "./address.js";
+export { notPublic, notPublicKind, embeddedIPv4, AllowHosts, type NotPublic, type Resolver } from "./address.js";
 export type { FetchFailure } from "./source.js";
 export { inspect, type MediaInfo } from "./media.js";

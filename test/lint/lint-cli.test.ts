@@ -328,7 +328,7 @@ describe("exit codes", () => {
     const bad = vsk(["payloads/keyframes-valid.json", ...KEYFRAMES, "--format", "xml"]);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe("");
-    expect(bad.stderr).toContain('--format must be one of pretty, json, github, markdown, not "xml"');
+    expect(bad.stderr).toContain('--format must be one of pretty, json, github, markdown, sarif, not "xml"');
     expect(vsk(["payloads/keyframes-valid.json", "--max-warnings", "many"]).code).toBe(2);
     const unknown = vsk(["payloads/keyframes-valid.json", "--strict"]);
     expect(unknown.code).toBe(2);

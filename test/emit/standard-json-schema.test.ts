@@ -262,18 +262,23 @@ describe("draft 2020-12 → draft-07", () => {
     });
   });
 
-  it("$defs → definitions with every $ref relocated (escaped names too); a $ref's siblings kept through allOf", () => {
+  it("$defs → definitions with every $ref relocated (escaped names too); a $ref's siblings kept through allOf; $anchor → $id", () => {
     const converted = same(
       {
-        $defs: { "a/b c": { type: "integer", minimum: 1 }, n: { $ref: "#/$defs/a~1b%20c", maximum: 5 } },
+        $defs: {
+          "a/b c": { type: "integer", minimum: 1 },
+          n: { $ref: "#/$defs/a~1b%20c", maximum: 5 },
+          s: { $anchor: "short", type: "string", maxLength: 2 },
+        },
         type: "object",
-        properties: { x: { $ref: "#/$defs/n" }, y: { $ref: "#/$defs/a~1b%20c" } },
+        properties: { x: { $ref: "#/$defs/n" }, y: { $ref: "#/$defs/a~1b%20c" }, z: { $ref: "#short" } },
       },
-      [{ x: 3 }, { x: 9 }, { x: 0 }, { y: 9 }, { y: 0 }, {}],
+      [{ x: 3 }, { x: 9 }, { x: 0 }, { y: 9 }, { y: 0 }, {}, { z: "ab" }, { z: "abc" }],
     );
     expect(converted.definitions).toEqual({
       "a/b c": { type: "integer", minimum: 1 },
       n: { maximum: 5, allOf: [{ $ref: "#/definitions/a~1b%20c" }] },
+      s: { $id: "#short", type: "string", maxLength: 2 },
     });
     expect(converted).not.toHaveProperty("$defs");
   });

@@ -258,6 +258,7 @@ export async function generateFiles(
               types: `./${endpoint.endpoint}.types${ext.import}`,
             },
             head,
+            rules.specs,
           ),
         },
       );

@@ -13,6 +13,8 @@ export { differsOnlyInFormatting, howItDiffers, type Difference } from "./layout
 export type { GeneratedFile } from "./generated-file.js";
 export type { EndpointNames } from "./names.js";
 export {
+  ajvCache,
+  endpointValidator,
   type EmitInput,
   emitTypes,
   endpointExports,

@@ -72,10 +72,11 @@ function unmodule(code: string, fileName: string): { code: string; imports: stri
 }
 
 /**
- * What `vskLint` does around an endpoint's validator: the payload as a JSON value or its JSON
- * text, a bare body's top-level `$schema` set aside as lint does (src/lint/resolve.ts), findings
- * as `{ severity, rule, pointer, message }`; an unknown endpoint or a string that is not JSON is
- * one finding with lint's own rule id, never an exception.
+ * What `vskLint` does around an endpoint's validator: the payload as a JSON value or, a string,
+ * as its JSON text; findings as `{ severity, rule, pointer, message }`; an unknown endpoint or a
+ * string that is not JSON is one finding with lint's own rule id, never an exception. The body is
+ * judged as a log line's `input` is (src/lint/resolve.ts): a top-level `$schema` is a field sent
+ * to the service, not an editor's key set aside as in a bare request file.
  */
 const ENTRY = `
 const KNOWN = Object.keys(VALIDATORS);
@@ -91,10 +92,6 @@ return function vskLint(endpoint, payload) {
     } catch {
       return [finding("error", "lint/invalid-json", "", "the payload is a string that is not JSON text: pass the request body as JSON, or as its JSON text")];
     }
-  }
-  if (typeof body === "object" && body !== null && !Array.isArray(body) && Object.prototype.hasOwnProperty.call(body, "$schema")) {
-    const { $schema, ...request } = body;
-    body = request;
   }
   return validate(body).map((d) => finding(d.severity, d.rule, d.pointer, d.message));
 };

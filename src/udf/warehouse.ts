@@ -70,7 +70,9 @@ function bigquery(models: readonly EmitInput[], library: string, script: string)
   const sqlComment = (text: string) => `-- ${text}`;
   const example = keysOf(models)[0] ?? "owner/name/endpoint";
   const returns = "ARRAY<STRUCT<severity STRING, rule STRING, pointer STRING, message STRING>>";
-  const fn = (name: string, type: string, what: string) =>
+  // vskLint reads a string as JSON text: a JSON argument that is a string value is that value, so
+  // it goes in as its own JSON text; a STRING argument is the body's JSON text as it is
+  const fn = (name: string, type: string, what: string, call: string) =>
     [
       sqlComment(`${name}(endpoint, payload): ${what}`),
       `CREATE TEMP FUNCTION ${name}(endpoint STRING, payload ${type})`,
@@ -78,7 +80,7 @@ function bigquery(models: readonly EmitInput[], library: string, script: string)
       "LANGUAGE js",
       `OPTIONS (library = [${bigqueryString(library)}])`,
       'AS r"""',
-      "return vskLint(endpoint, payload);",
+      call,
       '""";',
     ].join("\n");
   const sql = [
@@ -87,9 +89,14 @@ function bigquery(models: readonly EmitInput[], library: string, script: string)
     sqlComment(`Upload vsk_lint.js first (gcloud storage cp vsk_lint.js ${library}); run this file with your query.`),
     sqlComment(`endpoint: ${keysOf(models).join(", ")}`),
     "",
-    fn("vsk_lint", "JSON", "the request body as a JSON value"),
+    fn(
+      "vsk_lint",
+      "JSON",
+      "the request body as a JSON value",
+      'return vskLint(endpoint, typeof payload === "string" ? JSON.stringify(payload) : payload);',
+    ),
     "",
-    fn("vsk_lint_text", "STRING", "the request body as JSON text"),
+    fn("vsk_lint_text", "STRING", "the request body as JSON text", "return vskLint(endpoint, payload);"),
     "",
     sqlComment(
       "Sample: findings per rule over a table of requests (endpoint STRING, body JSON, created_at TIMESTAMP).",

@@ -10,7 +10,7 @@
  * out, each endpoint's validator in a function scope of its own, then minified (minify.ts).
  */
 import { ts } from "ts-morph";
-import { differsOnlyInFormatting } from "../emit/index.js";
+import { differsOnlyInFormatting, rewriteCodeOnly } from "../emit/index.js";
 import { minify } from "./minify.js";
 
 /** One endpoint's validator module as emit gives it (TypeScript importing the support module). */
@@ -27,7 +27,22 @@ export interface UdfSources {
   endpoints: readonly UdfEndpoint[];
 }
 
+/**
+ * Transpiled modules by their source: the support module is the same for every run of a process
+ * and takes most of the time (a second target, a test's second build reuse it). Bounded.
+ */
+const transpiled = new Map<string, string>();
+
 function transpile(source: string, fileName: string): string {
+  const known = transpiled.get(source);
+  if (known !== undefined) return known;
+  if (transpiled.size >= 64) transpiled.clear();
+  const code = transpileUncached(source, fileName);
+  transpiled.set(source, code);
+  return code;
+}
+
+function transpileUncached(source: string, fileName: string): string {
   return ts.transpileModule(source, {
     fileName,
     compilerOptions: {
@@ -97,6 +112,45 @@ return function vskLint(endpoint, payload) {
 };
 `;
 
+/** ECMAScript's global functions and objects the script may name (ECMA-262 19.3, 19.4), in a fixed order. */
+const BUILT_INS = [
+  "Array",
+  "BigInt",
+  "Boolean",
+  "Date",
+  "Error",
+  "Infinity",
+  "JSON",
+  "Map",
+  "Math",
+  "NaN",
+  "Number",
+  "Object",
+  "RangeError",
+  "Reflect",
+  "RegExp",
+  "Set",
+  "String",
+  "Symbol",
+  "SyntaxError",
+  "TypeError",
+  "WeakMap",
+  "WeakSet",
+  "decodeURIComponent",
+  "encodeURIComponent",
+  "isFinite",
+  "isNaN",
+  "parseFloat",
+  "parseInt",
+];
+
+/** The code between the literals and comments of a script (where a name can be). */
+function codeOnlyText(code: string): string {
+  const parts: string[] = [];
+  rewriteCodeOnly(code, (segment) => (parts.push(segment), segment));
+  return parts.join(" ");
+}
+
 /** The library: one expression whose value is the `vskLint` function (and nothing else leaks). */
 export function udfLibrary(sources: UdfSources): string {
   const support = unmodule(transpile(sources.support, "support.mts"), "support.mts");
@@ -121,6 +175,12 @@ export function udfLibrary(sources: UdfSources): string {
     );
   }
   parts.push(ENTRY, "})()");
+  // The built-ins the script names, bound once in its own scope: a name the script does not
+  // declare is looked up on the global object at every use, which node:vm's contexts (and any
+  // embedder's global object with interceptors) make several times slower.
+  const used = codeOnlyText(parts.join("\n"));
+  const builtIns = BUILT_INS.filter((name) => new RegExp(`(^|[^.\\w$])${name}\\b`).test(used));
+  parts.splice(2, 0, `const { ${builtIns.join(", ")} } = globalThis;`, "const undefined = void 0;");
   const plain = parts.join("\n");
   const small = minify(plain);
   // the minifier only drops layout: the same syntax tree, or a bug in vsk (never a changed validator)

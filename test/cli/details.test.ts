@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MIRROR, tempDir, usageError, vsk, vskAsync } from "./run.js";
 
-const COMMANDS = ["init", "pull", "generate", "lint", "drift", "explain"];
+const COMMANDS = ["init", "pull", "generate", "lint", "drift", "explain", "udf"];
 
 /** A URL with a password and a signed query: what a usage error must never show. */
 const SIGNED = "https://user:SECRET@h.example/x?token=T0K";

@@ -3,7 +3,18 @@ import { relative, resolve } from "node:path";
 import { describeModels, findModel, loadConfig } from "../config/index.js";
 import type { EmitInput } from "../emit/index.js";
 import { readSnapshot } from "../snapshot/index.js";
-import { DEFAULT_LIBRARY, LIMITS, staleUdf, TARGETS, udfFiles, writeUdf, type Target } from "../udf/index.js";
+import {
+  DEFAULT_LIBRARY,
+  DEFAULT_NAME,
+  LIMITS,
+  SQL_NAME,
+  staleUdf,
+  TARGETS,
+  udfFiles,
+  writeUdf,
+  type Target,
+  type UdfOptions,
+} from "../udf/index.js";
 import { commandParser, helpShown } from "./args.js";
 import { CliError, ExitCode, toCliError } from "./errors.js";
 import { shownArgument } from "./typed.js";
@@ -13,7 +24,7 @@ export async function runUdf(argv: string[]): Promise<number> {
   const args = await commandParser(
     argv,
     "udf",
-    "--target bigquery|snowflake [--out DIR] [--model ID]… [--endpoint NAME]… [--library gs://…] [--check] [--config FILE]",
+    "--target bigquery|snowflake [--out DIR] [--model ID]… [--endpoint NAME]… [--library gs://…] [--function NAME] [--check] [--config FILE]",
     [
       "Writes the generated validators as a warehouse JavaScript UDF, vsk_lint(endpoint, payload), which gives for each " +
         "request body what `vsk lint` gives: every finding, warnings included, with the same rule ids and pointers. " +
@@ -40,6 +51,12 @@ export async function runUdf(argv: string[]): Promise<number> {
       type: "string",
       describe: `bigquery: the gs:// URI vsk_lint.js is uploaded to, for the SQL's OPTIONS (default ${DEFAULT_LIBRARY})`,
     })
+    .option("function", {
+      type: "string",
+      default: DEFAULT_NAME,
+      describe:
+        "the SQL function's name (one per set of models: --model A --function lint_a); BigQuery's STRING form adds _text",
+    })
     .option("check", {
       type: "boolean",
       default: false,
@@ -59,6 +76,12 @@ export async function runUdf(argv: string[]): Promise<number> {
         ExitCode.usage,
       );
   }
+  const name = args.function as string;
+  if (!SQL_NAME.test(name))
+    throw new CliError(
+      `udf: --function ${shownArgument(name)} is not a plain SQL name (letters, digits and _, not starting with a digit)`,
+      ExitCode.usage,
+    );
   const cwd = process.cwd();
   const outDir = resolve(cwd, args.out);
   let inputs: EmitInput[];
@@ -100,7 +123,9 @@ export async function runUdf(argv: string[]): Promise<number> {
   }
   let files;
   try {
-    files = udfFiles(inputs, library === undefined ? { target } : { target, library });
+    const options: UdfOptions = { target, name };
+    if (library !== undefined) options.library = library;
+    files = udfFiles(inputs, options);
   } catch (error) {
     throw toCliError(error);
   }
@@ -139,7 +164,7 @@ export async function runUdf(argv: string[]): Promise<number> {
       `Wrote ${sizes.join(", ")} for ${plural(endpoints, "endpoint")} of ${plural(inputs.length, "model")} (${limit}).`,
       target === "bigquery"
         ? `Next: upload vsk_lint.js to ${library ?? DEFAULT_LIBRARY}${library === undefined ? " (name yours with --library)" : ""}, then run ${shown}/vsk_lint.bigquery.sql with your query.`
-        : `Next: run ${shown}/vsk_lint.snowflake.sql (CREATE OR REPLACE FUNCTION vsk_lint) in your database and schema.`,
+        : `Next: run ${shown}/vsk_lint.snowflake.sql (CREATE OR REPLACE FUNCTION ${name}) in your database and schema.`,
     ].join("\n") + "\n",
   );
   return ExitCode.ok;

@@ -4,6 +4,8 @@
  */
 export {
   DEFAULT_LIBRARY,
+  DEFAULT_NAME,
+  SQL_NAME,
   LIMITS,
   snowflakeBody,
   TARGETS,

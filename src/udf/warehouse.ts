@@ -5,6 +5,7 @@
  * this machine, so a repository can commit the files and `vsk udf --check` them in CI.
  */
 import { ajvCache, EmitError, endpointRules, endpointValidator, supportFiles, type EmitInput } from "../emit/index.js";
+import { createHash } from "node:crypto";
 import { udfLibrary } from "./script.js";
 
 export const TARGETS = ["bigquery", "snowflake"] as const;
@@ -34,6 +35,8 @@ export interface UdfOptions {
   target: Target;
   /** BigQuery: the `gs://` URI of the uploaded vsk_lint.js */
   library?: string;
+  /** the SQL function's name (default `vsk_lint`; BigQuery's STRING one adds `_text`) */
+  name?: string;
 }
 
 /** What the warehouse would refuse (over its size limit, a `$$` in Snowflake's body): exit 3, as emit's errors. */
@@ -66,7 +69,11 @@ const keysOf = (models: readonly EmitInput[]) => models.flatMap((m) => m.endpoin
 /** A SQL string literal of BigQuery ('…', backslash escapes). */
 const bigqueryString = (text: string) => `'${text.replace(/[\\']/g, (c) => `\\${c}`)}'`;
 
-function bigquery(models: readonly EmitInput[], library: string, script: string): UdfFile[] {
+export const DEFAULT_NAME = "vsk_lint";
+/** A function name both warehouses take unquoted (letters, digits, underscores; at most 128). */
+export const SQL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
+
+function bigquery(models: readonly EmitInput[], library: string, script: string, name: string): UdfFile[] {
   const sqlComment = (text: string) => `-- ${text}`;
   const example = keysOf(models)[0] ?? "owner/name/endpoint";
   const returns = "ARRAY<STRUCT<severity STRING, rule STRING, pointer STRING, message STRING>>";
@@ -84,29 +91,29 @@ function bigquery(models: readonly EmitInput[], library: string, script: string)
       '""";',
     ].join("\n");
   const sql = [
-    sqlComment("vsk_lint for BigQuery: what `vsk lint` finds in each request body, one row per finding."),
+    sqlComment(`${name} for BigQuery: what \`vsk lint\` finds in each request body, one row per finding.`),
     sqlComment(provenance(models)),
     sqlComment(`Upload vsk_lint.js first (gcloud storage cp vsk_lint.js ${library}); run this file with your query.`),
     sqlComment(`endpoint: ${keysOf(models).join(", ")}`),
     "",
     fn(
-      "vsk_lint",
+      name,
       "JSON",
       "the request body as a JSON value",
       'return vskLint(endpoint, typeof payload === "string" ? JSON.stringify(payload) : payload);',
     ),
     "",
-    fn("vsk_lint_text", "STRING", "the request body as JSON text", "return vskLint(endpoint, payload);"),
+    fn(`${name}_text`, "STRING", "the request body as JSON text", "return vskLint(endpoint, payload);"),
     "",
     sqlComment(
       "Sample: findings per rule over a table of requests (endpoint STRING, body JSON, created_at TIMESTAMP).",
     ),
     "SELECT f.rule, f.severity, COUNT(*) AS findings, MIN(r.created_at) AS first_seen, MAX(r.created_at) AS last_seen",
-    "FROM `my_project.my_dataset.requests` AS r, UNNEST(vsk_lint(r.endpoint, r.body)) AS f",
+    `FROM \`my_project.my_dataset.requests\` AS r, UNNEST(${name}(r.endpoint, r.body)) AS f`,
     "GROUP BY f.rule, f.severity",
     "ORDER BY findings DESC;",
     "",
-    sqlComment(`One body: SELECT * FROM UNNEST(vsk_lint_text(${bigqueryString(example)}, '{"prompt": ""}'));`),
+    sqlComment(`One body: SELECT * FROM UNNEST(${name}_text(${bigqueryString(example)}, '{"prompt": ""}'));`),
     "",
   ].join("\n");
   for (const body of sql.matchAll(/AS r"""\n([^]*?)"""/g))
@@ -129,14 +136,17 @@ function bigquery(models: readonly EmitInput[], library: string, script: string)
  * A `$$` anywhere in the body would end the SQL's dollar-quoted string: refused (none of the
  * support code has one; a schema's text could).
  */
-function snowflake(models: readonly EmitInput[], script: string): UdfFile[] {
+function snowflake(models: readonly EmitInput[], script: string, name: string): UdfFile[] {
   if (script.includes("$$"))
     throw new UdfSizeError(
       "the validators' code holds `$$` (in a schema's text), which cannot go into Snowflake's $$-quoted function body",
     );
+  // the global is named for the script's content: two functions made from different models never
+  // take each other's library, should Snowflake ever run them in one JavaScript environment
+  const global = `vskLint_${createHash("sha256").update(script).digest("hex").slice(0, 12)}`;
   const body = [
-    `if(typeof globalThis.vskLint!=="function")globalThis.vskLint=${script};`,
-    "return globalThis.vskLint(ENDPOINT,PAYLOAD);",
+    `if(typeof globalThis.${global}!=="function")globalThis.${global}=${script};`,
+    `return globalThis.${global}(ENDPOINT,PAYLOAD);`,
   ].join("\n");
   const bytes = Buffer.byteLength(body);
   if (bytes > LIMITS.snowflakeBody)
@@ -145,12 +155,12 @@ function snowflake(models: readonly EmitInput[], script: string): UdfFile[] {
     );
   const example = keysOf(models)[0] ?? "owner/name/endpoint";
   const sql = [
-    "-- vsk_lint for Snowflake: what `vsk lint` finds in each request body, as an ARRAY of findings",
+    `-- ${name} for Snowflake: what \`vsk lint\` finds in each request body, as an ARRAY of findings`,
     "-- ({severity, rule, pointer, message}); PAYLOAD is the body as a VARIANT (PARSE_JSON a VARCHAR of JSON text, or pass the text).",
     `-- ${provenance(models)}`,
     `-- ENDPOINT: ${keysOf(models).join(", ")}`,
     "",
-    "CREATE OR REPLACE FUNCTION vsk_lint(ENDPOINT VARCHAR, PAYLOAD VARIANT)",
+    `CREATE OR REPLACE FUNCTION ${name}(ENDPOINT VARCHAR, PAYLOAD VARIANT)`,
     "RETURNS ARRAY",
     "LANGUAGE JAVASCRIPT",
     "AS $$",
@@ -160,11 +170,11 @@ function snowflake(models: readonly EmitInput[], script: string): UdfFile[] {
     "-- Sample: findings per rule over a table of requests (endpoint VARCHAR, body VARIANT, created_at TIMESTAMP).",
     "SELECT f.value:rule::VARCHAR AS rule, f.value:severity::VARCHAR AS severity, COUNT(*) AS findings,",
     "       MIN(r.created_at) AS first_seen, MAX(r.created_at) AS last_seen",
-    "FROM requests r, LATERAL FLATTEN(input => vsk_lint(r.endpoint, r.body)) f",
+    `FROM requests r, LATERAL FLATTEN(input => ${name}(r.endpoint, r.body)) f`,
     "GROUP BY 1, 2",
     "ORDER BY findings DESC;",
     "",
-    `-- One body: SELECT vsk_lint('${example.replace(/'/g, "''")}', PARSE_JSON('{"prompt": ""}'));`,
+    `-- One body: SELECT ${name}('${example.replace(/'/g, "''")}', PARSE_JSON('{"prompt": ""}'));`,
     "",
   ].join("\n");
   return [{ path: "vsk_lint.snowflake.sql", content: sql }];
@@ -178,10 +188,12 @@ function libraryFile(models: readonly EmitInput[], script: string): string {
 /** Every file of a target, sorted by path. */
 export function udfFiles(models: readonly EmitInput[], options: UdfOptions): UdfFile[] {
   const script = udfScript(models);
+  const name = options.name ?? DEFAULT_NAME;
+  if (!SQL_NAME.test(name)) throw new UdfSizeError(`the function name ${JSON.stringify(name)} is not a plain SQL name`);
   const files =
     options.target === "bigquery"
-      ? bigquery(models, options.library ?? DEFAULT_LIBRARY, libraryFile(models, script))
-      : snowflake(models, script);
+      ? bigquery(models, options.library ?? DEFAULT_LIBRARY, libraryFile(models, script), name)
+      : snowflake(models, script, name);
   return files.sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 

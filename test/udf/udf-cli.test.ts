@@ -19,7 +19,7 @@ beforeAll(async () => {
   cpSync(join(ROOT, "schemas-cache"), join(project, "schemas-cache"), { recursive: true });
   const [bigquery, snowflake] = await Promise.all([
     vskAsync(["udf", "--target", "bigquery", "--library", LIBRARY, "--out", "warehouse"], project),
-    vskAsync(["udf", "--target", "snowflake", "--model", "modelC", "--out", "snow"], project),
+    vskAsync(["udf", "--target", "snowflake", "--model", "modelC", "--function", "lint_c", "--out", "snow"], project),
   ]);
   runs = { bigquery: bigquery, snowflake: snowflake };
 }, 120_000);
@@ -41,13 +41,14 @@ describe("vsk udf", () => {
     ]);
   });
 
-  it("--target snowflake --model modelC writes the function with that model's endpoints alone", () => {
+  it("--target snowflake --model modelC --function lint_c writes that function with that model's endpoints alone", () => {
     expect({ code: runs.snowflake.code, stderr: runs.snowflake.stderr }).toEqual({ code: 0, stderr: "" });
     expect(runs.snowflake.stdout).toMatch(
       /^Wrote snow\/vsk_lint\.snowflake\.sql \(\d+ bytes\) for 1 endpoint of 1 model/,
     );
     const sql = readFileSync(join(project, "snow/vsk_lint.snowflake.sql"), "utf8");
     expect(sql).toContain("-- ENDPOINT: example/model-c/text-to-video\n");
+    expect(sql).toContain("\nCREATE OR REPLACE FUNCTION lint_c(ENDPOINT VARCHAR, PAYLOAD VARIANT)\n");
     expect(sql).not.toContain('"example/model-a/');
   });
 
@@ -73,7 +74,19 @@ describe("vsk udf, in process", () => {
   it("--check: up to date with what another process wrote (the bytes do not depend on the run)", async () => {
     const out = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
     process.chdir(project);
-    expect(await runUdf(["--target", "snowflake", "--model", "example/model-c", "--out", "snow", "--check"])).toBe(0);
+    expect(
+      await runUdf([
+        "--target",
+        "snowflake",
+        "--model",
+        "example/model-c",
+        "--function",
+        "lint_c",
+        "--out",
+        "snow",
+        "--check",
+      ]),
+    ).toBe(0);
     expect(out.mock.calls.map((c) => String(c[0])).join("")).toBe(
       "snow/ is up to date (vsk_lint.snowflake.sql; 1 endpoint).\n",
     );
@@ -94,6 +107,7 @@ describe("vsk udf, in process", () => {
       /^udf: --library "https:\/\/storage\.example\/x\.js" is not a Cloud Storage URI \(gs:\/\/bucket\/path\/vsk_lint\.js\)$/,
     ],
     [["--target", "oracle"], /^udf: Invalid values:/],
+    [["--target", "snowflake", "--function", "vsk-lint"], /^udf: --function "vsk-lint" is not a plain SQL name/],
     [[], /^udf: Missing required argument: target/],
   ])("refuses %j as a usage error", async (args, message) => {
     vi.spyOn(process.stdout, "write").mockImplementation(() => true);

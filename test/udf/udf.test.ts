@@ -118,7 +118,12 @@ describe("the script (vsk_lint.js)", () => {
     expect(udfFiles(models, { target: "bigquery" })).toEqual(bigquery);
     const script = file(bigquery, "vsk_lint.js");
     const library = script.slice(script.indexOf("\nvar vskLint=") + "\nvar vskLint=".length, -2);
-    expect(snowflakeBody(file(snowflake, "vsk_lint.snowflake.sql"))).toContain(`globalThis.vskLint=${library};`);
+    const body = snowflakeBody(file(snowflake, "vsk_lint.snowflake.sql"));
+    expect(body).toMatch(
+      /^if\(typeof globalThis\.(vskLint_[0-9a-f]{12})!=="function"\)globalThis\.\1=\(function\(\)\{/,
+    );
+    expect(body).toMatch(/\nreturn globalThis\.vskLint_[0-9a-f]{12}\(ENDPOINT,PAYLOAD\);$/);
+    expect(body).toContain(`=${library};\n`);
   });
 
   it("says an unknown endpoint and a string that is not JSON as one finding each, never by throwing", () => {
@@ -266,13 +271,19 @@ describe("the same verdicts as vsk lint", () => {
   }, 600_000);
 
   it("the Snowflake body sets up once per JavaScript environment, then only calls", () => {
-    const sf = loadSnowflake(file(snowflake, "vsk_lint.snowflake.sql"));
-    expect(sf.context.vskLint).toBeUndefined();
+    const sql = file(snowflake, "vsk_lint.snowflake.sql");
+    const global = /globalThis\.(vskLint_[0-9a-f]{12})/.exec(sql)![1]!;
+    const sf = loadSnowflake(sql);
+    expect(sf.context[global]).toBeUndefined();
     sf.lint("example/model-c/text-to-video", { prompt: "a" });
-    const first = sf.context.vskLint as unknown;
+    const first = sf.context[global] as unknown;
     expect(typeof first).toBe("function");
     expect(sf.lint("example/model-c/text-to-video", { prompt: 5 }).map((f) => f.rule)).toEqual(["schema/type"]);
-    expect(sf.context.vskLint).toBe(first);
+    expect(sf.context[global]).toBe(first);
+    // another set of models is another script: another global, never the first one's library
+    const other = udfFiles(models.slice(2), { target: "snowflake", name: "lint_c" })[0]!.content;
+    expect(other).toContain("CREATE OR REPLACE FUNCTION lint_c(ENDPOINT VARCHAR, PAYLOAD VARIANT)");
+    expect(/globalThis\.(vskLint_[0-9a-f]{12})/.exec(other)![1]).not.toBe(global);
   });
 });
 

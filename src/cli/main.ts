@@ -44,13 +44,13 @@ const commands: Record<string, { describe: string; load: () => Promise<CommandRu
     describe: "run as the GitHub Action does (action.yml): drift, lint or check, with summary and PR comment",
     load: async () => (await import("./action.js")).runActionCommand,
   },
-  udf: {
-    describe: "write the validators as a BigQuery or Snowflake JavaScript UDF",
-    load: async () => (await import("./udf.js")).runUdf,
-  },
   mock: {
     describe: "serve a local, spec-faithful mock of the service for tests",
     load: async () => (await import("./mock.js")).runMock,
+  },
+  udf: {
+    describe: "write the validators as a BigQuery or Snowflake JavaScript UDF",
+    load: async () => (await import("./udf.js")).runUdf,
   },
 };
 

@@ -440,6 +440,20 @@ describe("the warehouses' size limits", () => {
   }, 30_000);
 });
 
+describe("Snowflake's $$-quoted body", () => {
+  it("a schema whose text holds $$ is refused, not written into a body it would end", () => {
+    const [model] = models.slice(2);
+    const endpoint = model!.endpoints[0]!;
+    const input = { ...endpoint.input, description: "costs $$ per second" };
+    const odd = [{ ...model!, endpoints: [{ ...endpoint, input }] }];
+    expect(() => udfFiles(odd, { target: "snowflake" })).toThrow(
+      /^the validators' code holds `\$\$` \(in a schema's text\), which cannot go into Snowflake's \$\$-quoted function body$/,
+    );
+    // BigQuery's library is a file of its own: nothing to end there
+    expect(file(udfFiles(odd, { target: "bigquery" }), "vsk_lint.js")).toContain("costs $$ per second");
+  });
+});
+
 describe("minify", () => {
   it.each([
     ["a line break that ends a statement stays", "let a = 1\nlet b = a\n++b\nexport default 0"],

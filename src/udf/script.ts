@@ -10,7 +10,7 @@
  * out, each endpoint's validator in a function scope of its own, then minified (minify.ts).
  */
 import { ts } from "ts-morph";
-import { differsOnlyInFormatting, rewriteCodeOnly } from "../emit/index.js";
+import { howItDiffers, rewriteCodeOnly } from "../emit/index.js";
 import { minify } from "./minify.js";
 
 /** One endpoint's validator module as emit gives it (TypeScript importing the support module). */
@@ -183,8 +183,8 @@ export function udfLibrary(sources: UdfSources): string {
   parts.splice(2, 0, `const { ${builtIns.join(", ")} } = globalThis;`, "const undefined = void 0;");
   const plain = parts.join("\n");
   const small = minify(plain);
-  // the minifier only drops layout: the same syntax tree, or a bug in vsk (never a changed validator)
-  if (!differsOnlyInFormatting("vsk_lint.js", plain, small))
+  // the minifier drops layout and comments only: the same syntax tree, or a bug in vsk (never a changed validator)
+  if (howItDiffers("vsk_lint.js", plain, small) === "content")
     throw new Error("the minified UDF script is not the same program as its source (a bug in vsk, please report it)");
   return small;
 }

@@ -1173,6 +1173,10 @@ function toDraft07(root: Readonly<Record<string, unknown>>): Record<string, unkn
   return out;
 }
 
+// what a URI fragment cannot hold as it is (RFC 3986 3.5); outside any template literal, where
+// lightweight import scanners (TypeScript's preProcessFile) misread a regular expression
+const NOT_IN_FRAGMENT = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/?]/g;
+
 /** A local `$ref` pointed at where its target went (the longest moved prefix); any other as it is. */
 function relocate(ref: string, moved: ReadonlyMap<string, string>): string {
   if (!ref.startsWith("#/")) return ref;
@@ -1185,7 +1189,7 @@ function relocate(ref: string, moved: ReadonlyMap<string, string>): string {
   for (let end = pointer.length; end > 0; end = pointer.lastIndexOf("/", end - 1)) {
     const to = moved.get(pointer.slice(0, end));
     if (to !== undefined)
-      return `#${(to + pointer.slice(end)).replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/?]/g, (c) => encodeURIComponent(c))}`;
+      return "#" + (to + pointer.slice(end)).replace(NOT_IN_FRAGMENT, (c) => encodeURIComponent(c));
   }
   return ref;
 }

@@ -2,7 +2,8 @@
  * Stage "preflight" (issue 26; spec 2.2, 4.4, 7.2, 8): the files a request references, fetched
  * the way the service will fetch them, and checked on their bytes. Opt-in: it goes to the
  * network. fields.ts finds the referencing fields by shape; address.ts says which hosts the
- * service may not fetch from; source.ts reads bytes (Range requests, data: URIs); media.ts
+ * service may not fetch from; source.ts reads bytes (Range requests, data: URIs), through
+ * connect.ts's connector pinned to checked addresses; media.ts
  * names formats and reads durations and frame rates; diagnostics.ts words the findings;
  * lru.ts bounds what a run keeps; preflight.ts runs it all, once per URL.
  */

@@ -22,12 +22,12 @@ import {
 import { mediaFieldsOf, referencesOf, type MediaField, type MediaReference } from "./fields.js";
 import { DEEP_READ_BYTES, HEAD_BYTES, inspect, type MediaInfo } from "./media.js";
 import { Lru } from "./lru.js";
+import { pinnedConnect } from "./connect.js";
 import {
   dataSource,
   FetchFailed,
   httpSource,
   MAX_PINS,
-  pinnedConnect,
   systemResolver,
   type ByteSource,
   type FetchFailure,

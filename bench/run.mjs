@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark, one after the other, each printing ratios against the
 // alternatives it measures in the same run. Run after `npm run build` (npm run bench does).
-// Only some: `node bench/run.mjs drift` (names are prefixes: validators, generate, lint, drift, client, bundle, preflight, footprint).
+// Only some: `node bench/run.mjs drift` (names are prefixes: validators, generate, lint, drift, client, bundle, preflight, footprint, udf).
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
@@ -14,6 +14,7 @@ const benches = [
   "bundle.mjs",
   "preflight.mjs",
   "footprint.mjs",
+  "udf.mjs",
 ].filter((b) => only.length === 0 || only.some((o) => b.startsWith(o)));
 let failed = 0;
 for (const bench of benches) {

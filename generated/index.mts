@@ -4,6 +4,7 @@ import {
   buildModelAKeyframesToVideo,
   modelAKeyframesToVideoDefaults,
   modelAKeyframesToVideoInputSchema,
+  modelAKeyframesToVideoJsonSchema,
   modelAKeyframesToVideoPath,
   validateModelAKeyframesToVideo,
   type ModelAKeyframesToVideoInput,
@@ -13,6 +14,7 @@ import {
   buildModelATextToVideo,
   modelATextToVideoDefaults,
   modelATextToVideoInputSchema,
+  modelATextToVideoJsonSchema,
   modelATextToVideoPath,
   validateModelATextToVideo,
   type ModelATextToVideoInput,
@@ -22,6 +24,7 @@ import {
   buildModelBReferenceToVideo,
   modelBReferenceToVideoDefaults,
   modelBReferenceToVideoInputSchema,
+  modelBReferenceToVideoJsonSchema,
   modelBReferenceToVideoPath,
   validateModelBReferenceToVideo,
   type ModelBReferenceToVideoInput,
@@ -31,6 +34,7 @@ import {
   buildModelCTextToVideo,
   modelCTextToVideoDefaults,
   modelCTextToVideoInputSchema,
+  modelCTextToVideoJsonSchema,
   modelCTextToVideoPath,
   validateModelCTextToVideo,
   type ModelCTextToVideoInput,
@@ -44,7 +48,8 @@ export * from "./example/model-c/text-to-video.mjs";
 
 /**
  * Every endpoint of the configured models, keyed by `<owner>/<name>/<endpoint>`. Each entry is
- * also a Standard Schema v1 validator (its `~standard` property), for Hono, tRPC and the like.
+ * also a Standard Schema v1 validator (its `~standard` property), for Hono, tRPC and the like,
+ * and Standard JSON Schema v1 (`~standard.jsonSchema`), for MCP servers and form libraries.
  */
 export const endpoints = {
   "example/model-a/keyframes-to-video": {
@@ -61,6 +66,7 @@ export const endpoints = {
       validate: (value: unknown) =>
         standardResult<ModelAKeyframesToVideoInput>(value, validateModelAKeyframesToVideo(value)),
       types: undefined as StandardSchemaV1.Types<ModelAKeyframesToVideoInput> | undefined,
+      jsonSchema: modelAKeyframesToVideoJsonSchema,
     },
   },
   "example/model-a/text-to-video": {
@@ -77,6 +83,7 @@ export const endpoints = {
       validate: (value: unknown) =>
         standardResult<ModelATextToVideoInput>(value, validateModelATextToVideo(value)),
       types: undefined as StandardSchemaV1.Types<ModelATextToVideoInput> | undefined,
+      jsonSchema: modelATextToVideoJsonSchema,
     },
   },
   "example/model-b/reference-to-video": {
@@ -93,6 +100,7 @@ export const endpoints = {
       validate: (value: unknown) =>
         standardResult<ModelBReferenceToVideoInput>(value, validateModelBReferenceToVideo(value)),
       types: undefined as StandardSchemaV1.Types<ModelBReferenceToVideoInput> | undefined,
+      jsonSchema: modelBReferenceToVideoJsonSchema,
     },
   },
   "example/model-c/text-to-video": {
@@ -109,6 +117,7 @@ export const endpoints = {
       validate: (value: unknown) =>
         standardResult<ModelCTextToVideoInput>(value, validateModelCTextToVideo(value)),
       types: undefined as StandardSchemaV1.Types<ModelCTextToVideoInput> | undefined,
+      jsonSchema: modelCTextToVideoJsonSchema,
     },
   },
 } as const;

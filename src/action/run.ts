@@ -4,15 +4,16 @@
  */
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Writable } from "node:stream";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { PACKAGE_ROOT } from "../config/index.js";
 import {
   DriftStageError,
   DriftUsageError,
   formatGithub,
   formatMarkdown,
+  formatSarif,
   runDrift as runDriftStage,
   type FailOn,
 } from "../drift/index.js";
@@ -23,9 +24,11 @@ import {
   LintExit,
   LintUsageError,
   runLint as runLintStage,
+  sarifReporter,
+  Sink,
   type LintResult,
 } from "../lint/index.js";
-import { githubData as escapeData, markdownText, terminalText } from "../escape/index.js";
+import { githubData as escapeData, markdownText, sarifRoot, terminalText } from "../escape/index.js";
 import { redactUrlsInText } from "../runtime/index.js";
 
 export type ActionCommand = "drift" | "lint" | "check";
@@ -39,6 +42,8 @@ export interface ActionInputs {
   config?: string;
   schemaUrl?: string;
   comment: boolean;
+  /** `sarif-file`: where drift or lint also writes its SARIF 2.1.0 log (for github/codeql-action/upload-sarif) */
+  sarifFile?: string;
 }
 
 /** What one run printed and decided. */
@@ -74,6 +79,9 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     throw new ActionInputError("input paths is empty; with command lint, list the request files, one per line");
   if (command !== "lint" && paths.length > 0)
     throw new ActionInputError(`input paths applies to command lint only, not ${command}`);
+  const sarifFile = get("SARIF_FILE");
+  if (command === "check" && sarifFile !== "")
+    throw new ActionInputError("input sarif-file applies to commands drift and lint, not check");
   return {
     command,
     failOn,
@@ -81,6 +89,7 @@ export function readInputs(env: NodeJS.ProcessEnv): ActionInputs {
     ...(get("CONFIG") ? { config: get("CONFIG") } : {}),
     ...(get("SCHEMA_URL") ? { schemaUrl: get("SCHEMA_URL") } : {}),
     comment: comment === "true",
+    ...(sarifFile !== "" ? { sarifFile } : {}),
   };
 }
 
@@ -111,11 +120,32 @@ function vsk(
 const configArgs = (inputs: ActionInputs): string[] => (inputs.config ? ["--config", inputs.config] : []);
 
 /**
+ * Writes the SARIF log to `sarif-file` (relative to the working directory; its directory made).
+ * Returns an annotation for the log when it could not be written, which fails the step (exit 2):
+ * an upload-sarif step after it would fail less clearly.
+ */
+function writeSarif(inputs: ActionInputs, cwd: string, text: string): string | undefined {
+  if (inputs.sarifFile === undefined) return undefined;
+  const file = resolve(cwd, inputs.sarifFile);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, text);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return `::error title=video-schema-kit::${escapeData(terminalText(`could not write sarif-file ${inputs.sarifFile} (${code})`))}\n`;
+  }
+}
+
+/** Where the SARIF log's URIs start: the repository's checkout when the working directory is inside it (src/escape/sarif.ts). */
+const sarifPlace = (cwd: string, env: NodeJS.ProcessEnv) => ({ cwd, root: sarifRoot(cwd, env) });
+
+/**
  * The drift stage in process (src/drift/run.ts), as `vsk drift` runs it: the config's snapshotDir
  * is honoured, the report arrives as data with every value redacted (issue 23.2, 23.7), and no
  * output is parsed back.
  */
-async function runDrift(inputs: ActionInputs, cwd: string): Promise<ActionResult> {
+async function runDrift(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEnv): Promise<ActionResult> {
   const notes: string[] = [];
   let run;
   try {
@@ -140,11 +170,13 @@ async function runDrift(inputs: ActionInputs, cwd: string): Promise<ActionResult
     };
   }
   const { report, files } = run;
+  const unwritten = writeSarif(inputs, cwd, formatSarif(report, files, sarifPlace(cwd, env)));
   return {
-    exitCode: report.summary.exitCode,
+    exitCode: unwritten === undefined ? report.summary.exitCode : 2,
     log:
       formatGithub(report, files) +
-      notes.map((note) => `::warning title=vsk drift::${escapeData(terminalText(note))}\n`).join(""),
+      notes.map((note) => `::warning title=vsk drift::${escapeData(terminalText(note))}\n`).join("") +
+      (unwritten ?? ""),
     markdown: formatMarkdown(report),
     outputs: {
       "breaking-count": String(report.changes.filter((c) => c.severity === "breaking").length),
@@ -162,7 +194,7 @@ const LINT_NOTE_COMMAND = { warning: "warning", note: "notice", error: "error" }
  * summary and the comment), invalid results are observed as data for the outputs, and notes
  * become annotations of their own level. No output is parsed back.
  */
-async function runLint(inputs: ActionInputs, cwd: string): Promise<ActionResult> {
+async function runLint(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEnv): Promise<ActionResult> {
   let log = "";
   // the format's output, kept as it is written (a write is taken at once: the sink never waits)
   const out = new Writable({
@@ -174,6 +206,8 @@ async function runLint(inputs: ActionInputs, cwd: string): Promise<ActionResult>
   });
   let markdown = "";
   const invalid: LintResult[] = [];
+  // sarif-file: every result with a finding, handed to the sarif format after the run
+  const findings: LintResult[] = [];
   const notes: string[] = [];
   let exitCode: number;
   try {
@@ -194,12 +228,31 @@ async function runLint(inputs: ActionInputs, cwd: string): Promise<ActionResult>
         ...(inputs.failOn === "any" || inputs.failOn === "behavior" ? { maxWarnings: 0 } : {}),
         observe: (r) => {
           if (!r.valid) invalid.push(r);
+          if (inputs.sarifFile !== undefined && r.diagnostics.length > 0) findings.push(r);
         },
       },
       ({ level, text }) =>
         notes.push(`::${LINT_NOTE_COMMAND[level]} title=vsk lint::${escapeData(terminalText(scrubSecrets(text)))}\n`),
     );
     exitCode = run.exitCode;
+    if (inputs.sarifFile !== undefined) {
+      let sarif = "";
+      const sink = new Writable({
+        decodeStrings: false,
+        write(chunk: string | Buffer, _encoding, done) {
+          sarif += String(chunk);
+          done();
+        },
+      });
+      const reporter = sarifReporter(new Sink(sink), sarifPlace(cwd, env));
+      for (const r of findings) await reporter.result(r);
+      await reporter.end(run.summary);
+      const unwritten = writeSarif(inputs, cwd, sarif);
+      if (unwritten !== undefined) {
+        notes.push(unwritten);
+        exitCode = LintExit.usage;
+      }
+    }
   } catch (error) {
     const known =
       error instanceof LintUsageError ||
@@ -237,8 +290,8 @@ async function runCheck(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEn
 
 /** Runs the action's command; pure of GitHub I/O (see `publish`). */
 export function runCommand(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEnv): Promise<ActionResult> {
-  if (inputs.command === "drift") return runDrift(inputs, cwd);
-  if (inputs.command === "lint") return runLint(inputs, cwd);
+  if (inputs.command === "drift") return runDrift(inputs, cwd, env);
+  if (inputs.command === "lint") return runLint(inputs, cwd, env);
   return runCheck(inputs, cwd, env);
 }
 

@@ -1,5 +1,5 @@
 /**
- * `vsk drift [--schema-url URL] [--format text|markdown|json|github] [--fail-on breaking|behavior|any|never]
+ * `vsk drift [--schema-url URL] [--format text|markdown|json|github|sarif] [--fail-on breaking|behavior|any|never]
  * [--requests FILES… [--ndjson]] [--update]`: what changed in the published schemas (spec 9.1) against the
  * committed snapshot, and what it breaks. Exit 0 nothing at or above --fail-on, 1 drift at or
  * above it, 2 usage, 3 a model could not be fetched or parsed (never "no drift").

@@ -57,6 +57,7 @@ export const STAGE_ERRORS = {
   EmitConfigError: { exitCode: ExitCode.usage, headline: "the configuration keeps generation from working" },
   FetchError: { exitCode: ExitCode.source, headline: "a schema could not be fetched" },
   SchemaLoadError: { exitCode: ExitCode.source, headline: "a schema could not be parsed or is not a model" },
+  UdfSizeError: { exitCode: ExitCode.source, headline: "a UDF would be over its warehouse's limit" },
   EmitError: { exitCode: ExitCode.source, headline: "a schema could not be turned into code" },
 } as const satisfies Record<string, StageErrorRow>;
 export type StageErrorName = keyof typeof STAGE_ERRORS;

@@ -3,7 +3,7 @@
  * the explanation itself is `src/explain`.
  */
 import { readFile } from "node:fs/promises";
-import { explain, explanationJson, orderKeys, renderText, type InputKind } from "../explain/index.js";
+import { explain, explainText, explanationJson, orderKeys, renderText, type InputKind } from "../explain/index.js";
 import { jsonSyntaxError } from "../json/index.js";
 import { terminalText } from "../escape/index.js";
 import { redactValues } from "../runtime/redact.js";
@@ -24,10 +24,15 @@ export async function runExplain(argv: string[]): Promise<number> {
   const args = await parseArgs(argv);
   if (args === "help") return ExitCode.ok;
   const { text, source } = await readInput(args.file);
-  const value = parseJson(text, source);
+  const forced = AS_CHOICES[args.as];
+  // `curl -i` output or a raw plain-text/HTML body (spec 7.3, issue 42.3): read as a result
+  // response; text meant as JSON (it opens with `{`, `[` or `"`) that does not parse stays an error
+  const raw =
+    (forced === undefined || forced === "result_response") && !/^\uFEFF?\s*[[{"]/.test(text) && text.trim() !== "";
+  const read = raw ? explainText(text, source) : explain(parseJson(text, source), source, forced);
   // raw values (an unknown code, a request_id) are printed as sent, but never with a URL's query
   // string: every value is redacted as data, before it is serialized (issue 23.2), never the output
-  const explanation = redactValues(orderKeys(explain(value, source, AS_CHOICES[args.as])));
+  const explanation = redactValues(orderKeys(read));
   const output = args.format === "json" ? explanationJson(explanation) : renderText(explanation);
   process.stdout.write(output);
   return ExitCode.ok;
@@ -45,7 +50,7 @@ async function parseArgs(argv: string[]): Promise<Args | "help"> {
     "explain",
     "[FILE|-] [--format text|json] [--as KIND]\n\n" +
       "Say what a prediction record, queue status update, webhook delivery or saved result response " +
-      "({status, headers, body} with body the raw text) means: failed or not, code and reason, " +
+      "({status, headers, body} with body the raw text; `curl -i` output or a raw plain-text body, as saved) means: failed or not, code and reason, " +
       "retry or not and why, and what to do. Reads standard input when FILE is - or absent.",
   )
     .command("$0 [file]", false, (y) =>

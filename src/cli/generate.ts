@@ -4,7 +4,8 @@ import { dirname, join, relative, resolve } from "node:path";
 import { CONFIG_FILE, loadConfig } from "../config/index.js";
 import {
   compareWithDisk,
-  differsOnlyInFormatting,
+  howItDiffers,
+  endpointExports,
   endpointRules,
   generateFiles,
   writeGenerated,
@@ -162,22 +163,30 @@ async function generateOnce(
     } catch (error) {
       throw outDirFailure(error);
     }
+    const ours = new Map(files.map((f) => [f.path, f.content]));
+    // issue 24.3: their formatter ran over the output (their options, any of them): say so;
+    // issue 42.3: a hand edit (a comment appended) is not a formatter's, and is said as one
+    const how = new Map(
+      stale.changed.map((f) => [f, howItDiffers(f, readFileSync(join(outDir, f), "utf8"), ours.get(f)!)] as const),
+    );
+    const note = (f: string): string => {
+      const kind = how.get(f);
+      return kind === "comments" ? " (comments edited by hand)" : kind === "layout" ? " (reformatted)" : "";
+    };
     const names = [
-      ...stale.changed,
+      ...stale.changed.map((f) => f + note(f)),
       ...stale.missing.map((f) => `${f} (missing)`),
       ...stale.extra.map((f) => `${f} (not generated)`),
     ];
     if (names.length > 0) {
-      const ours = new Map(files.map((f) => [f.path, f.content]));
-      // issue 24.3: their formatter ran over the output (their options, any of them): say so
       const layoutOnly =
-        stale.missing.length === 0 &&
-        stale.extra.length === 0 &&
-        stale.changed.every((f) => differsOnlyInFormatting(f, readFileSync(join(outDir, f), "utf8"), ours.get(f)!));
+        stale.missing.length === 0 && stale.extra.length === 0 && [...how.values()].every((k) => k === "layout");
+      const byHand = [...how.values()].some((k) => k === "comments");
+      const ignore = `add "${shown}/" and "${snapshotShown}/" to .prettierignore (and your linters' ignores), then `;
       process.stderr.write(
         layoutOnly
-          ? `vsk: ${shown}/ was reformatted by a formatter (${plural(names.length, "file")} ${names.length === 1 ? "says" : "say"} what vsk generates, in another layout: ${names.join(", ")}): add "${shown}/" and "${snapshotShown}/" to .prettierignore (and your linters' ignores), then run \`vsk generate\` and commit the result.\n`
-          : `vsk: ${shown}/ is stale: ${plural(names.length, "file")} ${names.length === 1 ? "differs" : "differ"} from what the snapshot gives (${names.join(", ")}); run \`vsk generate\` and commit the result.\n`,
+          ? `vsk: ${shown}/ was reformatted by a formatter (${plural(names.length, "file")} ${names.length === 1 ? "says" : "say"} what vsk generates, in another layout: ${stale.changed.join(", ")}): ${ignore}run \`vsk generate\` and commit the result.\n`
+          : `vsk: ${shown}/ is stale: ${plural(names.length, "file")} ${names.length === 1 ? "differs" : "differ"} from what the snapshot gives (${names.join(", ")}); ${byHand ? "generated files are rewritten by every `vsk generate`, so an edit belongs in the snapshot or the config, not in them; " : ""}${[...how.values()].includes("layout") ? ignore : ""}run \`vsk generate\` and commit the result.\n`,
       );
       return { code: ExitCode.findings, lines: [], summary: "" };
     }
@@ -199,6 +208,12 @@ async function generateOnce(
     args.lang === "js"
       ? `Queue client: ${shown}/client.js (createClient, typed per endpoint), with vsk's client and runtime copied into ${shown}/_vsk/.`
       : `Queue client: ${shown}/client.mts, imported as client.mjs (createClient, typed per endpoint), with vsk's client and runtime copied into ${shown}/_vsk/.`,
+    // issue 42.3: the names to import, which follow the config's aliases (docs: README "App code")
+    `Exports per endpoint, from ${shown}/index.${args.lang === "js" ? "js" : "mjs"} (build/safeBuild/validate + the alias, else the model's name, + the endpoint, in PascalCase):`,
+    ...endpointExports(inputs).map(
+      ({ key, names: n }) =>
+        `  ${key}: ${n.build}, ${n.safeBuild}, ${n.validate}, ${n.standardSchema}; types ${n.input}, ${n.output}`,
+    ),
     "Cross-field rules per endpoint (decided from each endpoint's schema; also in endpoints.json):",
     ...rules.map((r) => `  ${r.key}: ${r.rules.length === 0 ? "no cross-field rules" : r.rules.join(", ")}`),
   ];

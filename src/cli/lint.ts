@@ -89,7 +89,7 @@ Options:
                          server; repeatable (without it 127.0.0.1, localhost and private addresses
                          are reported, and nothing is sent to them)
   --preflight-timeout SECONDS
-                         per request (default ${PREFLIGHT_TIMEOUT_S})
+                         per request, its headers and whole body (default ${PREFLIGHT_TIMEOUT_S})
   --preflight-concurrency N
                          requests at a time to one host (default ${PREFLIGHT_CONCURRENCY})
   --config FILE          config file (default: ./vsk.config.json if present, else the three embedded models)
@@ -183,7 +183,10 @@ function preflightOptionsOf(values: {
   for (const host of allowHosts)
     if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i.test(host.trim()))
       usage(`--preflight-allow-host takes HOST or HOST:PORT (e.g. 127.0.0.1:8080), not ${shownArgument(host)}`);
-  const options: PreflightOptions = { allowHosts: allowHosts.map((h) => h.trim()) };
+  const options: PreflightOptions = {
+    allowHosts: allowHosts.map((h) => h.trim()),
+    allowHostsName: "--preflight-allow-host",
+  };
   const timeout = values["preflight-timeout"];
   if (timeout !== undefined) {
     const seconds = /^\d+(\.\d+)?$/.test(timeout.trim()) ? Number(timeout) : NaN;

@@ -48,6 +48,10 @@ const commands: Record<string, { describe: string; load: () => Promise<CommandRu
     describe: "serve a local, spec-faithful mock of the service for tests",
     load: async () => (await import("./mock.js")).runMock,
   },
+  udf: {
+    describe: "write the validators as a BigQuery or Snowflake JavaScript UDF",
+    load: async () => (await import("./udf.js")).runUdf,
+  },
 };
 
 function usage(): string {

@@ -79,7 +79,7 @@ export async function runMock(argv: string[]): Promise<number> {
       runMs: args["run-ms"],
       pre92: args["pre-9-2"],
       strictSubmit: args["strict-submit"],
-      ...(args["fetch-inputs"] ? { fetchInputs: { allowHosts } } : {}),
+      ...(args["fetch-inputs"] ? { fetchInputs: { allowHosts, allowHostsName: "--fetch-inputs-allow-host" } } : {}),
       // the path is a WHATWG URL pathname (control characters percent-encoded) and the method
       // passed node's HTTP parser, so neither can carry a terminal escape
       onRequest: (r) =>

@@ -8,9 +8,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
+  DEFAULT_MODELS,
   describeModels,
   findModel,
   loadConfig,
+  PACKAGE_ROOT,
   snapshotWriteDir,
   type ModelRef,
   type VskConfig,
@@ -26,7 +28,7 @@ import {
   type RetryEvent,
   type SchemaSource,
 } from "../fetch/index.js";
-import { loadModelDocument } from "../schema/index.js";
+import { loadModelDocument, otherModelNamed } from "../schema/index.js";
 import {
   prepareSnapshotRead,
   readManifest,
@@ -54,7 +56,7 @@ interface PullArgs {
   deadlineMs?: number;
 }
 
-type Outcome = { ok: true; fetched: FetchedModel } | { ok: false; message: string };
+type Outcome = { ok: true; fetched: FetchedModel; otherModel?: string } | { ok: false; message: string };
 type Change = "new" | "updated" | "unchanged";
 
 async function parseArgs(argv: string[]): Promise<PullArgs | "help"> {
@@ -135,6 +137,43 @@ function selectModels(config: VskConfig, wanted: readonly string[]): ModelRef[] 
   return [...picked.values()];
 }
 
+/**
+ * No schema URL anywhere, and only the example models to pull (a bare `vsk init`'s config, or no
+ * config): they are the package's embedded snapshot, so `pull` copies them from there, offline
+ * (issue 42.3). A model of your own still needs a schema URL.
+ */
+function embeddedExamples(args: PullArgs, config: VskConfig, models: readonly ModelRef[]): boolean {
+  const unset = (value: string | undefined): boolean => value === undefined || value.trim() === "";
+  return (
+    unset(args.schemaUrl) &&
+    unset(config.schemaUrl) &&
+    unset(process.env.VSK_SCHEMA_URL) &&
+    models.every((m) => DEFAULT_MODELS.some((d) => d.id === m.id))
+  );
+}
+
+/** The package's embedded snapshot, as a source: `<package>/schemas-cache/<owner>/<name>/latest.json`. */
+const EMBEDDED_DIR = join(PACKAGE_ROOT, "schemas-cache");
+const EMBEDDED: SchemaSource = { kind: "directory", dir: EMBEDDED_DIR };
+
+async function pullEmbedded(ref: ModelRef): Promise<Outcome> {
+  const file = join(EMBEDDED_DIR, snapshotFile(ref.id));
+  try {
+    const text = readFileSync(file, "utf8");
+    loadModelDocument(JSON.parse(text), { model: ref.id, file });
+    // recorded by the package's name, not a path: the same on every machine
+    return {
+      ok: true,
+      fetched: { model: ref.id, text, source: `video-schema-kit/schemas-cache/${snapshotFile(ref.id)}` },
+    };
+  } catch (error) {
+    return {
+      ok: false,
+      message: `${ref.id}: the embedded example snapshot cannot be read (${(error as Error).message})`,
+    };
+  }
+}
+
 /** Fetch, then load (stage 2) so that a document that is not a model is caught before any write. */
 async function pullOne(
   source: SchemaSource,
@@ -145,7 +184,12 @@ async function pullOne(
   try {
     const got = await fetchModelSchema(source, ref.id, options);
     loadModelDocument(got.document, { model: ref.id, file: got.source });
-    return { ok: true, fetched: { model: ref.id, text: got.text, source: sourceLabel(got.source, baseDir) } };
+    const otherModel = otherModelNamed(got.document, ref.id);
+    return {
+      ok: true,
+      fetched: { model: ref.id, text: got.text, source: sourceLabel(got.source, baseDir) },
+      ...(otherModel === undefined ? {} : { otherModel }),
+    };
   } catch (error) {
     // a source that cannot be fetched or parsed (exit 3) is reported with the other models' outcomes
     if (stageErrorOf(error)?.exitCode === ExitCode.source) return { ok: false, message: (error as Error).message };
@@ -174,16 +218,23 @@ export async function runPull(argv: string[]): Promise<number> {
   if (args === "help") return ExitCode.ok;
   let config: VskConfig;
   let source: SchemaSource;
+  let models: ModelRef[];
+  let embedded = false;
   try {
     config = loadConfig(cwd, args.config);
     // The snapshot written is the project's own schemas-cache/, never the installed package's.
     config = { ...config, snapshotDir: snapshotWriteDir(config, cwd) };
-    source = chooseSource(args, config, cwd);
+    models = selectModels(config, args.models);
+    embedded = embeddedExamples(args, config, models);
+    source = embedded ? EMBEDDED : chooseSource(args, config, cwd);
     resolveFetchOptions(); // a bad VSK_FETCH_* / VSK_API_KEY is a usage error, reported before any request
   } catch (error) {
     throw toCliError(error, (message) => `pull: ${message}`);
   }
-  const models = selectModels(config, args.models);
+  if (embedded)
+    err(
+      `vsk: no schema URL is set, and ${models.length === 1 ? "this is an example model" : "these are the example models"}: copied from video-schema-kit's embedded snapshot (set "schemaUrl" or pass --schema-url to pull published schemas)`,
+    );
   // Read before any request: a corrupt manifest is reported at once, never rewritten without the other models.
   let manifest: Manifest;
   try {
@@ -208,12 +259,15 @@ export async function runPull(argv: string[]): Promise<number> {
   };
   showProgress();
   const outcomes = await mapLimit(models, CONCURRENCY, async (ref) => {
-    const outcome = await pullOne(
-      source,
-      ref,
-      { onRetry, ...(args.deadlineMs === undefined ? {} : { deadlineMs: args.deadlineMs }) },
-      config.file === undefined ? cwd : dirname(config.file),
-    );
+    const baseDir = config.file === undefined ? cwd : dirname(config.file);
+    const outcome = embedded
+      ? await pullEmbedded(ref)
+      : await pullOne(
+          source,
+          ref,
+          { onRetry, ...(args.deadlineMs === undefined ? {} : { deadlineMs: args.deadlineMs }) },
+          baseDir,
+        );
     done++;
     showProgress();
     return outcome;
@@ -229,7 +283,14 @@ export async function runPull(argv: string[]): Promise<number> {
     return ExitCode.source;
   }
 
-  const fetched = outcomes.map((o) => (o as Extract<Outcome, { ok: true }>).fetched);
+  const succeeded = outcomes as Extract<Outcome, { ok: true }>[];
+  // issue 42.3: a document that says it is another model is stored (the ids are yours), with a word
+  for (const o of succeeded)
+    if (o.otherModel !== undefined)
+      err(
+        `vsk: warning: ${o.fetched.model}: the document from ${o.fetched.source} names another model: ${o.otherModel}; stored anyway: check the schema URL and the model id (a mirror's copy under the wrong name?)`,
+      );
+  const fetched = succeeded.map((o) => o.fetched);
   const changes = fetched.map((f) => changeOf(config.snapshotDir, f));
   // Unchanged files whose manifest entry already says so are left alone: a no-op pull leaves the tree clean.
   const toWrite = fetched.filter((f, i) => {

@@ -20,6 +20,7 @@ export {
   type ClientPaths,
   createQueueClient,
   DEFAULT_CLIENT_PATHS,
+  DEFAULT_POLL_INTERVAL_MS,
   type PreflightCheck,
   type QueueClient,
   type QueueClientOptions,

@@ -228,9 +228,14 @@ export function parseConfig(raw: unknown, file: string, text?: string, at = ""):
   return {
     ...(obj.schemaUrl === undefined ? {} : { schemaUrl: obj.schemaUrl }),
     models,
-    // the three example models are embedded: with no snapshot of its own, such a config uses that one
+    // the three example models are embedded: a config of them alone (no models key, or a bare
+    // `vsk init`'s list, with no schemaUrl) and no snapshot of its own uses that one, so generate
+    // works offline (issue 42.3)
     snapshotDir:
-      obj.models === undefined && obj.snapshotDir === undefined && !existsSync(join(base, "schemas-cache"))
+      (obj.models === undefined || obj.schemaUrl === undefined) &&
+      models.every((m) => DEFAULT_MODELS.some((d) => d.id === m.id)) &&
+      resolve(dir("snapshotDir", "schemas-cache")) === resolve(base, "schemas-cache") &&
+      !existsSync(join(base, "schemas-cache"))
         ? join(PACKAGE_ROOT, "schemas-cache")
         : dir("snapshotDir", "schemas-cache"),
     outDir: dir("outDir", "generated"),

@@ -28,6 +28,7 @@ export { escapeToken, fieldLabel, valueAt, itemsAt } from "./pointers.js";
 export { describeValue, receivedOf, closest } from "./wording.js";
 export { type AjvError, diagnosticsFromAjv } from "./ajv-errors.js";
 export { type StandardSchemaV1, standardResult } from "./standard-schema.js";
+export { type StandardJSONSchemaV1, type JsonSchemaRule, jsonSchemaConverter } from "./standard-json-schema.js";
 export { ucs2length, equal, type AjvFormat, formatUri, ajvFormats } from "./formats.js";
 // the generated support module re-exports the runtime's URL redaction (templates/support-head.txt)
 export { redactUrl, redactUrlsInText } from "../runtime/redact.js";

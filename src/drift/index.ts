@@ -46,6 +46,7 @@ export { checkRequests, type ModelProblem, type RequestReading, type RequestTarg
 export { formatText } from "./format/text.js";
 export { formatMarkdown } from "./format/markdown.js";
 export { formatGithub } from "./format/github.js";
+export { formatSarif, DRIFT_FINGERPRINT } from "./format/sarif.js";
 export { formatJson, DRIFT_REPORT_SCHEMA, DRIFT_REPORT_VERSION } from "./format/json.js";
 export { FORMATS, FORMAT_NAMES, type DriftFormat, type FormatName } from "./format/formats.js";
 export { runDrift, type DriftOptions, type DriftRun } from "./run.js";

@@ -6,6 +6,9 @@
 import { Project, StructureKind, VariableDeclarationKind, type SourceFile } from "ts-morph";
 import type { EndpointModel, JsonSchemaObject } from "../schema/index.js";
 import { isSchemaObject, PROTOTYPE_MEMBERS } from "../schema/index.js";
+import type { JsonSchemaRule } from "../diagnostics/index.js";
+import { escapeToken } from "../diagnostics/index.js";
+import { kindOf, type RuleSpec } from "../rules/index.js";
 import type { EndpointNames } from "./names.js";
 
 let project: Project | undefined;
@@ -55,10 +58,36 @@ export interface BuilderImports {
 
 /**
  * The `~standard` property of an endpoint (Standard Schema v1, issue 27), as code: its own
- * synchronous `validate` around the endpoint's validator, `types` declaring its Input.
+ * synchronous `validate` around the endpoint's validator, `types` declaring its Input, and
+ * `jsonSchema`, the endpoint module's Standard JSON Schema converter (issue 42.2).
  */
-export function standardProps(input: string, validator: string): string {
-  return `{ version: 1, vendor: "video-schema-kit", validate: (value: unknown) => standardResult<${input}>(value, ${validator}(value)), types: undefined as StandardSchemaV1.Types<${input}> | undefined }`;
+export function standardProps(input: string, validator: string, jsonSchema: string): string {
+  return `{ version: 1, vendor: "video-schema-kit", validate: (value: unknown) => standardResult<${input}>(value, ${validator}(value)), types: undefined as StandardSchemaV1.Types<${input}> | undefined, jsonSchema: ${jsonSchema} }`;
+}
+
+/**
+ * The cross-field rules as the Standard JSON Schema lists them under `x-vsk-rules` (JSON Schema
+ * cannot state them): each rule's id, severity, its kind's description in words, spec section
+ * and fields (JSON Pointers; `*` stands for every item of an array). The derived unknown-field
+ * warning is no cross-field rule and is not listed (as in the editor schema).
+ */
+export function jsonSchemaRules(rules: readonly RuleSpec[]): JsonSchemaRule[] {
+  const out: JsonSchemaRule[] = [];
+  for (const rule of rules) {
+    const kind = kindOf(rule);
+    const d = kind.describe(rule);
+    if (d.spec === undefined) continue;
+    const fields = [...d.fields];
+    if (d.items !== undefined) fields.push(`${d.items.array}/*/${escapeToken(d.items.field)}`);
+    out.push({
+      id: rule.id,
+      severity: kind.severity,
+      message: d.parts.map((p) => (typeof p === "string" ? p : p.code)).join(""),
+      spec: d.spec,
+      fields,
+    });
+  }
+  return out;
 }
 
 export function emitBuilders(
@@ -66,6 +95,7 @@ export function emitBuilders(
   names: EndpointNames,
   imports: BuilderImports,
   header: string,
+  rules: readonly RuleSpec[],
 ): string {
   const file = sourceFile(`${names.stem}.ts`);
   const { input, output } = names;
@@ -74,9 +104,11 @@ export function emitBuilders(
       moduleSpecifier: imports.support,
       namedImports: [
         "RequestValidationError",
+        "jsonSchemaConverter",
         "standardResult",
         { name: "BuildResult", isTypeOnly: true },
         { name: "Diagnostic", isTypeOnly: true },
+        { name: "StandardJSONSchemaV1", isTypeOnly: true },
         { name: "StandardSchemaV1", isTypeOnly: true },
       ],
     },
@@ -115,14 +147,29 @@ export function emitBuilders(
       isExported: true,
       declarationKind: VariableDeclarationKind.Const,
       docs: [
-        `\`${endpoint.key}\` as a Standard Schema v1 validator, for Hono, tRPC and any other consumer of the standard: \`validate\` is synchronous and gives \`{ value }\` (the payload as given) or one issue per error diagnostic.`,
+        `\`${endpoint.key}\`'s request schema as Standard JSON Schema v1 (\`~standard.jsonSchema\`): \`input({ target })\` and \`output({ target })\` give the schema above for "draft-2020-12" or "draft-07", self-contained, with the cross-field rules under \`x-vsk-rules\`; another target throws.`,
+      ],
+      declarations: [
+        {
+          name: names.jsonSchema,
+          type: "StandardJSONSchemaV1.Converter",
+          // a call marked pure: a bundler drops it when unused; nothing is built until it is called
+          initializer: `/*#__PURE__*/ jsonSchemaConverter(${names.inputSchema}, ${literal(jsonSchemaRules(rules))})`,
+        },
+      ],
+    },
+    {
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      docs: [
+        `\`${endpoint.key}\` as a Standard Schema v1 validator, for Hono, tRPC and any other consumer of the standard: \`validate\` is synchronous and gives \`{ value }\` (the payload as given) or one issue per error diagnostic. Also Standard JSON Schema v1 (\`~standard.jsonSchema\`).`,
       ],
       declarations: [
         {
           name: names.standardSchema,
-          type: `StandardSchemaV1<${input}>`,
+          type: `StandardSchemaV1<${input}> & StandardJSONSchemaV1<${input}>`,
           // an object literal, no call: a bundler drops it when unused (issue 24.9)
-          initializer: `{ "~standard": ${standardProps(input, "validateInput")} }`,
+          initializer: `{ "~standard": ${standardProps(input, "validateInput", names.jsonSchema)} }`,
         },
       ],
     },

@@ -6,7 +6,7 @@ import { crossFieldRuleIds, overrideProblem, rulesFor, type RuleSpec } from "../
 import type { EndpointModel, JsonSchemaObject } from "../schema/index.js";
 import { clientFiles } from "./client.js";
 import { emitEditorSchema } from "./editor-schema.js";
-import { endpointNames, relativeImport } from "./names.js";
+import { endpointNames, relativeImport, type EndpointNames } from "./names.js";
 import { emitEndpointManifest, emitRegistry, type RegistryEntry } from "./registry.js";
 import { simplifySchema } from "./simplify.js";
 import { createAjv, needsOwnProperties } from "../rules/index.js";
@@ -106,6 +106,17 @@ export function endpointRules(models: readonly EmitInput[]): Array<EndpointRules
   return out;
 }
 
+/**
+ * Per endpoint: its key, the module stem (relative to outDir) and the names it exports (what
+ * `generate` prints, issue 42.3): `build` + PascalCase(alias, else the model's name) +
+ * PascalCase(endpoint), see `endpointNames`.
+ */
+export function endpointExports(models: readonly EmitInput[]): Array<{ key: string; names: EndpointNames }> {
+  return models.flatMap((model) =>
+    model.endpoints.map((endpoint) => ({ key: endpoint.key, names: endpointNames(endpoint, model.ref) })),
+  );
+}
+
 /** json-schema-to-typescript's failures become an `EmitError` that names the endpoint. */
 async function typesOf(
   emit: typeof import("./types.js").emitTypes,
@@ -174,6 +185,43 @@ async function format(files: GeneratedFile[]): Promise<GeneratedFile[]> {
   );
 }
 
+/** One Ajv per option set (a `__proto__` field needs own-property checks), shared by a run's endpoints. */
+export function ajvCache(): (schema: JsonSchemaObject) => ReturnType<typeof createAjv> {
+  const ajvs = new Map<boolean, ReturnType<typeof createAjv>>();
+  return (schema) => {
+    const own = needsOwnProperties(schema);
+    if (!ajvs.has(own)) ajvs.set(own, createAjv({ ownProperties: own }));
+    return ajvs.get(own)!;
+  };
+}
+
+/**
+ * One endpoint's validator module (TypeScript, not yet formatted), or an `EmitConfigError` for a
+ * schema vsk refuses to compile: what `generate` writes as `<endpoint>.validate.mts` and
+ * `vsk udf` (src/udf) turns into warehouse JavaScript.
+ */
+export function endpointValidator(
+  endpoint: EndpointModel,
+  specs: readonly RuleSpec[],
+  ajvFor: (schema: JsonSchemaObject) => ReturnType<typeof createAjv>,
+  support: string,
+  head: string,
+): string {
+  const unsafe = findUnsafePattern(endpoint.input);
+  if (unsafe !== undefined)
+    throw new EmitConfigError(
+      `${endpoint.key} input: the pattern ${quote(unsafe.pattern)} at ${unsafe.pointer} can take exponential time on a hostile string (${unsafe.reason}), so vsk generates no validator with it; ask the schema's publisher for a pattern without nested repetition`,
+    );
+  const deep = tooDeep(endpoint.input);
+  if (deep !== undefined)
+    throw new EmitConfigError(
+      `${endpoint.key} input: the schema is nested more than ${MAX_SCHEMA_DEPTH} levels deep (at ${deep}), deeper than the generated validator can be compiled; vsk generates nothing for it`,
+    );
+  const schema = simplifySchema(endpoint.input);
+  // the Ajv options follow the schema as published (a `__proto__` field needs own-property checks)
+  return emitValidator(ajvFor(schema), protoAsPatternProperty(schema), specs, support, head, `${endpoint.key} input`);
+}
+
 /** Every generated file for the given models, in a stable order. */
 export async function generateFiles(
   models: readonly EmitInput[],
@@ -182,12 +230,7 @@ export async function generateFiles(
   const lang = options.lang ?? "ts";
   const ext = EXTENSIONS[lang];
   const [{ emitBuilders }, { emitTypes }] = await Promise.all([import("./builders.js"), import("./types.js")]);
-  const ajvs = new Map<boolean, ReturnType<typeof createAjv>>();
-  const ajvFor = (schema: JsonSchemaObject) => {
-    const own = needsOwnProperties(schema);
-    if (!ajvs.has(own)) ajvs.set(own, createAjv({ ownProperties: own }));
-    return ajvs.get(own)!;
-  };
+  const ajvFor = ajvCache();
   const rulesByKey = new Map(endpointRules(models).map((e) => [e.key, e]));
   const files: GeneratedFile[] = [];
   const registry: RegistryEntry[] = [];
@@ -211,26 +254,7 @@ export async function generateFiles(
       const validatorFile = `${stem}.validate${ext.source}`;
       const support = relativeImport(validatorFile, `support${ext.import}`);
       const rules = rulesByKey.get(endpoint.key)!;
-      const unsafe = findUnsafePattern(endpoint.input);
-      if (unsafe !== undefined)
-        throw new EmitConfigError(
-          `${endpoint.key} input: the pattern ${quote(unsafe.pattern)} at ${unsafe.pointer} can take exponential time on a hostile string (${unsafe.reason}), so vsk generates no validator with it; ask the schema's publisher for a pattern without nested repetition`,
-        );
-      const deep = tooDeep(endpoint.input);
-      if (deep !== undefined)
-        throw new EmitConfigError(
-          `${endpoint.key} input: the schema is nested more than ${MAX_SCHEMA_DEPTH} levels deep (at ${deep}), deeper than the generated validator can be compiled; vsk generates nothing for it`,
-        );
-      const schema = simplifySchema(endpoint.input);
-      // the Ajv options follow the schema as published (a `__proto__` field needs own-property checks)
-      const validator = emitValidator(
-        ajvFor(schema),
-        protoAsPatternProperty(schema),
-        rules.specs,
-        support,
-        head,
-        `${endpoint.key} input`,
-      );
+      const validator = endpointValidator(endpoint, rules.specs, ajvFor, support, head);
       const inputTypes = await typesOf(emitTypes, endpoint.input, names.input, `${endpoint.key} input`);
       const outputTypes = await typesOf(emitTypes, endpoint.output, names.output, `${endpoint.key} output`);
       files.push(
@@ -247,6 +271,7 @@ export async function generateFiles(
               types: `./${endpoint.endpoint}.types${ext.import}`,
             },
             head,
+            rules.specs,
           ),
         },
       );

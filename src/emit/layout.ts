@@ -4,7 +4,9 @@
  * commas, quoted keys, object wrapping) over `generated/`. Code is compared as syntax trees
  * (TypeScript's parser, from ts-morph) with the layout left out: whitespace, comments, quote
  * style, optional semicolons (and the `;` prettier puts before a line that starts with `(`) and commas, redundant parentheses, quoted vs bare property names;
- * JSON is compared parsed. (A comment-only edit therefore reads as a layout change.) Only `generate --check` calls it, and only for files that differ.
+ * JSON is compared parsed. A formatter keeps every comment's words, so comments are compared too,
+ * with their whitespace left out: a comment added or changed by hand is an edit, not a layout
+ * change (issue 42.3). Only `generate --check` calls it, and only for files that differ.
  */
 import { ts } from "ts-morph";
 
@@ -49,6 +51,33 @@ function codeShape(path: string, text: string): string | undefined {
   return out.join(" ");
 }
 
+/**
+ * The words of every comment in a module, whitespace left out (a formatter re-indents a block
+ * comment's lines and wraps nothing), sorted (one may move a comment across a bracket).
+ */
+function commentShape(path: string, text: string): string {
+  const kind = /\.d\.[cm]?ts$|\.[cm]?ts$/.test(path) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, kind);
+  const seen = new Set<number>();
+  const words: string[] = [];
+  const collect = (ranges: ts.CommentRange[] | undefined): void => {
+    for (const r of ranges ?? [])
+      if (!seen.has(r.pos)) {
+        seen.add(r.pos);
+        words.push(text.slice(r.pos, r.end).replace(/\s+/g, ""));
+      }
+  };
+  const visit = (node: ts.Node): void => {
+    if (node.kind >= ts.SyntaxKind.FirstToken && node.kind <= ts.SyntaxKind.LastToken) {
+      collect(ts.getLeadingCommentRanges(text, node.getFullStart()));
+      collect(ts.getTrailingCommentRanges(text, node.getEnd()));
+    }
+    for (const child of node.getChildren(file)) visit(child);
+  };
+  visit(file);
+  return words.sort().join("\n");
+}
+
 function jsonShape(text: string): string | undefined {
   try {
     return JSON.stringify(JSON.parse(text));
@@ -62,9 +91,22 @@ const SHAPES: ReadonlyArray<[RegExp, (path: string, text: string) => string | un
   [/\.[cm]?[jt]s$/, codeShape],
 ];
 
-export function differsOnlyInFormatting(path: string, onDisk: string, ours: string): boolean {
+/**
+ * How a generated file on disk differs from ours: `layout` (a formatter's work: the same code and
+ * comments), `comments` (the same code, a comment added, removed or changed: a hand edit) or
+ * `content` (other code: a hand edit, or generated from another snapshot or vsk version).
+ */
+export type Difference = "layout" | "comments" | "content";
+
+export function howItDiffers(path: string, onDisk: string, ours: string): Difference {
   const shape = SHAPES.find(([pattern]) => pattern.test(path))?.[1];
-  if (shape === undefined) return false;
+  if (shape === undefined) return "content";
   const theirs = shape(path, onDisk);
-  return theirs !== undefined && theirs === shape(path, ours);
+  if (theirs === undefined || theirs !== shape(path, ours)) return "content";
+  if (/\.json$/.test(path)) return "layout";
+  return commentShape(path, onDisk) === commentShape(path, ours) ? "layout" : "comments";
+}
+
+export function differsOnlyInFormatting(path: string, onDisk: string, ours: string): boolean {
+  return howItDiffers(path, onDisk, ours) === "layout";
 }

@@ -21,6 +21,8 @@ export interface EndpointNames {
   inputSchema: string;
   /** the endpoint as a Standard Schema v1 validator (issue 27) */
   standardSchema: string;
+  /** its Standard JSON Schema converter, the `~standard.jsonSchema` (issue 42.2) */
+  jsonSchema: string;
   path: string;
   /** file stem relative to the output directory, e.g. `example/model-a/keyframes-to-video` */
   stem: string;
@@ -39,6 +41,7 @@ export function endpointNames(endpoint: EndpointModel, ref: ModelRef): EndpointN
     defaults: `${lower}Defaults`,
     inputSchema: `${lower}InputSchema`,
     standardSchema: `${lower}StandardSchema`,
+    jsonSchema: `${lower}JsonSchema`,
     path: `${lower}Path`,
     stem: `${endpoint.owner}/${endpoint.name}/${endpoint.endpoint}`,
   };

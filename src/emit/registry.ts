@@ -20,7 +20,7 @@ export function emitRegistry(entries: readonly RegistryEntry[], header: string, 
   ];
   for (const { names } of entries) {
     lines.push(
-      `import { ${names.build}, ${names.defaults}, ${names.inputSchema}, ${names.path}, ${names.validate}, type ${names.input}, type ${names.output} } from "./${names.stem}${importExt}";`,
+      `import { ${names.build}, ${names.defaults}, ${names.inputSchema}, ${names.jsonSchema}, ${names.path}, ${names.validate}, type ${names.input}, type ${names.output} } from "./${names.stem}${importExt}";`,
     );
   }
   lines.push(`export * from "./support${importExt}";`);
@@ -29,12 +29,13 @@ export function emitRegistry(entries: readonly RegistryEntry[], header: string, 
     "",
     "/**",
     " * Every endpoint of the configured models, keyed by `<owner>/<name>/<endpoint>`. Each entry is",
-    " * also a Standard Schema v1 validator (its `~standard` property), for Hono, tRPC and the like.",
+    " * also a Standard Schema v1 validator (its `~standard` property), for Hono, tRPC and the like,",
+    " * and Standard JSON Schema v1 (`~standard.jsonSchema`), for MCP servers and form libraries.",
     " */",
     "export const endpoints = {",
     ...entries.map(
       ({ endpoint: e, names }) =>
-        `  ${JSON.stringify(e.key)}: { model: ${JSON.stringify(e.model)}, endpoint: ${JSON.stringify(e.endpoint)}, path: ${names.path}, validate: ${names.validate}, build: ${names.build}, defaults: ${names.defaults}, inputSchema: ${names.inputSchema}, "~standard": ${standardProps(names.input, names.validate)} },`,
+        `  ${JSON.stringify(e.key)}: { model: ${JSON.stringify(e.model)}, endpoint: ${JSON.stringify(e.endpoint)}, path: ${names.path}, validate: ${names.validate}, build: ${names.build}, defaults: ${names.defaults}, inputSchema: ${names.inputSchema}, "~standard": ${standardProps(names.input, names.validate, names.jsonSchema)} },`,
     ),
     "} as const;",
     "",

@@ -17,6 +17,7 @@ import {
   type ResultReading,
 } from "../runtime/index.js";
 import { terminalText } from "../escape/index.js";
+import { readHttpText } from "./http-text.js";
 
 /** The kinds of input `vsk explain` reads. */
 export type InputKind = "prediction" | "webhook" | "queue_update" | "result_response";
@@ -179,6 +180,32 @@ export function explain(value: unknown, source: string, forced: InputKind | unde
   return explainReading(reader(value), input, source, detectedBy);
 }
 
+/**
+ * An input that is not JSON (issue 42.3): `curl -i` output (status line, headers, body) or a raw
+ * body saved alone, read as a result endpoint response (spec 7.3: a plain-text or HTML body came
+ * from in front of the service). The HTTP status is the status line's, else the body's own first
+ * words (`502 Bad Gateway: …`), else unknown (then `httpStatus` is absent).
+ */
+export function explainText(text: string, source: string): Explanation {
+  const http = readHttpText(text);
+  const headerCount = Object.keys(http.headers).length;
+  const detectedBy =
+    http.statusLine !== undefined
+      ? `it is an HTTP response as \`curl -i\` prints it (${http.statusLine}, ${headerCount} header${headerCount === 1 ? "" : "s"}), not JSON`
+      : `it is not JSON: a raw response body${http.status !== undefined ? ` that starts with its status, HTTP ${http.status}` : ""}, which the service never sends (a service error is always JSON with an error object, spec 7.3)`;
+  const reading = readResultResponse({ status: http.status ?? 0, body: http.body });
+  const explanation = explainResult(reading, http.status, source, detectedBy);
+  if (http.status === undefined)
+    explanation.notes.push(
+      "No HTTP status was saved with the body; `curl -i` (or {status, headers, body}) keeps it for a full reading.",
+    );
+  else if (http.statusFrom === "body")
+    explanation.notes.push(
+      `The HTTP status ${http.status} is read from the body's own words; no status line was saved.`,
+    );
+  return explanation;
+}
+
 function explainReading(reading: PredictionReading, input: InputKind, source: string, detectedBy: string): Explanation {
   const base = {
     source,
@@ -229,13 +256,18 @@ function failure(
 }
 
 /** Explanations per result kind other than prediction_failed (spec 7.3). */
-function explainResult(reading: ResultReading, httpStatus: number, source: string, detectedBy: string): Explanation {
+function explainResult(
+  reading: ResultReading,
+  httpStatus: number | undefined,
+  source: string,
+  detectedBy: string,
+): Explanation {
   const base = {
     source,
     input: "result_response" as const,
     detectedBy,
     status: null,
-    httpStatus,
+    ...(httpStatus === undefined ? {} : { httpStatus }),
     resultKind: reading.kind,
     notes: reading.notes,
   };
@@ -275,7 +307,7 @@ function explainResult(reading: ResultReading, httpStatus: number, source: strin
         ...base,
         ...noFailure,
         bodyExcerpt: reading.bodyText.length > 200 ? `${reading.bodyText.slice(0, 199)}…` : reading.bodyText,
-        summary: `Not from the service: HTTP ${reading.status} with ${reading.bodyText === "" ? "no body" : "a body that is not a service error"}, so it came from in front of the service (a CDN edge or a dropped connection, spec 7.3). It says nothing about the prediction.`,
+        summary: `Not from the service: ${httpStatus === undefined ? "a response body with no HTTP status saved" : `HTTP ${reading.status} with ${reading.bodyText === "" ? "no body" : "a body"}`}${reading.bodyText === "" ? "" : " that is not a service error"}, so it came from in front of the service (a CDN edge or a dropped connection, spec 7.3). It says nothing about the prediction.`,
         action:
           "Ask again with backoff; if it keeps happening (it reproduces on long-running or unusually shaped requests), read the prediction's status endpoint instead. Never parse such a body as JSON.",
       };

@@ -66,4 +66,5 @@ export {
   type DetailedSummary,
   type SummaryTables,
 } from "./format/index.js";
+export { sarifReporter, LINT_FINGERPRINT, type SarifPlace } from "./format/index.js";
 export { type LintProgress } from "./progress.js";

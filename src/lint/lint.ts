@@ -2,7 +2,7 @@
  * Lints payloads: finds the endpoint each one is for (envelope or `--model/--endpoint`), runs
  * that endpoint's generated validator, and hands one `LintResult` per payload to a reporter.
  */
-import { redacted, redactUrlsInText, type Diagnostic } from "../diagnostics/index.js";
+import { describeValue, redacted, redactUrlsInText, type Diagnostic } from "../diagnostics/index.js";
 import {
   readSingleJson,
   type PayloadHandler,
@@ -14,7 +14,7 @@ import {
 import { readNdjson, type LineSink } from "./ndjson.js";
 import { isNdjsonPath, openFile, sniffNdjson } from "./inputs.js";
 import { decompressed } from "./compressed.js";
-import { dirname, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import type { ValidatorRegistry } from "./registry.js";
 import { resolvePayload, type LintTarget } from "./resolve.js";
 import { locatePointer } from "../json/index.js";
@@ -56,6 +56,12 @@ function located(d: Diagnostic, at: Placement): LintDiagnostic {
   }
   const { line, column } = where;
   return { ...d, line: at.line + line - 1, column: line === 1 ? at.column + column - 1 : column };
+}
+
+/** A path as a message shows it: relative to the current directory when under it, with `/`. */
+function relativeShown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return (rel === "" || rel.startsWith("..") ? path : rel).split("\\").join("/");
 }
 
 /** `{"model", …, "input"}`: an element that makes a top-level array a list of envelopes. */
@@ -174,6 +180,22 @@ export interface LineJobs {
   ): LineSink;
 }
 
+/** One payload's result, before it is counted and reported. */
+interface Verdict {
+  source: string;
+  line: number;
+  model: string | null;
+  endpoint: string | null;
+  diagnostics: LintDiagnostic[];
+}
+
+/**
+ * Payloads in flight at once with --preflight (issue 37.7): their referenced files are fetched
+ * together, paced by the preflight's per-host limit; memory is bounded by this many payloads
+ * and their findings (docs/preflight.md).
+ */
+export const PREFLIGHT_WINDOW = 256;
+
 export class Linter {
   readonly summary: LintSummary = { requests: 0, valid: 0, invalid: 0, warnings: 0 };
   /** told each input's raw stream as it opens: the progress line's bytes read (src/lint/progress.ts) */
@@ -195,9 +217,65 @@ export class Linter {
     endpoint: string | null,
     diagnostics: Diagnostic[],
     placement?: Placement,
-  ): void | Promise<void> {
-    if (placement !== undefined && diagnostics.length > 0) diagnostics = diagnostics.map((d) => located(d, placement));
-    return this.report(at.source, at.line, model, endpoint, diagnostics);
+  ): Verdict {
+    // in a document, a request's findings read top to bottom, by line then column (issue 42.3); stable
+    if (placement !== undefined && diagnostics.length > 0)
+      diagnostics = diagnostics
+        .map((d) => located(d, placement))
+        .sort(
+          (a: LintDiagnostic, b: LintDiagnostic) =>
+            (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0),
+        );
+    return { source: at.source, line: at.line, model, endpoint, diagnostics };
+  }
+
+  private readonly deliver = (v: Verdict): void | Promise<void> =>
+    this.report(v.source, v.line, v.model, v.endpoint, v.diagnostics);
+
+  // --preflight: a window of payloads in flight (issue 37.7), so that the preflight's per-host
+  // limit, not the reading, sets the pace; their results still go out in input order
+  private inFlight = 0;
+  private tail: Promise<void> = Promise.resolve();
+  private failure: { error: unknown } | undefined;
+  private room: (() => void) | undefined;
+
+  /** Queues one payload's verdict behind the ones before it; waits (the reader with it) while the window is full. */
+  private windowed(verdict: Verdict | Promise<Verdict>): void | Promise<void> {
+    if (this.failure !== undefined) throw this.failure.error;
+    // settled now, so a rejection is handled whenever its turn comes
+    const settled = Promise.resolve(verdict).then(
+      (v) => ({ v }),
+      (error: unknown) => ({ error }),
+    );
+    const previous = this.tail;
+    this.inFlight++;
+    this.tail = (async () => {
+      await previous;
+      const outcome = await settled;
+      try {
+        if (this.failure === undefined) {
+          if ("error" in outcome) throw outcome.error;
+          await this.deliver(outcome.v);
+        }
+      } catch (error) {
+        this.failure ??= { error };
+      } finally {
+        this.inFlight--;
+        const room = this.room;
+        this.room = undefined;
+        room?.();
+      }
+    })();
+    if (this.inFlight < PREFLIGHT_WINDOW) return;
+    return new Promise<void>((go) => (this.room = go)).then(() => {
+      if (this.failure !== undefined) throw this.failure.error;
+    });
+  }
+
+  /** Every payload still in the window reported (in input order); its first failure thrown. Call after the last file. */
+  async drain(): Promise<void> {
+    await this.tail;
+    if (this.failure !== undefined) throw this.failure.error;
   }
 
   /** Counts one payload's verdict and hands it to the reporter: also for the results `--jobs` workers send back, in input order. */
@@ -238,6 +316,21 @@ export class Linter {
     placement?: Placement,
     target: LintTarget = this.target,
   ): void | Promise<void> => {
+    const verdict = this.verdict(at, value, problem, warnings, text, placement, target);
+    if (this.check !== undefined) return this.windowed(verdict);
+    return verdict instanceof Promise ? verdict.then(this.deliver) : this.deliver(verdict);
+  };
+
+  /** One payload's findings. */
+  private verdict(
+    at: PayloadSource,
+    value: unknown,
+    problem: ReadProblem | undefined,
+    warnings: readonly ReadWarning[] | undefined,
+    text: string | undefined,
+    placement: Placement | undefined,
+    target: LintTarget,
+  ): Verdict | Promise<Verdict> {
     const read = warnings?.map((w) => lintDiagnostic(w.rule, w.message, w.pointer, "warning"));
     const finish = (model: string | null, endpoint: string | null, diagnostics: Diagnostic[]) =>
       this.finish(at, model, endpoint, read === undefined ? diagnostics : [...read, ...diagnostics], placement);
@@ -249,7 +342,7 @@ export class Linter {
       ]);
     const { model, endpoint, input, prefix } = resolved;
     const validate = this.registry.validatorOf(model, endpoint);
-    const run = (fn: (input: unknown) => Diagnostic[]): void | Promise<void> => {
+    const run = (fn: (input: unknown) => Diagnostic[]): Verdict | Promise<Verdict> => {
       const diagnostics = fn(input);
       // integers beyond 2^53 are compared as written, not as JSON.parse rounded them (spec 2.2);
       // src/rules (and Ajv with it) is loaded only for a payload that has both findings and such a number
@@ -260,7 +353,7 @@ export class Linter {
       return done(diagnostics);
     };
     // --preflight (src/lint/preflight.ts): the referenced files' findings follow the payload's own
-    const done = (diagnostics: Diagnostic[]): void | Promise<void> =>
+    const done = (diagnostics: Diagnostic[]): Verdict | Promise<Verdict> =>
       this.check === undefined
         ? report(diagnostics)
         : this.check(model, endpoint, input).then((more) => report([...diagnostics, ...more]));
@@ -270,35 +363,47 @@ export class Linter {
       return finish(model, endpoint, diagnostics);
     };
     return typeof validate === "function" ? run(validate) : validate.then(run);
-  };
+  }
 
   /**
    * The target a bare document names itself: a top-level `$schema` that resolves (from the
-   * file's directory) to one endpoint's editor schema in the generated directory.
+   * file's directory; for stdin, the current directory) to one endpoint's editor schema in the
+   * generated directory. One that does not: why, said with lint/no-endpoint (issue 42.3).
    */
-  private schemaTarget(value: unknown, dir: string | undefined): LintTarget | undefined {
-    if (dir === undefined || typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-    const named = (value as Record<string, unknown>).$schema;
-    if (typeof named !== "string" || !Object.hasOwn(value, "$schema") || /^[a-z][a-z0-9+.-]*:/i.test(named))
+  private schemaTarget(value: unknown, dir: string, stdin: boolean): LintTarget | undefined {
+    if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.hasOwn(value, "$schema"))
       return undefined;
+    const named = (value as Record<string, unknown>).$schema;
+    const editorSchemas = `the editor schemas vsk generated (${relativeShown(this.registry.dir)}/<owner>/<name>/<endpoint>.schema.json)`;
+    if (typeof named !== "string") return { schemaNote: `its $schema is ${describeValue(named)}, not a path` };
+    if (/^[a-z][a-z0-9+.-]*:/i.test(named))
+      return {
+        schemaNote: `its $schema ${describeValue(named)} is a URL; vsk reads a $schema that is a relative path to one of ${editorSchemas}`,
+      };
     const wanted = resolve(dir, named);
     for (const e of this.registry.entries.values())
       if (e.editorSchema !== undefined && resolve(this.registry.dir, e.editorSchema) === wanted)
         return { model: e.model, endpoint: e.endpoint };
-    return undefined;
+    const path = relativeShown(wanted);
+    const from = stdin
+      ? "resolved from the current directory: standard input has no directory of its own"
+      : "resolved from the file's directory";
+    return {
+      schemaNote: `its $schema names ${path.length > 200 ? `${path.slice(0, 199)}…` : path} (${from}), which is not one of ${editorSchemas}`,
+    };
   }
 
   /**
    * A `.json` document (a file or stdin without --ndjson): one payload, or an array of envelopes,
    * each element linted at its own line; diagnostics carry their field's line and column.
    */
-  private document(dir: string | undefined): PayloadHandler {
+  private document(dir: string, stdin = false): PayloadHandler {
     return async (at, value, problem, warnings, text) => {
       if (problem !== undefined || text === undefined) return this.payload(at, value, problem, warnings, text);
       if (!Array.isArray(value) || !value.some(isEnvelope)) {
         const target =
           this.target.model === undefined && this.target.endpoint === undefined
-            ? (this.schemaTarget(value, dir) ?? this.target)
+            ? (this.schemaTarget(value, dir, stdin) ?? this.target)
             : this.target;
         return this.payload(at, value, undefined, warnings, text, { text, line: at.line, column: 1 }, target);
       }
@@ -339,7 +444,7 @@ export class Linter {
       // piped NDJSON needs no --ndjson (issue 25.2); one document, pretty-printed or not, reads as one
       const { ndjson, stream: stdin } = stdinNdjson ? { ndjson: true, stream: piped } : await sniffNdjson(piped);
       if (ndjson) await readNdjson(stdin, "<stdin>", this.payload, this.readOptions, this.jobs?.sink(this, "<stdin>"));
-      else await readSingleJson(stdin, "<stdin>", this.document(undefined));
+      else await readSingleJson(stdin, "<stdin>", this.document(resolve(cwd), true));
       return;
     }
     const file = openFile(path, cwd);

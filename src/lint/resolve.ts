@@ -40,6 +40,8 @@ export interface LintTarget {
   /** `<owner>/<name>` (already resolved from an alias) */
   model?: string;
   endpoint?: string;
+  /** why a bare payload's top-level `$schema` named no endpoint: said with lint/no-endpoint (issue 42.3) */
+  schemaNote?: string;
 }
 
 /**
@@ -114,8 +116,8 @@ function withoutSchemaKey(input: unknown): unknown {
   return request;
 }
 
-const NO_ENDPOINT =
-  'cannot tell which endpoint this payload is for: wrap it as {"model", "endpoint", "input"} or pass --model and --endpoint';
+const NO_ENDPOINT = "cannot tell which endpoint this payload is for";
+const NO_ENDPOINT_TODO = 'wrap it as {"model", "endpoint", "input"} or pass --model and --endpoint';
 
 /** The endpoint a parsed payload is for, or why it cannot be told. */
 export function resolvePayload(
@@ -156,7 +158,10 @@ export function resolvePayload(
       endpoint: endpoint ?? null,
       rule: "lint/no-endpoint",
       pointer: "",
-      message: NO_ENDPOINT,
+      message:
+        target.schemaNote === undefined
+          ? `${NO_ENDPOINT}: ${NO_ENDPOINT_TODO}`
+          : `${NO_ENDPOINT}: ${target.schemaNote}; ${NO_ENDPOINT_TODO}`,
     };
   const known = catalog.endpointsOf(model);
   const index = known.indexOf(endpoint);

@@ -188,6 +188,8 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
         );
       }
     }
+    // --preflight keeps a window of payloads in flight (src/lint/lint.ts): the last ones reported
+    await linter.drain();
   } finally {
     stopProgress?.();
     stopPreflight?.();

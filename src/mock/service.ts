@@ -75,7 +75,13 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       : (key: string, input: unknown) =>
           // loaded on first use: the media parsers only for a mock that fetches inputs
           import("../preflight/index.js").then(({ preflight }) =>
-            preflight(key, input, fetchInputs === true ? {} : fetchInputs),
+            // the failed prediction's error is the service's own words (issue 37.8), its advice
+            // naming the mock's option (the CLI: its flag)
+            preflight(key, input, {
+              allowHostsName: "fetchInputs.allowHosts",
+              ...(fetchInputs === true ? {} : fetchInputs),
+              voice: "service",
+            }),
           );
   const core = new MockApi({ ...options, endpoints, ...(inputCheck === undefined ? {} : { inputCheck }) });
   let listening: Listening | undefined;

@@ -37,7 +37,10 @@ export const MEDIA_LIMITS = {
 /** A URL as a message shows it: no query string, fragment or user info; a `data:` URI by its media type. */
 export function shownUrl(url: string): string {
   if (/^data:/i.test(url)) {
-    const meta = url.slice(5, Math.max(5, url.indexOf(","))).split(";")[0] || "text/plain";
+    const comma = url.indexOf(",");
+    // RFC 2397: the media type is what comes before the comma; without one there is no data at all
+    if (comma === -1) return `a data: URI with no comma before its data (${url.length} characters)`;
+    const meta = url.slice(5, comma).split(";")[0] || "text/plain";
     return `a data: URI (${meta.slice(0, 60)}, ${url.length} characters)`;
   }
   const shown = redactUrl(url);
@@ -47,14 +50,27 @@ export function shownUrl(url: string): string {
 
 const WILL_FAIL = "the service will fail this prediction with invalid_input";
 
-export function fetchFailed(pointer: string, url: string, failure: FetchFailure): PreflightDiagnostic {
+/**
+ * Who speaks: `preflight` foretells the service's failure (lint, the client); `service` is the
+ * mock's own failed prediction, worded as the service words it (its retryable is a field).
+ */
+export type PreflightVoice = "preflight" | "service";
+
+export function fetchFailed(
+  pointer: string,
+  url: string,
+  failure: FetchFailure,
+  voice: PreflightVoice = "preflight",
+): PreflightDiagnostic {
   const advice = failure.advice === undefined ? "" : `; ${failure.advice}`;
   const again = failure.retryable ? " (retryable: the same request may succeed later)" : "";
   const d = diagnostic(
     "error",
     pointer,
     PREFLIGHT_RULES.fetch,
-    `${fieldLabel(pointer)}: ${shownUrl(url)}: the service will fail this prediction with input_fetch_failed: ${failure.why}${advice}${again}`,
+    voice === "service"
+      ? `${fieldLabel(pointer)}: could not fetch ${shownUrl(url)}: ${failure.why}${advice}`
+      : `${fieldLabel(pointer)}: ${shownUrl(url)}: the service will fail this prediction with input_fetch_failed: ${failure.why}${advice}${again}`,
     { kind: "fetchable" },
     receivedOf(shownUrl(url)),
   );
@@ -120,12 +136,17 @@ export function unreadable(
   info: MediaInfo,
   needs: string,
   readable: string,
+  /** why, when the read was cut short: "the server ignored the Range request …" */
+  cut?: string,
 ): PreflightDiagnostic {
+  // why, in words: the read cut short (source.ts), the parse that failed (media.ts), or neither
+  const reasons = [cut, info.problem].filter((r) => r !== undefined);
+  const why = `(${reasons.length === 0 ? `it reads ${readable}` : reasons.join("; ")})`;
   return diagnostic(
     "warning",
     pointer,
     PREFLIGHT_RULES.unreadable,
-    `${fieldLabel(pointer)}: ${shownUrl(url)} is ${info.format}; the preflight could not read its ${needs} (${info.problem ?? `it reads ${readable}`}), so the spec's limits on it were not checked`,
+    `${fieldLabel(pointer)}: ${shownUrl(url)} is ${info.format}; the preflight could not read its ${needs} ${why}, so the spec's limits on it were not checked`,
     { kind: "readableMedia" },
     info.ext ?? info.format,
   );

@@ -4,6 +4,8 @@
  * `createPreflight` is the batch form `vsk lint --preflight` shares across payloads;
  * `preflight` checks one payload.
  */
+import { createHash } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import type { Agent } from "undici";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { AllowHosts, type Resolver } from "./address.js";
@@ -15,23 +17,27 @@ import {
   totalDuration,
   unreadable,
   type PreflightDiagnostic,
+  type PreflightVoice,
 } from "./diagnostics.js";
 import { mediaFieldsOf, referencesOf, type MediaField, type MediaReference } from "./fields.js";
-import { inspect, type MediaInfo } from "./media.js";
+import { DEEP_READ_BYTES, HEAD_BYTES, inspect, type MediaInfo } from "./media.js";
+import { Lru } from "./lru.js";
+import { pinnedConnect } from "./connect.js";
 import {
   dataSource,
   FetchFailed,
   httpSource,
-  pinnedLookup,
+  MAX_PINS,
   systemResolver,
   type ByteSource,
   type FetchFailure,
+  type Pins,
   type SourceSettings,
 } from "./source.js";
 
 /** The defaults, documented in docs/preflight.md. */
 export const PREFLIGHT_DEFAULTS = {
-  /** per request: no answer (headers, or the next body bytes) within this → a timeout */
+  /** per request: its headers and its whole body within this, or a timeout (and per DNS lookup) */
   timeoutMs: 10_000,
   /** the whole run */
   deadlineMs: 120_000,
@@ -39,6 +45,10 @@ export const PREFLIGHT_DEFAULTS = {
   concurrency: 8,
   /** the size limit of spec 7.2 (its value is not shown in the spec, 8): 100 MiB */
   maxFileBytes: 100 * 1024 * 1024,
+  /** body bytes read of one file at most, whatever its server sends: the first read and the deep read */
+  readBytesPerFile: HEAD_BYTES + DEEP_READ_BYTES,
+  /** verdicts kept per run (one per distinct URL, a `data:` URI or a long URL by its hash); an older one is inspected again if met again */
+  cachedVerdicts: 20_000,
 };
 
 export interface PreflightOptions {
@@ -50,6 +60,10 @@ export interface PreflightOptions {
   maxFileBytes?: number;
   /** resolves a host name to its addresses (default: the system resolver); every one must be public */
   resolve?: Resolver;
+  /** what the advice calls the allow-list: `--preflight-allow-host` (vsk lint), `--fetch-inputs-allow-host` (vsk mock); default `allowHosts` (this option) */
+  allowHostsName?: string;
+  /** `service`: a fetch failure worded as the service's own error (the mock's failed prediction); default `preflight` */
+  voice?: PreflightVoice;
 }
 
 /** Which fields to check: by the endpoint's input schema (as generated code's `inputSchema`), or given. */
@@ -75,7 +89,8 @@ export interface PreflightRun {
   close(): Promise<void>;
 }
 
-type Inspection = { ok: true; info: MediaInfo } | { ok: false; failure: FetchFailure };
+/** A URL's verdict: what its bytes are (and why a read was cut short), or why it could not be fetched. Nothing of its bytes. */
+type Inspection = { ok: true; info: MediaInfo; cut?: string } | { ok: false; failure: FetchFailure };
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
@@ -84,8 +99,11 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
-/** Requests at a time per host: a waiting line per `host:port`. */
-function hostLimiter(concurrency: number) {
+/**
+ * Requests at a time per host: a waiting line per `host:port`. A request still waiting when the
+ * run's deadline passes is not sent, and says so (`notSent`): it was never tried.
+ */
+function hostLimiter(concurrency: number, deadline: AbortSignal, notSent: (host: string) => FetchFailure) {
   const active = new Map<string, number>();
   const waiting = new Map<string, Array<() => void>>();
   return async function limit<T>(host: string, task: () => Promise<T>): Promise<T> {
@@ -97,12 +115,22 @@ function hostLimiter(concurrency: number) {
       });
     active.set(host, (active.get(host) ?? 0) + 1);
     try {
+      if (deadline.aborted) throw new FetchFailed(notSent(host));
       return await task();
     } finally {
-      active.set(host, active.get(host)! - 1);
-      waiting.get(host)?.shift()?.();
+      const left = active.get(host)! - 1;
+      if (left === 0) active.delete(host);
+      else active.set(host, left);
+      const line = waiting.get(host);
+      line?.shift()?.();
+      if (line !== undefined && line.length === 0) waiting.delete(host);
     }
   };
+}
+
+/** A URL's key in the run's cache: a `data:` URI (it can be megabytes) or a long URL by its hash. */
+function cacheKey(url: string): string {
+  return url.length <= 256 ? url : `sha256:${createHash("sha256").update(url).digest("base64")}`;
 }
 
 /** A preflight run shared by many payloads: one URL cache, one limit per host, one deadline. */
@@ -111,18 +139,28 @@ export function createPreflight(options: PreflightOptions = {}): PreflightRun {
   const deadlineMs = positive(options.deadlineMs, PREFLIGHT_DEFAULTS.deadlineMs, "deadlineMs");
   const concurrency = Math.floor(positive(options.concurrency, PREFLIGHT_DEFAULTS.concurrency, "concurrency"));
   const maxFileBytes = positive(options.maxFileBytes, PREFLIGHT_DEFAULTS.maxFileBytes, "maxFileBytes");
+  const voice = options.voice ?? "preflight";
   const deadline = new AbortController();
+  // each request in flight listens for the deadline (and stops listening when it ends): as many as
+  // the hosts × concurrency, so no "possible leak" warning at 11
+  setMaxListeners(0, deadline.signal);
   let timer: NodeJS.Timeout | undefined;
-  const pinned = new Map<string, string[]>();
+  const pins: Pins = new Lru(MAX_PINS);
   let agent: Promise<Agent> | undefined;
   const stats: PreflightStats = { urls: 0, requests: 0, bytes: 0 };
-  const limit = hostLimiter(concurrency);
+  const limit = hostLimiter(concurrency, deadline.signal, (host) => ({
+    retryable: true,
+    why: `not requested: the preflight's overall deadline (${deadlineMs / 1000} s for the run) passed while it waited its turn for ${host}`,
+  }));
   const settings: SourceSettings = {
     allowHosts: new AllowHosts(options.allowHosts),
+    allowHostsName: options.allowHostsName ?? "allowHosts",
     resolve: options.resolve ?? systemResolver,
     timeoutMs,
     maxFileBytes,
+    readBudget: PREFLIGHT_DEFAULTS.readBytesPerFile,
     deadline: deadline.signal,
+    deadlineMs,
     onBytes: (n) => {
       stats.bytes += n;
     },
@@ -133,19 +171,24 @@ export function createPreflight(options: PreflightOptions = {}): PreflightRun {
       }),
     agent: () =>
       (agent ??= import("undici").then(
-        ({ Agent }) =>
+        ({ Agent, buildConnector }) =>
           new Agent({
             connections: concurrency,
-            connect: { timeout: timeoutMs, lookup: pinnedLookup(pinned) },
+            connect: pinnedConnect(pins, buildConnector, timeoutMs),
             headersTimeout: timeoutMs,
             bodyTimeout: timeoutMs,
           }),
       )),
   };
-  const cache = new Map<string, Promise<Inspection>>();
+  // verdicts only, bounded (issue 37.6): a URL being inspected stays in `pending` until it has one
+  const cache = new Lru<string, Inspection>(PREFLIGHT_DEFAULTS.cachedVerdicts);
+  const pending = new Map<string, Promise<Inspection>>();
 
   function inspectUrl(url: string): Promise<Inspection> {
-    let found = cache.get(url);
+    const key = cacheKey(url);
+    const done = cache.get(key);
+    if (done !== undefined) return Promise.resolve(done);
+    let found = pending.get(key);
     if (found === undefined) {
       // the deadline starts with the first file, so a run built ahead of time does not lose it
       timer ??= setTimeout(() => deadline.abort(), deadlineMs);
@@ -153,17 +196,22 @@ export function createPreflight(options: PreflightOptions = {}): PreflightRun {
       stats.urls++;
       found = (async (): Promise<Inspection> => {
         try {
-          const source: ByteSource = /^data:/i.test(url)
+          const source: ByteSource & { note?: string } = /^data:/i.test(url)
             ? dataSource(url, settings)
-            : httpSource(url, settings, pinned);
-          return { ok: true, info: await inspect(source, { signal: deadline.signal }) };
+            : httpSource(url, settings, pins);
+          const info = await inspect(source, { signal: deadline.signal });
+          return source.note === undefined ? { ok: true, info } : { ok: true, info, cut: source.note };
         } catch (error) {
           if (error instanceof FetchFailed) return { ok: false, failure: error.failure };
           // a parser's own failure on bytes that were fetched: the file is there, just not readable
           return { ok: true, info: { family: "other", format: "a file the preflight could not parse" } };
         }
-      })();
-      cache.set(url, found);
+      })().then((verdict) => {
+        pending.delete(key);
+        cache.set(key, verdict);
+        return verdict;
+      });
+      pending.set(key, found);
     }
     return found;
   }
@@ -174,7 +222,7 @@ export function createPreflight(options: PreflightOptions = {}): PreflightRun {
     const fields = target.fields ?? mediaFieldsOf(target.inputSchema);
     const refs = referencesOf(input, fields);
     const results = await Promise.all(refs.map((ref) => inspectUrl(ref.url)));
-    return diagnose(refs, results);
+    return diagnose(refs, results, voice);
   }
 
   return {
@@ -190,13 +238,17 @@ export function createPreflight(options: PreflightOptions = {}): PreflightRun {
 }
 
 /** The rules on what was read, per reference, then the totals per array (spec 2.2, 4.4, 8). */
-function diagnose(refs: readonly MediaReference[], results: readonly Inspection[]): PreflightDiagnostic[] {
+function diagnose(
+  refs: readonly MediaReference[],
+  results: readonly Inspection[],
+  voice: PreflightVoice,
+): PreflightDiagnostic[] {
   const out: PreflightDiagnostic[] = [];
   const totals = new Map<string, { what: "videos" | "audios"; parts: Array<{ index: number; duration: number }> }>();
   refs.forEach((ref, i) => {
     const result = results[i]!;
     if (!result.ok) {
-      out.push(fetchFailed(ref.pointer, ref.url, result.failure));
+      out.push(fetchFailed(ref.pointer, ref.url, result.failure, voice));
       return;
     }
     const info = result.info;
@@ -213,7 +265,7 @@ function diagnose(refs: readonly MediaReference[], results: readonly Inspection[
     const readable = ref.kind === "video" ? "MP4, MOV, WebM" : "MP3, WAV, M4A";
     const needs = ref.kind === "video" ? "duration and frame rate" : "duration";
     if (info.family !== ref.kind || info.duration === undefined || (ref.kind === "video" && info.fps === undefined)) {
-      out.push(unreadable(ref.pointer, ref.url, info, needs, readable));
+      out.push(unreadable(ref.pointer, ref.url, info, needs, readable, result.cut));
     }
     if (ref.kind === "video" && info.family === "video" && info.fps !== undefined && info.fps < MEDIA_LIMITS.minFps)
       out.push(frameRate(ref.pointer, ref.url, info.fps));

@@ -15,6 +15,7 @@ export { escapePointerToken, formatPointer, getAt, parsePointer, unescapePointer
 export { followRef, followRefs, refTokens, resolveRef } from "./ref.js";
 export { loadModelDocument, parseModelText, splitModelId, type LoadOptions } from "./load.js";
 export { bareMediaType } from "./operation.js";
+export { otherModelNamed } from "./identity.js";
 export { normalizeNullable, nullableInner, NULL_SCHEMA, ANNOTATIONS } from "./nullable.js";
 export { transformSchema, forEachSchema, isSchemaObject, defineOwn, shallowSchema, PROTOTYPE_MEMBERS } from "./walk.js";
 export { findUnsafePattern, superLinearReason, type UnsafePattern } from "./unsafe-patterns.js";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MIRROR, tempDir, usageError, vsk, vskAsync } from "./run.js";
 
-const COMMANDS = ["init", "pull", "generate", "lint", "drift", "explain"];
+const COMMANDS = ["init", "pull", "generate", "lint", "drift", "explain", "udf"];
 
 /** A URL with a password and a signed query: what a usage error must never show. */
 const SIGNED = "https://user:SECRET@h.example/x?token=T0K";
@@ -49,24 +49,24 @@ describe("did you mean (one line, exit 2)", () => {
   it.concurrent.each([
     [
       ["lnit"],
-      'vsk: unknown command "lnit"; did you mean `vsk init`? (commands: init, pull, generate, lint, drift, explain, action, mock; see `vsk --help`)',
+      'vsk: unknown command "lnit"; did you mean `vsk init`? (commands: init, pull, generate, lint, drift, explain, action, mock, udf; see `vsk --help`)',
     ],
     [
       ["generat"],
-      'vsk: unknown command "generat"; did you mean `vsk generate`? (commands: init, pull, generate, lint, drift, explain, action, mock; see `vsk --help`)',
+      'vsk: unknown command "generat"; did you mean `vsk generate`? (commands: init, pull, generate, lint, drift, explain, action, mock, udf; see `vsk --help`)',
     ],
     [
       ["frobnicate"],
-      'vsk: unknown command "frobnicate" (commands: init, pull, generate, lint, drift, explain, action, mock; see `vsk --help`)',
+      'vsk: unknown command "frobnicate" (commands: init, pull, generate, lint, drift, explain, action, mock, udf; see `vsk --help`)',
     ],
     [
       ["help", "drfit"],
-      'vsk: unknown command "drfit"; did you mean `vsk drift`? (commands: init, pull, generate, lint, drift, explain, action, mock; see `vsk --help`)',
+      'vsk: unknown command "drfit"; did you mean `vsk drift`? (commands: init, pull, generate, lint, drift, explain, action, mock, udf; see `vsk --help`)',
     ],
     [["--hlep"], 'vsk: unknown option "--hlep" before the command; did you mean "--help"? (see `vsk --help`)'],
     [
       ["\u001b]0;pwned\u0007"],
-      'vsk: unknown command "\\u001b]0;pwned\\u0007" (commands: init, pull, generate, lint, drift, explain, action, mock; see `vsk --help`)',
+      'vsk: unknown command "\\u001b]0;pwned\\u0007" (commands: init, pull, generate, lint, drift, explain, action, mock, udf; see `vsk --help`)',
     ],
     [
       ["generate", "--chek"],
@@ -99,7 +99,7 @@ describe("did you mean (one line, exit 2)", () => {
     [[`--${SIGNED}`], 'vsk: unknown option "--https://h.example/x" before the command (see `vsk --help`)'],
     [
       [SIGNED],
-      'vsk: unknown command "https://h.example/x" (commands: init, pull, generate, lint, drift, explain, action, mock; see `vsk --help`)',
+      'vsk: unknown command "https://h.example/x" (commands: init, pull, generate, lint, drift, explain, action, mock, udf; see `vsk --help`)',
     ],
     [["drift", `--${SIGNED}`], 'vsk: drift: unknown option "--https://h.example/x" (see `vsk drift --help`)'],
     [["lint", `--${SIGNED}`], 'vsk: lint: unknown option "--https://h.example/x" (see `vsk lint --help`)'],

@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, 
 import { dirname, join, resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/index.js";
 import { MIRROR, ROOT, tempDir, usageError, vsk } from "./run.js";
 
 const validateConfig = new Ajv2020({ strict: true, allErrors: true }).compile(
@@ -41,6 +42,51 @@ describe("vsk init", () => {
     });
     expect(validateConfig(config), JSON.stringify(validateConfig.errors)).toBe(true);
     expect(readdirSync(dir)).toEqual(["vsk.config.json"]); // no temp file left behind
+  });
+
+  it("a bare init leaves a project where pull and generate work offline on the example models (issue 42.3)", () => {
+    const dir = tempDir();
+    expect(vsk(["init"], dir).code).toBe(0);
+    // generate reads the package's embedded snapshot while the project has none of its own
+    expect(loadConfig(dir).snapshotDir).toBe(join(ROOT, "schemas-cache"));
+    const pull = vsk(["pull"], dir);
+    expect(pull.stderr).toBe(
+      `vsk: no schema URL is set, and these are the example models: copied from video-schema-kit's embedded snapshot (set "schemaUrl" or pass --schema-url to pull published schemas)\n`,
+    );
+    expect(pull.code).toBe(0);
+    expect(pull.stdout).toContain(`3 models in ${join(dir, "schemas-cache")}: 3 new, 0 updated, 0 unchanged`);
+    for (const model of ["model-a", "model-b", "model-c"])
+      expect(readFileSync(join(dir, `schemas-cache/example/${model}/latest.json`), "utf8")).toBe(
+        readFileSync(join(ROOT, `schemas-cache/example/${model}/latest.json`), "utf8"),
+      );
+    expect(loadConfig(dir).snapshotDir).toBe(join(dir, "schemas-cache")); // then its own
+  });
+
+  it("--add ID=ALIAS adds a model in place, without --force, keeping the rest of the file (issue 42.3)", () => {
+    const dir = tempDir();
+    const file = join(dir, "vsk.config.json");
+    const mine = {
+      $comment: "ours",
+      schemaUrl: "https://schemas.example.com",
+      models: [{ id: "acme/video-a", alias: "videoA", rules: "modelA" }],
+      outDir: "src/generated",
+    };
+    writeFileSync(file, JSON.stringify(mine));
+    const run = vsk(["init", "--add", "acme/video-z=videoZ"], dir);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      "Added to vsk.config.json: acme/video-z (videoZ); it lists 2 models.\nNext: vsk pull --model videoZ, then vsk generate.\n",
+    );
+    expect(read(file)).toEqual({ ...mine, models: [...mine.models, { id: "acme/video-z", alias: "videoZ" }] });
+    expect(Object.keys(read(file))).toEqual(Object.keys(mine));
+    // a clash names the flag; the file is left as it was
+    const before = readFileSync(file, "utf8");
+    expect(usageError(vsk(["init", "--add", "acme/video-q=VIDEOZ"], dir))).toBe(
+      'vsk: init: --add "acme/video-q=VIDEOZ": "VIDEOZ" names /models/1 already; ids and aliases must be unique (case-insensitive): rename or remove one; vsk.config.json left unchanged',
+    );
+    expect(readFileSync(file, "utf8")).toBe(before);
+    expect(readdirSync(dir)).toEqual(["vsk.config.json"]);
   });
 
   it("--model ID[=ALIAS] (repeated) and --schema-url make a config that pull, generate, lint and drift use as is", () => {

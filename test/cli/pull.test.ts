@@ -339,6 +339,21 @@ describe("vsk pull over HTTP (127.0.0.1)", () => {
   });
 });
 
+describe("a document that names another model (issue 42.3)", () => {
+  it("is stored with a warning naming its info.x-model-id and its paths", async () => {
+    const { dir, snap } = project({ models: [{ id: "acme/video-a", alias: "videoA" }], schemaUrl: "mirror" });
+    // a mirror's copy of model A under the consumer's id, not rewritten
+    mkdirSync(join(dir, "mirror/main/acme/video-a"), { recursive: true });
+    cpSync(join(MIRROR, path("example/model-a")), join(dir, "mirror/main/acme/video-a/latest.json"));
+    const run = await vsk([], dir);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      'vsk: warning: acme/video-a: the document from mirror/main/acme/video-a/latest.json names another model: its info.x-model-id is "example/model-a" and 2 of its 2 queue paths name "example/model-a"; stored anyway: check the schema URL and the model id (a mirror\'s copy under the wrong name?)\n',
+    );
+    expect(existsSync(join(snap, "acme/video-a/latest.json"))).toBe(true);
+  });
+});
+
 describe("vsk pull usage errors (exit 2, one line)", () => {
   it.each([
     [
@@ -347,8 +362,9 @@ describe("vsk pull usage errors (exit 2, one line)", () => {
       'vsk: pull: unknown model "modelZ"; known: example/model-a (modelA), example/model-b (modelB), example/model-c (modelC)',
     ],
     [
-      "no schema URL says how to set one",
-      [],
+      // (the example models alone come from the embedded snapshot then: test/cli/init.test.ts)
+      "no schema URL for a model of your own says how to set one",
+      ["--config", "own.json"],
       'vsk: pull: no schema URL: pass --schema-url URL, set "schemaUrl" in vsk.config.json, or set VSK_SCHEMA_URL',
     ],
     [
@@ -363,6 +379,7 @@ describe("vsk pull usage errors (exit 2, one line)", () => {
     ],
   ])("%s", async (_name, args, message) => {
     const { dir } = project();
+    writeFileSync(join(dir, "own.json"), JSON.stringify({ models: ["acme/video-a"] }));
     const run = await vsk(args, dir);
     expect(run.code).toBe(2);
     expect(run.stderr.split("\n").filter(Boolean)).toHaveLength(1);

@@ -502,6 +502,10 @@ describe.each(FIXTURES)("a consumer project: $name", (fixture) => {
         "  studio/cee-1/text-to-video: duration-auto-or-range, prompt-length-recommendation",
       ])
         expect(generated.stdout).toContain(`${line}\n`);
+      // and the names to import, from the alias (issue 42.3): the app code below uses them
+      expect(generated.stdout).toContain(
+        "  acme/video-a/keyframes-to-video: buildAlphaKeyframesToVideo, safeBuildAlphaKeyframesToVideo, validateAlphaKeyframesToVideo, alphaKeyframesToVideoStandardSchema; types AlphaKeyframesToVideoInput, AlphaKeyframesToVideoOutput\n",
+      );
     });
 
   if (runsVsk)

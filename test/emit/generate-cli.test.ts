@@ -207,19 +207,26 @@ describe("vsk generate (default models, child process)", () => {
     }
   });
 
-  it("--check exits 1 with one sentence naming the edited file, and writes nothing", async () => {
+  it("--check exits 1 with one sentence naming the edited files, a comment added by hand said as such, and writes nothing", async () => {
     const edited = join(dir, "out/example/model-b/reference-to-video.validate.mts");
-    // a hand edit of the code (a comment alone is not told from a formatter's layout, issue 24.3)
+    // a hand edit of the code
     const text = `${readFileSync(edited, "utf8")}export const handEdit = 1;\n`;
     writeFileSync(edited, text);
+    // a comment appended by hand: no formatter adds words (issue 42.3; it read as "reformatted")
+    const commented = join(dir, "out/example/model-c/text-to-video.mts");
+    const original = readFileSync(commented, "utf8");
+    writeFileSync(commented, `${original}// TODO: ask the vendor about 4K\n`);
     const run = await vsk(dir, "--check");
+    writeFileSync(commented, original);
     expect(run.status).toBe(1);
     expect(run.stdout).toBe("");
     const lines = run.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^vsk: out\/ is stale: 1 file .*\(example\/model-b\/reference-to-video\.validate\.mts\).*`vsk generate`.*\.$/,
+      /^vsk: out\/ is stale: 2 files .*\(example\/model-b\/reference-to-video\.validate\.mts, example\/model-c\/text-to-video\.mts \(comments edited by hand\)\).*`vsk generate`.*\.$/,
     );
+    expect(lines[0]).toContain("an edit belongs in the snapshot or the config, not in them");
+    expect(lines[0]).not.toContain("formatter");
     expect(readFileSync(edited, "utf8")).toBe(text); // --check wrote nothing
     noStackTrace(run.stderr);
   });
@@ -263,7 +270,12 @@ describe("rules follow each endpoint's schema (spec 2.2, 4.4, 4.5)", () => {
   let run: Run;
   beforeAll(async () => {
     // the spec's models under other ids, without aliases and without `rules`
-    dir = project("renamed", { models: [{ id: "acme/kf" }, { id: "acme/refs" }, { id: "acme/c" }] }, "");
+    // (acme/kf with an alias: the names generate prints follow it, issue 42.3)
+    dir = project(
+      "renamed",
+      { models: [{ id: "acme/kf", alias: "videoA" }, { id: "acme/refs" }, { id: "acme/c" }] },
+      "",
+    );
     for (const [from, to] of [
       ["model-a", "kf"],
       ["model-b", "refs"],
@@ -280,6 +292,24 @@ describe("rules follow each endpoint's schema (spec 2.2, 4.4, 4.5)", () => {
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     for (const line of RULE_LINES) expect(run.stdout).toContain(`${line}\n`);
+  });
+
+  it("generate prints each endpoint's exported names: the alias's, else the model name's (issue 42.3)", () => {
+    expect(run.stdout).toContain("Exports per endpoint, from out/index.mjs (");
+    const printed = [
+      "  acme/kf/keyframes-to-video: buildVideoAKeyframesToVideo, safeBuildVideoAKeyframesToVideo, validateVideoAKeyframesToVideo, videoAKeyframesToVideoStandardSchema; types VideoAKeyframesToVideoInput, VideoAKeyframesToVideoOutput",
+      "  acme/refs/reference-to-video: buildRefsReferenceToVideo, safeBuildRefsReferenceToVideo, validateRefsReferenceToVideo, refsReferenceToVideoStandardSchema; types RefsReferenceToVideoInput, RefsReferenceToVideoOutput",
+    ];
+    for (const line of printed) expect(run.stdout).toContain(`${line}\n`);
+    // and they are the names the modules export
+    const kf = readFileSync(join(dir, "out/acme/kf/keyframes-to-video.mts"), "utf8");
+    for (const name of [
+      "buildVideoAKeyframesToVideo",
+      "safeBuildVideoAKeyframesToVideo",
+      "validateVideoAKeyframesToVideo",
+    ])
+      expect(kf).toMatch(new RegExp(`export (async )?function ${name}\\b`));
+    expect(kf).toContain("VideoAKeyframesToVideoInput,");
   });
 
   it("endpoints.json lists the same rules", () => {

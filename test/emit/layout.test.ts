@@ -3,7 +3,7 @@
  * formatter may change is left out, what changes meaning is not.
  */
 import { describe, expect, it } from "vitest";
-import { differsOnlyInFormatting } from "../../src/emit/layout.js";
+import { differsOnlyInFormatting, howItDiffers } from "../../src/emit/layout.js";
 
 const cases: Array<[string, { ours: string; theirs: string; layoutOnly: boolean }]> = [
   [
@@ -36,5 +36,22 @@ const cases: Array<[string, { ours: string; theirs: string; layoutOnly: boolean 
 describe("differsOnlyInFormatting", () => {
   it.each(cases)("%s", (_name, { ours, theirs, layoutOnly }) => {
     expect(differsOnlyInFormatting("x.mts", theirs, ours)).toBe(layoutOnly);
+  });
+});
+
+describe("howItDiffers: a formatter keeps every comment's words, a hand edit does not (issue 42.3)", () => {
+  const ours = "/**\n * The path.\n */\nexport const a = 1; // one\n";
+  it.each([
+    [
+      "a block comment re-indented, a line comment moved: layout",
+      "/**\n   * The path.\n   */\nexport const a = 1\n// one\n",
+      "layout",
+    ],
+    ["a comment appended", `${ours}// TODO: ask the vendor\n`, "comments"],
+    ["a comment's words changed", ours.replace("The path", "The queue path"), "comments"],
+    ["a comment removed", ours.replace(" // one", ""), "comments"],
+    ["code changed", ours.replace("= 1", "= 2"), "content"],
+  ] as const)("%s", (_name, theirs, want) => {
+    expect(howItDiffers("x.mts", theirs, ours)).toBe(want);
   });
 });

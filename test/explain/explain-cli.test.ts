@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { explain, explainText, readHttpText } from "../../src/explain/index.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const cli = join(root, "dist/cli/vsk.js");
@@ -247,5 +248,65 @@ describe("vsk explain: bad input is a one-line message and exit 2, never a stack
     const run = vsk(["--help"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/vsk explain \[FILE\|-\] \[--format text\|json\]/);
+  });
+});
+
+describe("vsk explain: bodies from in front of the service, not JSON (spec 7.3, issue 42.3)", () => {
+  const edgeText = "502 Bad Gateway: upstream closed the connection";
+  const fields = (e: Record<string, unknown>) => ({
+    input: e.input,
+    resultKind: e.resultKind,
+    failed: e.failed,
+    httpStatus: e.httpStatus,
+  });
+
+  it("a raw plain-text body: the same resultKind, failed and httpStatus as the body wrapped with its status", () => {
+    const raw = explainJson(["-"], edgeText);
+    const wrapped = explain({ status: 502, headers: {}, body: edgeText }, "stdin", undefined);
+    expect(fields(raw)).toEqual(fields(wrapped as unknown as Record<string, unknown>));
+    expect(fields(raw)).toEqual({ input: "result_response", resultKind: "edge_error", failed: false, httpStatus: 502 });
+    expect(raw.summary).toMatch(/^Not from the service: HTTP 502 .*in front of the service/);
+    expect(raw.action).toMatch(/^Ask again with backoff/);
+    expect(raw.bodyExcerpt).toBe(edgeText);
+  });
+
+  it("`curl -i` output (HTTP/2 status line, headers, an HTML body): its status, where it came from, what to do", () => {
+    const saved =
+      "HTTP/2 502 \r\ncontent-type: text/html\r\nserver: cloudflare\r\n\r\n" +
+      "<html><head><title>502 Bad Gateway</title></head><body>Retry https://edge.example.net/r?token=secret123</body></html>\r\n";
+    const run = vsk(["-"], saved);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /^stdin: read as a result endpoint response \(HTTP 502\), because it is an HTTP response as `curl -i` prints it \(HTTP\/2 502, 2 headers\)/,
+    );
+    expect(run.stdout).toMatch(/^Not from the service: HTTP 502 .*came from in front of the service/m);
+    expect(run.stdout).toMatch(/what to do\s+Ask again with backoff/);
+    expect(run.stdout).not.toContain("secret123");
+  });
+
+  it("in process: HTTP/1.1 after a 100 Continue, a service error behind curl -i, a body with no status", () => {
+    const text =
+      "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n\r\nupstream overloaded";
+    expect(readHttpText(text)).toMatchObject({
+      status: 503,
+      statusLine: "HTTP/1.1 503 Service Unavailable",
+      body: "upstream overloaded",
+    });
+    expect(fields(explainText(text, "f") as unknown as Record<string, unknown>)).toEqual({
+      input: "result_response",
+      resultKind: "edge_error",
+      failed: false,
+      httpStatus: 503,
+    });
+    const failed = explainText(
+      'HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n\r\n{"error":{"code":"PREDICTION_FAILED","message":"m","details":{"code":"task_timeout","message":"m","retryable":true,"timestamp":"t"}}}',
+      "f",
+    );
+    expect(failed).toMatchObject({ resultKind: "prediction_failed", failed: true, httpStatus: 400, retry: true });
+    const unknown = explainText("upstream connect error or disconnect/reset before headers", "f");
+    expect(unknown).toMatchObject({ resultKind: "edge_error", failed: false });
+    expect(unknown.httpStatus).toBeUndefined();
+    expect(unknown.summary).toMatch(/^Not from the service: a response body with no HTTP status saved/);
   });
 });

@@ -38,6 +38,34 @@ beforeAll(() => {
   );
   const schema = relative(join(dir, "requests"), join(ROOT, "generated/example/model-a/text-to-video.schema.json"));
   writeFileSync(join(dir, "requests/bare.json"), `{\n  "$schema": ${JSON.stringify(schema)},\n  "prompt": 5\n}\n`);
+  // issue 42.3: findings come from the validator in rule order, not in the file's
+  writeFileSync(
+    join(dir, "requests/unsorted.json"),
+    [
+      "{",
+      '  "model": "modelA",',
+      '  "endpoint": "keyframes-to-video",',
+      '  "input": {',
+      '    "prompt": "x",',
+      '    "keyframes": [',
+      '      {"image_url": "a", "frame_index": 0},',
+      '      {"image_url": "b", "frame_index": 200},',
+      '      {"image_url": "c", "frame_index": 0}',
+      "    ],",
+      '    "aspectratio": "16:9",',
+      '    "resolution": "4K"',
+      "  }",
+      "}",
+    ].join("\n") + "\n",
+  );
+  const keyframes = relative(
+    join(dir, "requests"),
+    join(ROOT, "generated/example/model-a/keyframes-to-video.schema.json"),
+  );
+  writeFileSync(
+    join(dir, "requests/bare-keyframes.json"),
+    `{\n  "$schema": ${JSON.stringify(keyframes)},\n  "prompt": "x",\n  "keyframes": [{"image_url": "a", "frame_index": 500}]\n}\n`,
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -93,6 +121,37 @@ describe("vsk lint on .json documents", () => {
     expect(code).toBe(1);
     expect(stdout).toContain("requests/bare.json:1  example/model-a/text-to-video  invalid");
     expect(stdout).toContain("requests/bare.json:3:13  /prompt  prompt: expected string, received integer 5");
+  });
+});
+
+describe("the first hour (issue 42.3)", () => {
+  it("a request's findings by line; --summary's fields are the body's, an envelope's and a bare payload's alike", () => {
+    const run = lint(["requests/unsorted.json", "requests/bare-keyframes.json", "--format", "json", "--summary"]);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expect(validateReport(report) ? [] : validateReport.errors).toEqual([]);
+    expect(report.results[0].diagnostics.map((d: { line: number; column: number }) => `${d.line}:${d.column}`)).toEqual(
+      ["7:41", "8:41", "9:41", "11:20", "12:19"],
+    );
+    expect(report.summary.byField).toContainEqual({ field: "/keyframes/*/frame_index", findings: 4, requests: 2 });
+    expect(report.summary.byField.map((f: { field: string }) => f.field)).not.toContain(
+      "/input/keyframes/*/frame_index",
+    );
+  });
+
+  it("a $schema-named request piped to `vsk lint -` says why it names no endpoint", () => {
+    // as written in a file of requests/ beside the project's generated/: from stdin it resolves from the cwd
+    const text = '{\n  "$schema": "../generated/example/model-a/text-to-video.schema.json",\n  "prompt": 5\n}\n';
+    const run = spawnSync(process.execPath, [VSK, "lint", "-"], {
+      cwd: dir,
+      encoding: "utf8",
+      input: text,
+      env: { ...process.env, NO_COLOR: "1", GITHUB_STEP_SUMMARY: "" },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(
+      /cannot tell which endpoint this payload is for: its \$schema names \S*generated\/example\/model-a\/text-to-video\.schema\.json \(resolved from the current directory: standard input has no directory of its own\), which is not one of the editor schemas vsk generated \(\S*generated\/<owner>\/<name>\/<endpoint>\.schema\.json\); wrap it as \{"model", "endpoint", "input"\} or pass --model and --endpoint  lint\/no-endpoint/,
+    );
   });
 });
 

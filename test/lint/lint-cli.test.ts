@@ -227,7 +227,7 @@ describe("formats", () => {
     expect(lines.filter((l) => l.startsWith("::error file=mixed.ndjson,line="))).toHaveLength(11);
     expect(lines.filter((l) => l.startsWith("::warning file=mixed.ndjson,line=7,"))).toHaveLength(1);
     expect(run.stdout).toContain(
-      "::error file=mixed.ndjson,line=2,title=vsk lint schema/maximum::/input/duration: duration: 40 is above the maximum 20\n",
+      "::error file=mixed.ndjson,line=2,title=vsk lint schema/maximum::duration: 40 is above the maximum 20\n",
     );
     const summary = readFileSync(summaryFile, "utf8");
     expect(summary.startsWith("## an earlier step\n\n### vsk lint: 9 invalid requests\n")).toBe(true);
@@ -242,7 +242,7 @@ describe("formats", () => {
     const run = vsk(["payloads/keyframes-frame-past-end.json", ...KEYFRAMES, "--format", "github"]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe(
-      "::error file=payloads/keyframes-frame-past-end.json,line=10,col=22,title=vsk lint frame-index-within-duration::/keyframes/1/frame_index: keyframes[1].frame_index: 130 is past the last frame (120) of the default 5 s video (duration × 24, spec 2.2)\n" +
+      "::error file=payloads/keyframes-frame-past-end.json,line=10,col=22,title=vsk lint frame-index-within-duration::keyframes[1].frame_index: 130 is past the last frame (120) of the default 5 s video (duration × 24, spec 2.2)\n" +
         "1 request: 0 valid, 1 invalid, 0 warnings\n",
     );
   });
@@ -328,7 +328,7 @@ describe("exit codes", () => {
     const bad = vsk(["payloads/keyframes-valid.json", ...KEYFRAMES, "--format", "xml"]);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe("");
-    expect(bad.stderr).toContain('--format must be one of pretty, json, github, markdown, not "xml"');
+    expect(bad.stderr).toContain('--format must be one of pretty, json, github, markdown, sarif, not "xml"');
     expect(vsk(["payloads/keyframes-valid.json", "--max-warnings", "many"]).code).toBe(2);
     const unknown = vsk(["payloads/keyframes-valid.json", "--strict"]);
     expect(unknown.code).toBe(2);

@@ -105,6 +105,11 @@ describe("the mock's fetchInputs", () => {
     expect(error).toMatchObject({ code: "invalid_input", reason: "input_fetch_failed", retryable: false });
     expect((error as Error).message).toContain("HTTP 403 Forbidden");
     expect((error as Error).message).not.toContain(SIGNATURE);
+    // the mock speaks as the service, not as a preflight foretelling it (issue 37.8)
+    expect((error as PredictionFailedError).message).toContain(
+      `reference_images[0]: could not fetch ${media.origin}/status/403: HTTP 403 Forbidden; a presigned link may have expired`,
+    );
+    expect((error as Error).message).not.toContain("the service will fail this prediction");
   });
 
   it("a 503 from the media host is retryable; a file that fetches fine succeeds", async () => {
@@ -160,6 +165,13 @@ describe("vsk mock --fetch-inputs", () => {
       expect(error).toMatchObject({ reason: "input_fetch_failed", retryable: false });
       await expect(client.subscribe(MODEL_B, { input: input("/media/image.png") })).resolves.toBeDefined();
       expect(stdout + stderr).not.toContain(SIGNATURE);
+      // a host it may not fetch from: the advice names the mock's own flag, in the service's voice (issue 37.8)
+      const refused = await client
+        .subscribe(MODEL_B, { input: { prompt: "a cat", reference_images: ["http://0.0.0.0:9/a.png"] } })
+        .catch((e: unknown) => e);
+      expect((refused as Error).message).toContain(
+        "reference_images[0]: could not fetch http://0.0.0.0:9/a.png: its host 0.0.0.0 is an unspecified address (0.0.0.0) the service may not fetch from; use a publicly reachable URL (for a local mirror, allow the host: --fetch-inputs-allow-host 0.0.0.0:9)",
+      );
     } finally {
       child.kill("SIGTERM");
     }

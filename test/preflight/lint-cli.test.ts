@@ -166,6 +166,6 @@ describe("the progress line", () => {
     expect(code, output).toBe(1);
     expect(output).toMatch(/vsk: preflight: 1 file, 1 request, 0 B read; lint: 138 B of 138 B/);
     expect(output).toContain("\r\u001b[2K");
-    expect(output).toContain("no answer within 2 s (a timeout)");
+    expect(output).toContain("no complete answer (headers and body) within 2 s (a timeout)");
   });
 });

@@ -1,6 +1,7 @@
 /**
  * A real HTTP server on 127.0.0.1 (ephemeral port) serving the committed media fixtures with
- * HTTP Range support, plus scripted routes (403, 404, 302, 503, never answering, reset). It
+ * HTTP Range support, plus scripted routes (403, 404, 302, 503, never answering, reset, a trickle,
+ * a 100 MiB MP4 that ignores Range), and `latencyMs` before each media answer. It
  * records every request's headers, counts body bytes sent per path and the most requests in
  * flight at once.
  */
@@ -37,14 +38,59 @@ const ROUTES: Record<string, Route> = {
     // never answers: the request stays open until the client gives up
   },
   "/reset": (res) => res.socket?.destroy(),
+  // one byte every 200 ms of a declared 1 MB: each byte within any idle timeout, the whole never (issue 37.4)
+  "/trickle": (res) => {
+    res.writeHead(200, { "content-type": "image/png", "content-length": 1_000_000 });
+    const timer = setInterval(() => res.write("x"), 200);
+    res.on("close", () => clearInterval(timer));
+  },
 };
+
+/** The body bytes `/huge-norange.mp4` writes: an MP4 whose `moov` sits behind 100 MiB of `mdat`. */
+export const HUGE_BYTES = 100 * 1024 * 1024;
+
+/**
+ * An MP4 of HUGE_BYTES that ignores Range (issue 37.5): an `ftyp`, one `mdat` of zeros, then
+ * the last KiB where its `moov` would be, sent from byte 0 to whatever asks, with backpressure, so
+ * `bytesSent` counts what the client took (plus the sockets' buffers).
+ */
+function hugeNoRange(res: ServerResponse, count: (n: number) => void): void {
+  // ftyp: size 24, brand isom, minor version 0x200, compatible isom and mp41
+  const ftyp = Buffer.concat([
+    Buffer.from([0, 0, 0, 24]),
+    Buffer.from("ftypisom"),
+    Buffer.from([0, 0, 2, 0]),
+    Buffer.from("isommp41"),
+  ]);
+  const mdat = Buffer.alloc(8);
+  // the last KiB is where the `moov` would be: the parser asks for it
+  mdat.writeUInt32BE(HUGE_BYTES - ftyp.length - 1024, 0);
+  mdat.write("mdat", 4, "latin1");
+  res.writeHead(200, { "content-type": "video/mp4", "content-length": HUGE_BYTES });
+  let left = HUGE_BYTES;
+  const chunk = Buffer.alloc(64 * 1024);
+  const head = Buffer.concat([ftyp, mdat]);
+  res.write(head);
+  count(head.length);
+  left -= head.length;
+  const pump = () => {
+    while (left > 0 && !res.destroyed) {
+      const piece = chunk.subarray(0, Math.min(chunk.length, left));
+      left -= piece.length;
+      count(piece.length);
+      if (!res.write(piece)) return void res.once("drain", pump);
+    }
+    if (left === 0) res.end();
+  };
+  pump();
+}
 
 /**
  * `gate: n` holds every media answer until n requests are held, then sends them all: a client
  * that sends fewer than n at a time never gets an answer, one that sends more is seen by
  * `maxInFlight`.
  */
-export async function startMediaServer(options: { gate?: number } = {}): Promise<MediaServer> {
+export async function startMediaServer(options: { gate?: number; latencyMs?: number } = {}): Promise<MediaServer> {
   let held: Array<() => void> = [];
   const requests: MediaServer["requests"] = [];
   const bytesSent = new Map<string, number>();
@@ -61,6 +107,8 @@ export async function startMediaServer(options: { gate?: number } = {}): Promise
     res.on("close", () => inFlight--);
     const route = ROUTES[path];
     if (route !== undefined) return route(res, origin);
+    if (path === "/huge-norange.mp4")
+      return hugeNoRange(res, (n) => bytesSent.set(path, (bytesSent.get(path) ?? 0) + n));
     const media = /^\/(media|norange)\/([\w.-]+)$/.exec(path);
     let bytes: Buffer;
     try {
@@ -75,6 +123,7 @@ export async function startMediaServer(options: { gate?: number } = {}): Promise
         bytesSent.set(path, (bytesSent.get(path) ?? 0) + body.length);
         res.writeHead(status, { "content-type": "application/octet-stream", ...headers }).end(body);
       };
+      if (options.latencyMs !== undefined) return void setTimeout(send, options.latencyMs);
       if (options.gate === undefined) return send();
       held.push(send);
       if (held.length >= options.gate) {

@@ -214,7 +214,7 @@ describe("fetchability (spec 7.2 input_fetch_failed)", () => {
   it("a host that never answers is a timeout, retryable; a reset connection is retryable", async () => {
     const d = await fetchCase("/never", { timeoutMs: 300 });
     expect(d.retryable).toBe(true);
-    expect(d.message).toContain("no answer within 0.3 s (a timeout)");
+    expect(d.message).toContain("no complete answer (headers and body) within 0.3 s (a timeout)");
     expect((await fetchCase("/reset")).retryable).toBe(true);
   });
 
@@ -259,7 +259,7 @@ describe("fetchability (spec 7.2 input_fetch_failed)", () => {
       ["/reference_images/5", false],
     ]);
     expect(ds[0]!.message).toContain(
-      `its host 127.0.0.1 is a loopback address (127.0.0.1) the service may not fetch from; use a publicly reachable URL (for a local mirror, allow the host: --preflight-allow-host ${server.host})`,
+      `its host 127.0.0.1 is a loopback address (127.0.0.1) the service may not fetch from; use a publicly reachable URL (for a local mirror, allow the host: allowHosts: ["${server.host}"])`,
     );
     expect(ds[1]!.message).toContain(
       "https://media.example.test/a.png: the service will fail this prediction with input_fetch_failed: its host media.example.test is a private address (10.1.2.3)",
@@ -326,7 +326,9 @@ describe("host names", () => {
   it("stops every fetch at the run's overall deadline, retryable", async () => {
     const ds = await preflight(MODEL_B, { web_url: url("/never?deadline") }, { ...allow, deadlineMs: 200 });
     expect(ds[0]).toMatchObject({ pointer: "/web_url", rule: "input-fetch-failed", retryable: true });
-    expect(ds[0]!.message).toContain("the preflight's overall deadline passed before the file answered");
+    expect(ds[0]!.message).toContain(
+      "the preflight's overall deadline (0.2 s for the run) passed before the file answered",
+    );
   });
 });
 

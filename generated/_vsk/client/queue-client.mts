@@ -44,6 +44,9 @@ import {
 } from "./transport.mjs";
 
 /** What the client needs of a generated registry entry (`endpoints` of the generated index). */
+/** The wait between two status polls of `subscribe` and `wait`, unless `pollIntervalMs` says otherwise: fixed, no backoff. */
+export const DEFAULT_POLL_INTERVAL_MS = 1000;
+
 export interface ClientEndpoint {
   /** `/v1/queue/<owner>/<name>/<endpoint>` (spec 4.1) */
   path: string;
@@ -85,7 +88,7 @@ export interface QueueClientOptions<M extends TypeMap<M>> {
   requestTimeoutMs?: number;
   /** the most bytes of any one answer read: default {@link DEFAULT_MAX_RESPONSE_BYTES} (10 MiB) */
   maxResponseBytes?: number;
-  /** default interval between status polls in `subscribe` (ms, default 1000) */
+  /** default interval between status polls in `subscribe` and `wait` (ms, default {@link DEFAULT_POLL_INTERVAL_MS}: 1 s) */
   pollIntervalMs?: number;
   /** validate inputs before submitting (default true) */
   validate?: boolean;
@@ -338,7 +341,7 @@ export function createQueueClient<M extends TypeMap<M>>(options: QueueClientOpti
   ): Promise<unknown> {
     if (timeoutMs !== undefined) bound("timeoutMs", timeoutMs, 0, true);
     const deadline = timeoutMs === undefined ? undefined : Date.now() + timeoutMs;
-    const interval = pollIntervalMs ?? options.pollIntervalMs ?? 1000;
+    const interval = pollIntervalMs ?? options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     const timeout = newAbortController();
     const timer =
       timeoutMs === undefined || !Number.isFinite(timeoutMs)

@@ -6,6 +6,7 @@ import type { DriftReport } from "../types.js";
 import { formatGithub } from "./github.js";
 import { formatJson } from "./json.js";
 import { formatMarkdown } from "./markdown.js";
+import { formatSarif } from "./sarif.js";
 import { formatText } from "./text.js";
 
 export interface DriftFormat {
@@ -22,6 +23,10 @@ export const FORMATS = {
   github: {
     describe: "workflow annotations; the Markdown report goes to $GITHUB_STEP_SUMMARY",
     render: (report, files) => formatGithub(report, files),
+  },
+  sarif: {
+    describe: "SARIF 2.1.0 for GitHub code scanning, upload-sarif",
+    render: (report, files) => formatSarif(report, files),
   },
 } as const satisfies Record<string, DriftFormat>;
 

@@ -1,4 +1,5 @@
 /** `--format github`: Actions annotations, and a Markdown summary appended to `$GITHUB_STEP_SUMMARY`. */
+import { fieldLabel } from "../../diagnostics/index.js";
 import { githubData, githubFile, githubProperty, terminalText } from "../../escape/index.js";
 import type { Reporter } from "../lint.js";
 import { markdownDocument } from "./markdown.js";
@@ -7,6 +8,17 @@ import { hasTables, summaryLine, summaryText } from "./summary.js";
 
 /** GitHub shows at most 10 errors and 10 warnings per step and 50 annotations per job: more is noise in the log. */
 export const DEFAULT_MAX_ANNOTATIONS = 50;
+
+/**
+ * An annotation's text: the message, which names its field (`aspectratio: is not a field…`; an
+ * envelope's pointer has `/input` before it), else the pointer before it (issue 42.3).
+ */
+function annotationText(pointer: string, message: string): string {
+  const named = [pointer, pointer.replace(/^\/input(?=\/|$)/, "")].some(
+    (p) => p !== "" && message.startsWith(`${fieldLabel(p)}:`),
+  );
+  return named ? message : `${pointer || "/"}: ${message}`;
+}
 
 /**
  * `::error file=…,line=…::…` annotations, and a Markdown summary handed to `stepSummary` (the CLI
@@ -29,7 +41,7 @@ export function githubReporter(
         if (annotated >= maxAnnotations) unannotated++;
         else {
           annotated++;
-          text += `::${kind} file=${githubFile(r.source)},line=${d.line ?? r.line}${d.column === undefined ? "" : `,col=${d.column}`},title=${githubProperty(terminalText(`vsk lint ${d.rule}`))}::${githubData(terminalText(`${d.pointer || "/"}: ${d.message}`))}\n`;
+          text += `::${kind} file=${githubFile(r.source)},line=${d.line ?? r.line}${d.column === undefined ? "" : `,col=${d.column}`},title=${githubProperty(terminalText(`vsk lint ${d.rule}`))}::${githubData(terminalText(annotationText(d.pointer, d.message)))}\n`;
         }
       }
       doc.result(r);

@@ -9,6 +9,8 @@ import { jsonRenderer, jsonReporter } from "./json.js";
 export { LINT_REPORT_SCHEMA, LINT_REPORT_VERSION } from "./json.js";
 import { markdownReporter } from "./markdown.js";
 import { prettyRenderer, prettyReporter } from "./pretty.js";
+import { sarifReporter } from "./sarif.js";
+export { sarifReporter, LINT_FINGERPRINT, type SarifPlace } from "./sarif.js";
 import type { Sink } from "./sink.js";
 
 export { Sink } from "./sink.js";
@@ -76,6 +78,10 @@ export const FORMATS = {
     colors: false,
     summary: "always",
     reporter: (out) => markdownReporter(out),
+  },
+  sarif: {
+    colors: false,
+    reporter: (out) => sarifReporter(out),
   },
 } as const satisfies Record<string, LintFormat>;
 

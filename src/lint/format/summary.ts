@@ -51,7 +51,7 @@ export interface RuleCount extends Other {
 }
 
 export interface FieldCount extends Other {
-  /** the diagnostic's JSON Pointer with every array index folded to `*` (`/input/keyframes/* /frame_index`) */
+  /** the diagnostic's JSON Pointer into the request body (an envelope's `/input` left out), every array index folded to `*` (`/keyframes/* /frame_index`) */
   field: string | null;
   findings: number;
   requests: number;
@@ -82,6 +82,16 @@ export const SHOWN_ROWS = 20;
  */
 export function foldIndices(pointer: string): string {
   return pointer.replace(/\/(?:0|[1-9][0-9]*)(?=\/|$)/g, "/*");
+}
+
+/**
+ * The `--summary` field of a finding: its pointer into the request body, indices folded, so an
+ * envelope's `/input/keyframes/0/frame_index` and a bare payload's `/keyframes/3/frame_index` are
+ * one field, `/keyframes/* /frame_index` (issue 42.3). (A body's own top-level `input` field
+ * would be folded the same way; the spec's endpoints have none.)
+ */
+export function fieldOf(pointer: string): string {
+  return foldIndices(pointer.startsWith("/input/") ? pointer.slice("/input".length) : pointer);
 }
 
 interface Counted {
@@ -200,7 +210,7 @@ export class SummaryTally {
         ...(d.column === undefined ? {} : { column: d.column }),
         pointer: d.pointer,
       };
-      const field = this.fields.get(foldIndices(d.pointer));
+      const field = this.fields.get(fieldOf(d.pointer));
       field.findings++;
       if (field.seen !== n) ((field.seen = n), field.requests++);
     }

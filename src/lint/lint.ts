@@ -178,6 +178,8 @@ export class Linter {
   readonly summary: LintSummary = { requests: 0, valid: 0, invalid: 0, warnings: 0 };
   /** told each input's raw stream as it opens: the progress line's bytes read (src/lint/progress.ts) */
   opened?: (raw: { bytesRead?: number }) => void;
+  /** told what reading an input noticed beside its payloads (bytes after a gzip file's last member) */
+  warn?: (text: string) => void;
   constructor(
     private readonly registry: ValidatorRegistry,
     private readonly target: LintTarget,
@@ -335,7 +337,7 @@ export class Linter {
   async file(path: string, cwd: string, stdinNdjson: boolean): Promise<void> {
     if (path === "-") {
       this.opened?.(process.stdin as { bytesRead?: number });
-      const { text: piped } = await decompressed(process.stdin, "<stdin>");
+      const { text: piped } = await decompressed(process.stdin, "<stdin>", this.warn);
       // piped NDJSON needs no --ndjson (issue 25.2); one document, pretty-printed or not, reads as one
       const { ndjson, stream: stdin } = stdinNdjson ? { ndjson: true, stream: piped } : await sniffNdjson(piped);
       if (ndjson) await readNdjson(stdin, "<stdin>", this.payload, this.readOptions, this.jobs?.sink(this, "<stdin>"));
@@ -344,7 +346,7 @@ export class Linter {
     }
     const file = openFile(path, cwd);
     this.opened?.(file);
-    const { text: stream, compression } = await decompressed(file, path);
+    const { text: stream, compression } = await decompressed(file, path, this.warn);
     if (isNdjsonPath(path))
       await readNdjson(stream, path, this.payload, this.readOptions, this.jobs?.sink(this, path, file, compression));
     else await readSingleJson(stream, path, this.document(dirname(resolve(cwd, path))));

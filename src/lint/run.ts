@@ -166,6 +166,7 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
     preflight?.check,
     jobs,
   );
+  linter.warn = (text) => log({ level: "warning", text });
   const { files, errors } = await expandInputs(inputs, cwd, { allowEmpty });
   const stopPreflight = preflight === undefined ? undefined : options.onPreflight?.(preflight);
   let stopProgress: (() => void) | undefined;

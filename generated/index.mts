@@ -59,7 +59,10 @@ export const endpoints = {
       version: 1,
       vendor: "video-schema-kit",
       validate: (value: unknown) =>
-        standardResult<ModelAKeyframesToVideoInput>(value, validateModelAKeyframesToVideo(value)),
+        standardResult<ModelAKeyframesToVideoInput>(
+          value,
+          validateModelAKeyframesToVideo(value, { max: 100, errorsOnly: true }),
+        ),
       types: undefined as StandardSchemaV1.Types<ModelAKeyframesToVideoInput> | undefined,
     },
   },
@@ -75,7 +78,10 @@ export const endpoints = {
       version: 1,
       vendor: "video-schema-kit",
       validate: (value: unknown) =>
-        standardResult<ModelATextToVideoInput>(value, validateModelATextToVideo(value)),
+        standardResult<ModelATextToVideoInput>(
+          value,
+          validateModelATextToVideo(value, { max: 100, errorsOnly: true }),
+        ),
       types: undefined as StandardSchemaV1.Types<ModelATextToVideoInput> | undefined,
     },
   },
@@ -91,7 +97,10 @@ export const endpoints = {
       version: 1,
       vendor: "video-schema-kit",
       validate: (value: unknown) =>
-        standardResult<ModelBReferenceToVideoInput>(value, validateModelBReferenceToVideo(value)),
+        standardResult<ModelBReferenceToVideoInput>(
+          value,
+          validateModelBReferenceToVideo(value, { max: 100, errorsOnly: true }),
+        ),
       types: undefined as StandardSchemaV1.Types<ModelBReferenceToVideoInput> | undefined,
     },
   },
@@ -107,7 +116,10 @@ export const endpoints = {
       version: 1,
       vendor: "video-schema-kit",
       validate: (value: unknown) =>
-        standardResult<ModelCTextToVideoInput>(value, validateModelCTextToVideo(value)),
+        standardResult<ModelCTextToVideoInput>(
+          value,
+          validateModelCTextToVideo(value, { max: 100, errorsOnly: true }),
+        ),
       types: undefined as StandardSchemaV1.Types<ModelCTextToVideoInput> | undefined,
     },
   },

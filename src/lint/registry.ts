@@ -12,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import { distrust, findModel, PACKAGE_ROOT, trustHint, type ModelRef, type VskConfig } from "../config/index.js";
 // the reader alone, not the index: the index also loads the schema stage, which lint never needs
 import { readSnapshotFile, SnapshotError } from "../snapshot/read.js";
-import type { Diagnostic } from "../diagnostics/index.js";
+import type { Diagnostic, FindingLimit } from "../diagnostics/index.js";
 import { CompiledValidators } from "./compiled.js";
 
 export interface EndpointEntry {
@@ -28,7 +28,8 @@ export interface EndpointEntry {
   snapshotSha256: string;
 }
 
-export type Validate = (input: unknown) => Diagnostic[];
+/** A generated validator; `limit` (src/rules/check.ts `diagnose`) is ignored by one generated before it was known. */
+export type Validate = (input: unknown, limit?: FindingLimit) => Diagnostic[];
 
 /** endpoints.json and each validator are far smaller; a bigger file is refused unread. */
 const MAX_REGISTRY_BYTES = 64 * 1024 * 1024;

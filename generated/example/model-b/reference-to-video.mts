@@ -4,6 +4,7 @@ import {
   standardResult,
   type BuildResult,
   type Diagnostic,
+  type FindingLimit,
   type StandardSchemaV1,
 } from "../../support.mjs";
 import { validate as validateInput } from "./reference-to-video.validate.mjs";
@@ -131,14 +132,18 @@ export const modelBReferenceToVideoStandardSchema: StandardSchemaV1<ModelBRefere
   "~standard": {
     version: 1,
     vendor: "video-schema-kit",
-    validate: (value: unknown) => standardResult<ModelBReferenceToVideoInput>(value, validateInput(value)),
+    validate: (value: unknown) =>
+      standardResult<ModelBReferenceToVideoInput>(
+        value,
+        validateInput(value, { max: 100, errorsOnly: true }),
+      ),
     types: undefined as StandardSchemaV1.Types<ModelBReferenceToVideoInput> | undefined,
   },
 };
 
-/** Every reason the service would reject this `example/model-b/reference-to-video` payload (code invalid_input, reason input_validation_failed, spec 7.2), then warnings. Empty when it would be accepted. */
-export function validateModelBReferenceToVideo(input: unknown): Diagnostic[] {
-  return validateInput(input);
+/** Every reason the service would reject this `example/model-b/reference-to-video` payload (code invalid_input, reason input_validation_failed, spec 7.2), then warnings. Empty when it would be accepted. With `limit`: the first `limit.max` findings and one `more-findings` counting the rest (`errorsOnly`: no warning-only rule runs). */
+export function validateModelBReferenceToVideo(input: unknown, limit?: FindingLimit): Diagnostic[] {
+  return validateInput(input, limit);
 }
 
 /** Builds the queue request for `example/model-b/reference-to-video`, or returns the validation error instead of throwing. */

@@ -359,6 +359,34 @@ for (const [payload, row] of Object.entries(results)) {
   });
   console.log(pad(payload, 20) + cells.join(""));
 }
+// Amplification (issue 38.3): two bodies built to amplify, through ~standard.validate against
+// zod 4's, median of 3 each; target: no slower than zod (≥1×). A 2 MB body of 1e6 non-object
+// keyframes, and a valid body with 200 000 unknown keys.
+const amplify = {
+  "1e6 bad keyframes": { prompt: "p", keyframes: Array(1_000_000).fill(1) },
+  "200k unknown keys": (() => {
+    const body = { prompt: "p", keyframes: [] };
+    for (let i = 0; i < 200_000; i++) body[`unknown_field_${i}`] = i;
+    return body;
+  })(),
+};
+const timeOf = (fn) => {
+  const times = [];
+  for (let k = 0; k < 3; k++) {
+    const t = performance.now();
+    sink += fn() ? 1 : 0;
+    times.push(performance.now() - t);
+  }
+  return times.sort((a, b) => a - b)[1];
+};
+console.log("\namplification: ~standard.validate vs zod 4's, ms (median of 3; target: no slower than zod)\n");
+for (const [name, body] of Object.entries(amplify)) {
+  const ours = timeOf(() => modelAKeyframesToVideoStandardSchema["~standard"].validate(body).issues === undefined);
+  const zod = timeOf(() => zodSchemas.keyframes["~standard"].validate(body).issues === undefined);
+  const miss = ours > zod * 1.1 + 5; // 10% and 5 ms of timer noise
+  if (miss) misses.push(`${name}: ~standard ${ours.toFixed(0)} ms, zod ${zod.toFixed(0)} ms`);
+  console.log(`${pad(name, 20)}${padL(ours.toFixed(0), 8)}${padL(zod.toFixed(0), 8)}${miss ? " ✗" : " ✓"}`);
+}
 console.log(misses.length === 0 ? "\nall targets met" : `\ntargets missed:\n  ${misses.join("\n  ")}`);
 if (JSON_OUT) console.log(JSON.stringify({ results, misses }));
 if (sink === -1) console.log(sink);

@@ -64,7 +64,10 @@ export const endpoints = {
       version: 1,
       vendor: "video-schema-kit",
       validate: (value: unknown) =>
-        standardResult<ModelAKeyframesToVideoInput>(value, validateModelAKeyframesToVideo(value)),
+        standardResult<ModelAKeyframesToVideoInput>(
+          value,
+          validateModelAKeyframesToVideo(value, { max: 100, errorsOnly: true }),
+        ),
       types: undefined as StandardSchemaV1.Types<ModelAKeyframesToVideoInput> | undefined,
       jsonSchema: modelAKeyframesToVideoJsonSchema,
     },
@@ -81,7 +84,10 @@ export const endpoints = {
       version: 1,
       vendor: "video-schema-kit",
       validate: (value: unknown) =>
-        standardResult<ModelATextToVideoInput>(value, validateModelATextToVideo(value)),
+        standardResult<ModelATextToVideoInput>(
+          value,
+          validateModelATextToVideo(value, { max: 100, errorsOnly: true }),
+        ),
       types: undefined as StandardSchemaV1.Types<ModelATextToVideoInput> | undefined,
       jsonSchema: modelATextToVideoJsonSchema,
     },
@@ -98,7 +104,10 @@ export const endpoints = {
       version: 1,
       vendor: "video-schema-kit",
       validate: (value: unknown) =>
-        standardResult<ModelBReferenceToVideoInput>(value, validateModelBReferenceToVideo(value)),
+        standardResult<ModelBReferenceToVideoInput>(
+          value,
+          validateModelBReferenceToVideo(value, { max: 100, errorsOnly: true }),
+        ),
       types: undefined as StandardSchemaV1.Types<ModelBReferenceToVideoInput> | undefined,
       jsonSchema: modelBReferenceToVideoJsonSchema,
     },
@@ -115,7 +124,10 @@ export const endpoints = {
       version: 1,
       vendor: "video-schema-kit",
       validate: (value: unknown) =>
-        standardResult<ModelCTextToVideoInput>(value, validateModelCTextToVideo(value)),
+        standardResult<ModelCTextToVideoInput>(
+          value,
+          validateModelCTextToVideo(value, { max: 100, errorsOnly: true }),
+        ),
       types: undefined as StandardSchemaV1.Types<ModelCTextToVideoInput> | undefined,
       jsonSchema: modelCTextToVideoJsonSchema,
     },

@@ -241,16 +241,70 @@ export interface InvalidPointers {
   has(pointer: string): boolean;
 }
 
-/** A payload's few failures are scanned (cheaper than building a Set); many go into a Set. */
-export function invalidPointers(diagnostics: readonly Diagnostic[]): InvalidPointers {
-  if (diagnostics.length > 16) return new Set(diagnostics.map((d) => d.pointer));
+/**
+ * A payload's few failures are scanned (cheaper than building a Set); many go into a Set, built
+ * at the fifth question: a rule asks about a field or two of a payload with a million failed
+ * items (issue 38.3), and a scan or two of their pointers costs less than hashing them all.
+ * `more`: the pointers of the failures past a finding limit (src/rules/check.ts `diagnose`).
+ */
+export function invalidPointers(
+  diagnostics: readonly Diagnostic[],
+  more: readonly string[] = [],
+): InvalidPointers {
+  const size = diagnostics.length + more.length;
+  let asked = 0;
+  let set: Set<string> | undefined;
   return {
-    size: diagnostics.length,
+    size,
     has(pointer) {
-      for (let i = 0; i < diagnostics.length; i++) if (diagnostics[i]!.pointer === pointer) return true;
-      return false;
+      if (set === undefined && (size <= 16 || ++asked <= 4)) {
+        for (let i = 0; i < diagnostics.length; i++) if (diagnostics[i]!.pointer === pointer) return true;
+        for (let i = 0; i < more.length; i++) if (more[i] === pointer) return true;
+        return false;
+      }
+      if (set === undefined) {
+        set = new Set(more);
+        for (let i = 0; i < diagnostics.length; i++) set.add(diagnostics[i]!.pointer);
+      }
+      return set.has(pointer);
     },
   };
+}
+
+/**
+ * How many findings a check keeps (issue 38.2, 38.3): the first `max` (every one when absent),
+ * then one `more-findings` diagnostic that counts the rest exactly; `errorsOnly` skips the
+ * warning-only checks (a Standard Schema `validate` reports errors alone).
+ */
+export interface FindingLimit {
+  readonly max?: number;
+  readonly errorsOnly?: boolean;
+}
+
+/** Findings kept per payload by default: `vsk lint`'s `--max-findings-per-request` and `~standard.validate`'s issues. */
+export const DEFAULT_MAX_FINDINGS = 100;
+
+/** The rule of the one diagnostic that stands for the findings past the limit. */
+export const MORE_FINDINGS_RULE = "more-findings";
+
+/**
+ * The diagnostic for `more` findings past the first `max`, `errors` of them errors: an error when
+ * any is (a payload with errors stays invalid), else a warning. Its `expected` holds the counts
+ * as data (`{ kind: "more-findings", max, more, errors, warnings }`).
+ */
+export function moreFindings(max: number, more: number, errors: number): Diagnostic {
+  const warnings = more - errors;
+  const kinds = [
+    ...(errors > 0 ? [`${errors} error${errors === 1 ? "" : "s"}`] : []),
+    ...(warnings > 0 ? [`${warnings} warning${warnings === 1 ? "" : "s"}`] : []),
+  ].join(", ");
+  return redacted(
+    errors > 0 ? "error" : "warning",
+    "",
+    MORE_FINDINGS_RULE,
+    `… and ${more} more finding${more === 1 ? "" : "s"} (${kinds}), not shown: only the first ${max} findings of a request are kept`,
+    { kind: MORE_FINDINGS_RULE, max, more, errors, warnings },
+  );
 }
 
 // vsk's src/diagnostics/pointers.ts
@@ -650,16 +704,7 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
       return redacted("error", seen.pointer, rule, seen.message, seen.expected, seen.received);
     }
   }
-  let pointer = error.instancePath;
-  if (error.keyword === "required" || error.keyword === "dependentRequired")
-    pointer += "/" + escapeToken(String(p.missingProperty));
-  else if (
-    (error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties") &&
-    typeof p.additionalProperty === "string"
-  )
-    pointer += "/" + escapeToken(p.additionalProperty);
-  else if (error.keyword === "unevaluatedProperties" && typeof p.unevaluatedProperty === "string")
-    pointer += "/" + escapeToken(p.unevaluatedProperty);
+  const pointer = errorPointer(error);
   const value = valueAt(input, pointer);
   let rule = SCHEMA_RULES.get(error.keyword);
   if (rule === undefined) SCHEMA_RULES.set(error.keyword, (rule = `schema/${error.keyword}`));
@@ -702,6 +747,36 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
     rememberLast(error, pointer, value, remembered);
   }
   return d;
+}
+
+/** The field an Ajv error is about: its instance path, and for a missing or extra property that property. */
+function errorPointer(error: AjvError): string {
+  const p = error.params;
+  let pointer = error.instancePath;
+  if (error.keyword === "required" || error.keyword === "dependentRequired")
+    pointer += "/" + escapeToken(String(p.missingProperty));
+  else if (
+    (error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties") &&
+    typeof p.additionalProperty === "string"
+  )
+    pointer += "/" + escapeToken(p.additionalProperty);
+  else if (error.keyword === "unevaluatedProperties" && typeof p.unevaluatedProperty === "string")
+    pointer += "/" + escapeToken(p.unevaluatedProperty);
+  return pointer;
+}
+
+/**
+ * What makes two schema errors one finding without wording them: the field, the keyword and
+ * its params (the message is made of nothing else, the value being the field's).
+ */
+function errorKey(pointer: string, error: AjvError): string {
+  let key = pointer + "\u0000" + error.keyword;
+  const p = error.params;
+  for (const name in p) {
+    const v = p[name];
+    key += "\u0000" + name + "=" + (typeof v === "object" && v !== null ? JSON.stringify(v) : String(v));
+  }
+  return key;
 }
 
 function rememberLast(error: AjvError, pointer: string, value: unknown, seen: SeenMessage): void {
@@ -799,17 +874,58 @@ function collapseAnyOf(errors: readonly AjvError[]): readonly AjvError[] {
   return out;
 }
 
-/** Turns Ajv's errors into diagnostics, one per field and problem, in document order. */
+/**
+ * Turns Ajv's errors into diagnostics, one per field and problem, in document order. Past the
+ * first `max`, an error is not worded: its field goes to `omitted` once per distinct problem
+ * (the caller counts them, and its rules skip those fields), so a payload with a million bad
+ * items costs a pointer and a key each, not a message.
+ */
 export function diagnosticsFromAjv(
   errors: readonly AjvError[] | null | undefined,
   input: unknown,
+  max = Infinity,
+  omitted?: string[],
 ): Diagnostic[] {
   if (!errors || errors.length === 0) return [];
   const out: Diagnostic[] = [];
   // duplicates (the same pointer and message) are dropped: by a scan while the list is short,
   // by a set of keys beyond (a payload with thousands of errors stays linear)
   let seen: Set<string> | undefined;
-  for (const error of collapseAnyOf(errors)) {
+  // past `max`: one schema location's errors are distinct fields (Ajv visits a field once per
+  // location), so they are counted as they come, unless one's field is a kept one's; from a
+  // second location on, every problem is told apart by its key (errorKey)
+  let firstPath: string | undefined;
+  let firstPast = 0;
+  let keptPointers: Set<string> | undefined;
+  let keys: Set<string> | undefined;
+  const all = collapseAnyOf(errors);
+  const keyAt = (j: number): string => errorKey(errorPointer(all[j]!), all[j]!);
+  for (let i = 0; i < all.length; i++) {
+    const error = all[i]!;
+    if (out.length >= max && omitted !== undefined) {
+      const pointer = errorPointer(error);
+      if (firstPath === undefined) {
+        firstPath = error.schemaPath;
+        firstPast = i;
+        keptPointers = new Set(out.map((d) => d.pointer));
+      }
+      if (keys === undefined && error.schemaPath !== firstPath) {
+        keys = new Set();
+        for (let j = 0; j < i; j++) keys.add(keyAt(j));
+      }
+      if (keys !== undefined) {
+        const key = errorKey(pointer, error);
+        if (keys.has(key)) continue;
+        keys.add(key);
+      } else if (keptPointers!.has(pointer)) {
+        const key = errorKey(pointer, error);
+        let again = false;
+        for (let j = 0; j < firstPast && !again; j++) again = keyAt(j) === key;
+        if (again) continue;
+      }
+      omitted.push(pointer);
+      continue;
+    }
     const d = schemaDiagnostic(error, input);
     if (seen === undefined && out.length < 32) {
       let again = false;
@@ -912,7 +1028,10 @@ function issuePath(value: unknown, pointer: string): PropertyKey[] {
  * What the `~standard.validate` of an endpoint returns for its diagnostics: `{ value }` (the
  * payload as given, not copied, no defaults filled) when none is an error, else one issue per
  * error diagnostic, schema or cross-field rule alike (warnings are not issues). Each generated
- * endpoint writes its own `validate` around it, so the call to its validator stays monomorphic.
+ * endpoint writes its own `validate` around it, so the call to its validator stays monomorphic;
+ * it asks for errors only and at most `DEFAULT_MAX_FINDINGS` (100) of them, then one issue
+ * `… and M more findings (M errors) …` with the exact count (issue 38.3): linear in the input,
+ * whatever it holds.
  */
 export function standardResult<T>(
   value: unknown,
@@ -1875,16 +1994,26 @@ const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {
   unknownFields: checkUnknownFields,
 };
 
-/** Runs the cross-field rules; rules about a field that already failed its schema are skipped. */
+/** The rule kinds whose every finding is a warning: skipped when only errors are wanted. */
+const WARNING_KINDS: ReadonlySet<string> = new Set(["promptLengthRecommendation", "unknownFields"]);
+
+/**
+ * Runs the cross-field rules; rules about a field that already failed its schema are skipped,
+ * and with `errorsOnly` the kinds that only warn (`WARNING_KINDS`).
+ */
 export function checkRules(
   rules: readonly RuleSpec[],
   input: unknown,
   schemaErrors: readonly Diagnostic[],
+  errorsOnly = false,
+  /** the pointers of schema errors past a finding limit (`diagnose`) */
+  moreInvalid?: readonly string[],
 ): Diagnostic[] {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return [];
-  const invalid = invalidPointers(schemaErrors);
+  const invalid = invalidPointers(schemaErrors, moreInvalid);
   const out: Diagnostic[] = [];
   for (const rule of rules) {
+    if (errorsOnly && WARNING_KINDS.has(rule.kind)) continue;
     const found = (CHECKS[rule.kind] as Check<RuleSpec["kind"]>)(
       rule as never,
       input as Record<string, unknown>,
@@ -1910,18 +2039,32 @@ export function runValidation(
   return diagnose(schema(input) ? null : schema.errors, rules, input);
 }
 
-/** Every diagnostic of a payload, given Ajv's errors for it (`null` when the schema passed). */
+/**
+ * Every diagnostic of a payload, given Ajv's errors for it (`null` when the schema passed); with
+ * a `limit`, the first `limit.max` and one `more-findings` counting the rest exactly (issue 38.3:
+ * the schema errors past it are counted, never worded, so the work stays linear and small).
+ */
 export function diagnose(
   ajvErrors: readonly AjvError[] | null | undefined,
   rules: readonly RuleSpec[],
   input: unknown,
+  limit?: FindingLimit,
 ): Diagnostic[] {
-  const schemaErrors = diagnosticsFromAjv(ajvErrors, input);
-  const ruleFindings = checkRules(rules, input, schemaErrors);
-  if (ruleFindings.length === 0) return schemaErrors;
-  // errors first, then warnings, each in order (schema errors are all errors)
-  const out = schemaErrors.slice();
-  for (const d of ruleFindings) if (d.severity === "error") out.push(d);
-  for (const d of ruleFindings) if (d.severity === "warning") out.push(d);
-  return out;
+  const max = limit?.max ?? Infinity;
+  const omitted: string[] = [];
+  const schemaErrors = diagnosticsFromAjv(ajvErrors, input, max, omitted);
+  const ruleFindings = checkRules(rules, input, schemaErrors, limit?.errorsOnly === true, omitted);
+  let out = schemaErrors;
+  if (ruleFindings.length > 0) {
+    // errors first, then warnings, each in order (schema errors are all errors)
+    out = schemaErrors.slice();
+    for (const d of ruleFindings) if (d.severity === "error") out.push(d);
+    for (const d of ruleFindings) if (d.severity === "warning") out.push(d);
+  }
+  if (omitted.length === 0 && out.length <= max) return out;
+  let moreErrors = omitted.length;
+  for (let i = max; i < out.length; i++) if (out[i]!.severity === "error") moreErrors++;
+  const kept = out.length > max ? out.slice(0, max) : out.slice();
+  kept.push(moreFindings(max, omitted.length + Math.max(0, out.length - max), moreErrors));
+  return kept;
 }

@@ -76,7 +76,7 @@ for (const name of publicNames)
 
 // Each kind's region declares its rule's interface (`uniqueItemField` → `UniqueItemFieldRule`)
 // and its record's check function; the dispatch check.ts builds from the list is written out.
-const kindRegions = RULE_KINDS.map(({ kind, file, check }) => {
+const kindRegions = RULE_KINDS.map(({ kind, file, check, severity }) => {
   const source = `src/rules/${file}.ts`;
   const text = region(source);
   const type = `${kind[0].toUpperCase()}${kind.slice(1)}Rule`;
@@ -84,7 +84,7 @@ const kindRegions = RULE_KINDS.map(({ kind, file, check }) => {
     throw new Error(`${source}: its runtime region does not declare "export interface ${type}" (rule kind ${kind})`);
   if (!new RegExp(`^export function ${check.name}\\(`, "m").test(text))
     throw new Error(`${source}: its runtime region does not declare the check of rule kind ${kind}, ${check.name}`);
-  return { kind, type, check: check.name, text };
+  return { kind, type, check: check.name, text, severity };
 });
 const dispatch = [
   "/** A cross-field rule as data: its kind names its check; the rest are its parameters. */",
@@ -99,6 +99,9 @@ const dispatch = [
   'const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {',
   ...kindRegions.map((k) => `  ${k.kind}: ${k.check},`),
   "};",
+  "",
+  "/** The rule kinds whose every finding is a warning: skipped when only errors are wanted. */",
+  `const WARNING_KINDS: ReadonlySet<string> = new Set(${JSON.stringify(kindRegions.filter((k) => k.severity === "warning").map((k) => k.kind))});`,
   "",
   "",
 ].join("\n");

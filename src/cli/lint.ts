@@ -11,6 +11,8 @@ import { parseArgs } from "node:util";
 import { appendFileSync } from "node:fs";
 import {
   DEFAULT_MAX_LINE_BYTES,
+  DEFAULT_MAX_FINDINGS,
+  MAX_FINDINGS_LIMIT,
   FORMAT_NAMES,
   FORMATS,
   formatChoices,
@@ -67,6 +69,9 @@ Options:
   --summary-only         the summary instead of the results (json: "results" is empty)
   --errors-only          leave valid payloads (also those with only warnings) out of the results;
                          the summary still counts them
+  --max-findings-per-request N
+                         findings kept per payload, from 1 to ${MAX_FINDINGS_LIMIT} (default ${DEFAULT_MAX_FINDINGS}): the first N,
+                         then one lint/more-findings saying how many more (the summary counts them all)
   --max-line-bytes N     longest NDJSON line read, in bytes (default 8388608, 8 MiB); a longer
                          line is reported (lint/line-too-long) and skipped, never buffered whole
   --ndjson               read stdin as NDJSON, one payload per line (without it, stdin whose first
@@ -103,6 +108,7 @@ const OPTIONS = {
   format: { type: "string" },
   "max-warnings": { type: "string" },
   "max-line-bytes": { type: "string" },
+  "max-findings-per-request": { type: "string" },
   "max-annotations": { type: "string" },
   "errors-only": { type: "boolean" },
   summary: { type: "boolean" },
@@ -238,6 +244,14 @@ export async function runLint(argv: string[]): Promise<number> {
     values["max-line-bytes"] === undefined
       ? DEFAULT_MAX_LINE_BYTES
       : wholeNumber(values["max-line-bytes"], "--max-line-bytes must be a whole number of bytes >= 1", (n) => n >= 1);
+  const maxFindings =
+    values["max-findings-per-request"] === undefined
+      ? DEFAULT_MAX_FINDINGS
+      : wholeNumber(
+          values["max-findings-per-request"],
+          `--max-findings-per-request must be a whole number from 1 to ${MAX_FINDINGS_LIMIT}`,
+          (n) => n >= 1 && n <= MAX_FINDINGS_LIMIT,
+        );
   const maxAnnotations =
     values["max-annotations"] === undefined
       ? DEFAULT_MAX_ANNOTATIONS
@@ -272,6 +286,7 @@ export async function runLint(argv: string[]): Promise<number> {
         summary: values["summary-only"] === true ? "only" : values.summary === true ? "after" : "off",
         ndjson: values.ndjson === true,
         maxLineBytes,
+        maxFindings,
         allowEmpty: values["allow-empty"] === true,
         maxWarnings,
         jobs,

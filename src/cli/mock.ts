@@ -90,6 +90,14 @@ export async function runMock(argv: string[]): Promise<number> {
   } catch (error) {
     throw toCliError(error, (message) => `mock: ${message}`);
   }
+  // the handlers go in before listening, so a signal at any instant once the ready line is out
+  // (and even before it) closes the mock and exits 0 (issue 38.6); every later signal is taken
+  // by the same handler while it closes, never node's default exit by signal
+  let stopped!: () => void;
+  const signalled = new Promise<void>((resolve) => (stopped = resolve));
+  const stop = (): void => stopped();
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
   let url: string;
   try {
     ({ url } = await service.listen({ port: args.port, host: args.host }));
@@ -101,11 +109,7 @@ export async function runMock(argv: string[]): Promise<number> {
     );
   }
   process.stdout.write(`vsk mock listening on ${url}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+  await signalled;
   await service.close();
   return ExitCode.ok;
 }

@@ -22,3 +22,4 @@ export {
   snapshotWriteDir,
   type VskConfig,
 } from "./load.js";
+export { distrust, TRUSTED_PATHS_ENV, trustHint } from "./trust.js";

@@ -2,9 +2,11 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { homedir } from "node:os";
 import { jsonSyntaxError, locatePointer } from "../json/index.js";
 import { quote, shown } from "../words/index.js";
 import { checkConfig, configSchema, type ConfigProblem } from "./check.js";
+import { distrust, trustHint } from "./trust.js";
 
 export interface ModelRef {
   /** `<owner>/<name>` */
@@ -75,14 +77,39 @@ const PROJECT_ROOT_MARKERS = ["package.json", ".git"];
 /** A config found by searching upward: `vsk.config.json`, or the `"vsk"` key of a package.json. */
 type Found = { kind: "file"; file: string } | { kind: "package"; file: string; text: string; raw: unknown };
 
+/** A found config that is not trusted (src/config/trust.ts): one line, what to do to use it anyway. */
+function refuseUntrusted(file: string): void {
+  const why = distrust(file);
+  if (why !== undefined)
+    throw new ConfigError(
+      `found ${shown(file)} but did not use it: ${why}; a config vsk finds must be owned by you or root, ` +
+        `writable by no one else, in a directory not everyone may write; ${trustHint(shown(file), true)}`,
+    );
+}
+
+/** The device a directory is on, or undefined when it cannot be examined. */
+function deviceOf(dir: string): number | undefined {
+  try {
+    return statSync(dir).dev;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Searches `cwd` and its parents for `vsk.config.json`, or a package.json with a `"vsk"` key (the
- * file wins when a directory has both), up to the package or git root; `root` is where it stopped.
+ * file wins when a directory has both), up to the package or git root, the user's home directory,
+ * or the last directory on `cwd`'s filesystem, whichever comes first (issue 38.1, as git stops at
+ * a filesystem boundary); `root` is where it stopped. A config found is refused unless trusted.
  */
 function findConfig(cwd: string): { found?: Found; root: string } {
+  const home = resolve(homedir());
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     const file = join(dir, CONFIG_FILE);
-    if (existsSync(file)) return { found: { kind: "file", file }, root: dir };
+    if (existsSync(file)) {
+      refuseUntrusted(file);
+      return { found: { kind: "file", file }, root: dir };
+    }
     const manifest = join(dir, "package.json");
     const text = readIfFile(manifest);
     if (text !== undefined && /"vsk"\s*:/.test(text)) {
@@ -93,10 +120,15 @@ function findConfig(cwd: string): { found?: Found; root: string } {
         const { line, column, problem } = jsonSyntaxError(text.replace(/^\uFEFF/, ""));
         throw new ConfigError(`${shown(manifest)}:${line}:${column}: not valid JSON: ${problem}`);
       }
-      if (raw !== null && typeof raw === "object" && "vsk" in raw)
+      if (raw !== null && typeof raw === "object" && "vsk" in raw) {
+        refuseUntrusted(manifest);
         return { found: { kind: "package", file: manifest, text, raw: (raw as { vsk: unknown }).vsk }, root: dir };
+      }
     }
-    if (PROJECT_ROOT_MARKERS.some((m) => existsSync(join(dir, m))) || dirname(dir) === dir) return { root: dir };
+    if (PROJECT_ROOT_MARKERS.some((m) => existsSync(join(dir, m))) || dirname(dir) === dir || dir === home)
+      return { root: dir };
+    const device = deviceOf(dir);
+    if (device !== undefined && deviceOf(dirname(dir)) !== device) return { root: dir };
   }
 }
 

@@ -143,16 +143,7 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
       return redacted("error", seen.pointer, rule, seen.message, seen.expected, seen.received);
     }
   }
-  let pointer = error.instancePath;
-  if (error.keyword === "required" || error.keyword === "dependentRequired")
-    pointer += "/" + escapeToken(String(p.missingProperty));
-  else if (
-    (error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties") &&
-    typeof p.additionalProperty === "string"
-  )
-    pointer += "/" + escapeToken(p.additionalProperty);
-  else if (error.keyword === "unevaluatedProperties" && typeof p.unevaluatedProperty === "string")
-    pointer += "/" + escapeToken(p.unevaluatedProperty);
+  const pointer = errorPointer(error);
   const value = valueAt(input, pointer);
   let rule = SCHEMA_RULES.get(error.keyword);
   if (rule === undefined) SCHEMA_RULES.set(error.keyword, (rule = `schema/${error.keyword}`));
@@ -195,6 +186,36 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
     rememberLast(error, pointer, value, remembered);
   }
   return d;
+}
+
+/** The field an Ajv error is about: its instance path, and for a missing or extra property that property. */
+function errorPointer(error: AjvError): string {
+  const p = error.params;
+  let pointer = error.instancePath;
+  if (error.keyword === "required" || error.keyword === "dependentRequired")
+    pointer += "/" + escapeToken(String(p.missingProperty));
+  else if (
+    (error.keyword === "additionalProperties" || error.keyword === "unevaluatedProperties") &&
+    typeof p.additionalProperty === "string"
+  )
+    pointer += "/" + escapeToken(p.additionalProperty);
+  else if (error.keyword === "unevaluatedProperties" && typeof p.unevaluatedProperty === "string")
+    pointer += "/" + escapeToken(p.unevaluatedProperty);
+  return pointer;
+}
+
+/**
+ * What makes two schema errors one finding without wording them: the field, the keyword and
+ * its params (the message is made of nothing else, the value being the field's).
+ */
+function errorKey(pointer: string, error: AjvError): string {
+  let key = pointer + "\u0000" + error.keyword;
+  const p = error.params;
+  for (const name in p) {
+    const v = p[name];
+    key += "\u0000" + name + "=" + (typeof v === "object" && v !== null ? JSON.stringify(v) : String(v));
+  }
+  return key;
 }
 
 function rememberLast(error: AjvError, pointer: string, value: unknown, seen: SeenMessage): void {
@@ -285,14 +306,58 @@ function collapseAnyOf(errors: readonly AjvError[]): readonly AjvError[] {
   return out;
 }
 
-/** Turns Ajv's errors into diagnostics, one per field and problem, in document order. */
-export function diagnosticsFromAjv(errors: readonly AjvError[] | null | undefined, input: unknown): Diagnostic[] {
+/**
+ * Turns Ajv's errors into diagnostics, one per field and problem, in document order. Past the
+ * first `max`, an error is not worded: its field goes to `omitted` once per distinct problem
+ * (the caller counts them, and its rules skip those fields), so a payload with a million bad
+ * items costs a pointer and a key each, not a message.
+ */
+export function diagnosticsFromAjv(
+  errors: readonly AjvError[] | null | undefined,
+  input: unknown,
+  max = Infinity,
+  omitted?: string[],
+): Diagnostic[] {
   if (!errors || errors.length === 0) return [];
   const out: Diagnostic[] = [];
   // duplicates (the same pointer and message) are dropped: by a scan while the list is short,
   // by a set of keys beyond (a payload with thousands of errors stays linear)
   let seen: Set<string> | undefined;
-  for (const error of collapseAnyOf(errors)) {
+  // past `max`: one schema location's errors are distinct fields (Ajv visits a field once per
+  // location), so they are counted as they come, unless one's field is a kept one's; from a
+  // second location on, every problem is told apart by its key (errorKey)
+  let firstPath: string | undefined;
+  let firstPast = 0;
+  let keptPointers: Set<string> | undefined;
+  let keys: Set<string> | undefined;
+  const all = collapseAnyOf(errors);
+  const keyAt = (j: number): string => errorKey(errorPointer(all[j]!), all[j]!);
+  for (let i = 0; i < all.length; i++) {
+    const error = all[i]!;
+    if (out.length >= max && omitted !== undefined) {
+      const pointer = errorPointer(error);
+      if (firstPath === undefined) {
+        firstPath = error.schemaPath;
+        firstPast = i;
+        keptPointers = new Set(out.map((d) => d.pointer));
+      }
+      if (keys === undefined && error.schemaPath !== firstPath) {
+        keys = new Set();
+        for (let j = 0; j < i; j++) keys.add(keyAt(j));
+      }
+      if (keys !== undefined) {
+        const key = errorKey(pointer, error);
+        if (keys.has(key)) continue;
+        keys.add(key);
+      } else if (keptPointers!.has(pointer)) {
+        const key = errorKey(pointer, error);
+        let again = false;
+        for (let j = 0; j < firstPast && !again; j++) again = keyAt(j) === key;
+        if (again) continue;
+      }
+      omitted.push(pointer);
+      continue;
+    }
     const d = schemaDiagnostic(error, input);
     if (seen === undefined && out.length < 32) {
       let again = false;

@@ -229,15 +229,66 @@ export interface InvalidPointers {
   has(pointer: string): boolean;
 }
 
-/** A payload's few failures are scanned (cheaper than building a Set); many go into a Set. */
-export function invalidPointers(diagnostics: readonly Diagnostic[]): InvalidPointers {
-  if (diagnostics.length > 16) return new Set(diagnostics.map((d) => d.pointer));
+/**
+ * A payload's few failures are scanned (cheaper than building a Set); many go into a Set, built
+ * at the fifth question: a rule asks about a field or two of a payload with a million failed
+ * items (issue 38.3), and a scan or two of their pointers costs less than hashing them all.
+ * `more`: the pointers of the failures past a finding limit (src/rules/check.ts `diagnose`).
+ */
+export function invalidPointers(diagnostics: readonly Diagnostic[], more: readonly string[] = []): InvalidPointers {
+  const size = diagnostics.length + more.length;
+  let asked = 0;
+  let set: Set<string> | undefined;
   return {
-    size: diagnostics.length,
+    size,
     has(pointer) {
-      for (let i = 0; i < diagnostics.length; i++) if (diagnostics[i]!.pointer === pointer) return true;
-      return false;
+      if (set === undefined && (size <= 16 || ++asked <= 4)) {
+        for (let i = 0; i < diagnostics.length; i++) if (diagnostics[i]!.pointer === pointer) return true;
+        for (let i = 0; i < more.length; i++) if (more[i] === pointer) return true;
+        return false;
+      }
+      if (set === undefined) {
+        set = new Set(more);
+        for (let i = 0; i < diagnostics.length; i++) set.add(diagnostics[i]!.pointer);
+      }
+      return set.has(pointer);
     },
   };
+}
+
+/**
+ * How many findings a check keeps (issue 38.2, 38.3): the first `max` (every one when absent),
+ * then one `more-findings` diagnostic that counts the rest exactly; `errorsOnly` skips the
+ * warning-only checks (a Standard Schema `validate` reports errors alone).
+ */
+export interface FindingLimit {
+  readonly max?: number;
+  readonly errorsOnly?: boolean;
+}
+
+/** Findings kept per payload by default: `vsk lint`'s `--max-findings-per-request` and `~standard.validate`'s issues. */
+export const DEFAULT_MAX_FINDINGS = 100;
+
+/** The rule of the one diagnostic that stands for the findings past the limit. */
+export const MORE_FINDINGS_RULE = "more-findings";
+
+/**
+ * The diagnostic for `more` findings past the first `max`, `errors` of them errors: an error when
+ * any is (a payload with errors stays invalid), else a warning. Its `expected` holds the counts
+ * as data (`{ kind: "more-findings", max, more, errors, warnings }`).
+ */
+export function moreFindings(max: number, more: number, errors: number): Diagnostic {
+  const warnings = more - errors;
+  const kinds = [
+    ...(errors > 0 ? [`${errors} error${errors === 1 ? "" : "s"}`] : []),
+    ...(warnings > 0 ? [`${warnings} warning${warnings === 1 ? "" : "s"}`] : []),
+  ].join(", ");
+  return redacted(
+    errors > 0 ? "error" : "warning",
+    "",
+    MORE_FINDINGS_RULE,
+    `… and ${more} more finding${more === 1 ? "" : "s"} (${kinds}), not shown: only the first ${max} findings of a request are kept`,
+    { kind: MORE_FINDINGS_RULE, max, more, errors, warnings },
+  );
 }
 // #endregion runtime

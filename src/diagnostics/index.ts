@@ -23,6 +23,10 @@ export {
   safePiece,
   type InvalidPointers,
   invalidPointers,
+  type FindingLimit,
+  DEFAULT_MAX_FINDINGS,
+  MORE_FINDINGS_RULE,
+  moreFindings,
 } from "./diagnostic.js";
 export { escapeToken, fieldLabel, valueAt, itemsAt } from "./pointers.js";
 export { describeValue, receivedOf, closest } from "./wording.js";

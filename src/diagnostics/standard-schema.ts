@@ -87,7 +87,10 @@ function issuePath(value: unknown, pointer: string): PropertyKey[] {
  * What the `~standard.validate` of an endpoint returns for its diagnostics: `{ value }` (the
  * payload as given, not copied, no defaults filled) when none is an error, else one issue per
  * error diagnostic, schema or cross-field rule alike (warnings are not issues). Each generated
- * endpoint writes its own `validate` around it, so the call to its validator stays monomorphic.
+ * endpoint writes its own `validate` around it, so the call to its validator stays monomorphic;
+ * it asks for errors only and at most `DEFAULT_MAX_FINDINGS` (100) of them, then one issue
+ * `… and M more findings (M errors) …` with the exact count (issue 38.3): linear in the input,
+ * whatever it holds.
  */
 export function standardResult<T>(value: unknown, diagnostics: readonly Diagnostic[]): StandardSchemaV1.Result<T> {
   if (diagnostics.length === 0) return { value: value as T }; // the valid payload's path, kept short

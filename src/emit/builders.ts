@@ -7,7 +7,7 @@ import { Project, StructureKind, VariableDeclarationKind, type SourceFile } from
 import type { EndpointModel, JsonSchemaObject } from "../schema/index.js";
 import { isSchemaObject, PROTOTYPE_MEMBERS } from "../schema/index.js";
 import type { JsonSchemaRule } from "../diagnostics/index.js";
-import { escapeToken } from "../diagnostics/index.js";
+import { DEFAULT_MAX_FINDINGS, escapeToken } from "../diagnostics/index.js";
 import { kindOf, type RuleSpec } from "../rules/index.js";
 import type { EndpointNames } from "./names.js";
 
@@ -62,7 +62,7 @@ export interface BuilderImports {
  * `jsonSchema`, the endpoint module's Standard JSON Schema converter (issue 42.2).
  */
 export function standardProps(input: string, validator: string, jsonSchema: string): string {
-  return `{ version: 1, vendor: "video-schema-kit", validate: (value: unknown) => standardResult<${input}>(value, ${validator}(value)), types: undefined as StandardSchemaV1.Types<${input}> | undefined, jsonSchema: ${jsonSchema} }`;
+  return `{ version: 1, vendor: "video-schema-kit", validate: (value: unknown) => standardResult<${input}>(value, ${validator}(value, { max: ${DEFAULT_MAX_FINDINGS}, errorsOnly: true })), types: undefined as StandardSchemaV1.Types<${input}> | undefined, jsonSchema: ${jsonSchema} }`;
 }
 
 /**
@@ -109,6 +109,7 @@ export function emitBuilders(
         { name: "BuildResult", isTypeOnly: true },
         { name: "Diagnostic", isTypeOnly: true },
         { name: "StandardJSONSchemaV1", isTypeOnly: true },
+        { name: "FindingLimit", isTypeOnly: true },
         { name: "StandardSchemaV1", isTypeOnly: true },
       ],
     },
@@ -180,11 +181,14 @@ export function emitBuilders(
       isExported: true,
       name: names.validate,
       docs: [
-        `Every reason the service would reject this \`${endpoint.key}\` payload (code invalid_input, reason input_validation_failed, spec 7.2), then warnings. Empty when it would be accepted.`,
+        `Every reason the service would reject this \`${endpoint.key}\` payload (code invalid_input, reason input_validation_failed, spec 7.2), then warnings. Empty when it would be accepted. With \`limit\`: the first \`limit.max\` findings and one \`more-findings\` counting the rest (\`errorsOnly\`: no warning-only rule runs).`,
       ],
-      parameters: [{ name: "input", type: "unknown" }],
+      parameters: [
+        { name: "input", type: "unknown" },
+        { name: "limit", type: "FindingLimit", hasQuestionToken: true },
+      ],
       returnType: "Diagnostic[]",
-      statements: "return validateInput(input);",
+      statements: "return validateInput(input, limit);",
     },
     {
       kind: StructureKind.Function,

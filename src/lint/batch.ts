@@ -4,7 +4,7 @@
  * The reply is the format's rendered text with counts and tallies (`WorkerOutput` `rendered`),
  * or each result's fields.
  */
-import { Linter, type LintDiagnostic, type LintResult, type Reporter } from "./lint.js";
+import { Linter, type FindingTotals, type LintDiagnostic, type LintResult, type Reporter } from "./lint.js";
 import { inlineSink } from "./ndjson.js";
 import type { ValidatorRegistry } from "./registry.js";
 import type { LintTarget } from "./resolve.js";
@@ -77,6 +77,7 @@ function resultsCollector(): Collector {
   let pairOf: number[] = [];
   let diagnosedAt: number[] = [];
   let diagnostics: LintDiagnostic[][] = [];
+  let totals: Array<FindingTotals | null> = [];
   return {
     result(r: LintResult) {
       let byEndpoint = pairIndex.get(r.model);
@@ -90,6 +91,7 @@ function resultsCollector(): Collector {
       if (r.diagnostics.length > 0) {
         diagnosedAt.push(pairOf.length);
         diagnostics.push(r.diagnostics);
+        totals.push(r.findings ?? null);
       }
       pairOf.push(index);
       lines.push(r.line);
@@ -102,6 +104,7 @@ function resultsCollector(): Collector {
         pairOf: Int32Array.from(pairOf),
         diagnosedAt,
         diagnostics,
+        totals,
       };
       lines = [];
       pairs = [];
@@ -109,6 +112,7 @@ function resultsCollector(): Collector {
       pairOf = [];
       diagnosedAt = [];
       diagnostics = [];
+      totals = [];
       return { id, nonBlank, results };
     },
   };
@@ -124,10 +128,13 @@ export function batchLinter(
   target: LintTarget,
   maxLineBytes: number,
   output: WorkerOutput,
+  /** `--max-findings-per-request` */
+  maxFindings: number,
 ): (batch: Batch) => Promise<BatchReply> {
   const collector: Collector =
     output.kind === "rendered" ? renderedCollector(output, () => linter) : resultsCollector();
   const linter: Linter = new Linter(registry, target, collector, { maxLineBytes });
+  linter.maxFindings = maxFindings;
   return (batch) => lintBatch(batch, linter, collector, maxLineBytes);
 }
 

@@ -3,7 +3,17 @@
  * endpoint, run the generated validator, report in the service's own vocabulary (spec 7.2).
  */
 export { runLint, LintUsageError, LintExit, type LintOptions, type LintNote, type LintRun } from "./run.js";
-export { Linter, type LintResult, type LintSummary, type Reporter, type LineJobs } from "./lint.js";
+export {
+  DEFAULT_MAX_FINDINGS,
+  MAX_FINDINGS_LIMIT,
+  type FindingTotals,
+  Linter,
+  MORE_FINDINGS_RULE,
+  type LintResult,
+  type LintSummary,
+  type Reporter,
+  type LineJobs,
+} from "./lint.js";
 export {
   describeEndpoints,
   resolvePayload,

@@ -166,11 +166,14 @@ export function sniffNdjson(stream: Readable): Promise<{ ndjson: boolean; stream
     /** true or false once the bytes so far tell, undefined while they do not */
     const verdict = (ended: boolean): boolean | undefined => {
       const text = Buffer.concat(chunks).toString("utf8");
-      const newline = text.indexOf("\n");
+      // a byte order mark and blank lines before the first payload are skipped, as the NDJSON
+      // reader skips them (issue 38.5); `\s` covers U+FEFF
+      const start = text.search(/\S/);
+      const newline = start < 0 ? -1 : text.indexOf("\n", start);
       if (newline < 0) return ended || size > SNIFF_BYTES ? false : undefined;
       if (!/\S/.test(text.slice(newline))) return ended || size > SNIFF_BYTES ? false : undefined;
       try {
-        JSON.parse(text.slice(0, newline));
+        JSON.parse(text.slice(start, newline));
         return true;
       } catch {
         return false;

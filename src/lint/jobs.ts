@@ -25,7 +25,15 @@
 import type { Worker } from "node:worker_threads";
 import { closeSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import type { LintDiagnostic, LineJobs, Linter, OpenedFile, RenderedBatch } from "./lint.js";
+import {
+  DEFAULT_MAX_FINDINGS,
+  type FindingTotals,
+  type LintDiagnostic,
+  type LineJobs,
+  type Linter,
+  type OpenedFile,
+  type RenderedBatch,
+} from "./lint.js";
 import type { Compression } from "./compressed.js";
 import { countLines, eachLine, readLine, type LineSink } from "./ndjson.js";
 import { batchLinter } from "./batch.js";
@@ -124,6 +132,8 @@ export interface WorkerSetup {
   files: Record<string, string | { error: string; name: string }>;
   target: LintTarget;
   maxLineBytes: number;
+  /** `--max-findings-per-request` */
+  maxFindings: number;
   output: WorkerOutput;
 }
 
@@ -145,6 +155,8 @@ export interface BatchResults {
   /** the indices of the results that have diagnostics, ascending, and theirs */
   diagnosedAt: number[];
   diagnostics: LintDiagnostic[][];
+  /** beside `diagnostics`: the payload's totals where its findings were capped, else null */
+  totals: Array<FindingTotals | null>;
 }
 
 /** A worker's answer to a batch. */
@@ -289,6 +301,8 @@ export class LintJobs implements LineJobs {
   private pool: WorkerPool | undefined;
   private starting: Promise<void> | undefined;
   private here: ((batch: Batch) => Promise<BatchReply>) | undefined;
+  /** `--max-findings-per-request`, as the main thread's Linter has it */
+  maxFindings = DEFAULT_MAX_FINDINGS;
 
   constructor(
     private readonly jobs: number,
@@ -335,6 +349,7 @@ export class LintJobs implements LineJobs {
       files,
       target: this.target,
       maxLineBytes: this.maxLineBytes,
+      maxFindings: this.maxFindings,
       output: this.output,
     };
     const notStarted = (error: unknown): void =>
@@ -352,7 +367,7 @@ export class LintJobs implements LineJobs {
 
   /** Lints a batch on this thread, as a worker would (its reply is the same). */
   lintHere(batch: Batch): Promise<BatchReply> {
-    this.here ??= batchLinter(this.registry, this.target, this.maxLineBytes, this.output);
+    this.here ??= batchLinter(this.registry, this.target, this.maxLineBytes, this.output, this.maxFindings);
     return this.here(batch);
   }
 
@@ -477,15 +492,19 @@ class JobSink implements LineSink {
       if (reported) await reported;
       return;
     }
-    const { lines, pairs, pairOf, diagnosedAt, diagnostics } = reply.results;
+    const { lines, pairs, pairOf, diagnosedAt, diagnostics, totals } = reply.results;
     if (pairOf.length !== lines.length)
       throw new Error(`a lint worker thread answered ${pairOf.length} results for ${lines.length} lines`);
     let next = 0;
     for (let i = 0; i < lines.length; i++) {
       const [model, endpoint] = pairs[pairOf[i]!]!;
       let found: LintDiagnostic[] = [];
-      if (diagnosedAt[next] === i) found = diagnostics[next++]!;
-      const reported = this.linter.report(this.source, lines[i]!, model, endpoint, found);
+      let total: FindingTotals | null = null;
+      if (diagnosedAt[next] === i) {
+        total = totals[next]!;
+        found = diagnostics[next++]!;
+      }
+      const reported = this.linter.report(this.source, lines[i]!, model, endpoint, found, total ?? undefined);
       if (reported) await reported;
     }
   }

@@ -2,7 +2,15 @@
  * Lints payloads: finds the endpoint each one is for (envelope or `--model/--endpoint`), runs
  * that endpoint's generated validator, and hands one `LintResult` per payload to a reporter.
  */
-import { describeValue, redacted, redactUrlsInText, type Diagnostic } from "../diagnostics/index.js";
+import {
+  DEFAULT_MAX_FINDINGS,
+  MORE_FINDINGS_RULE,
+  describeValue,
+  moreFindings,
+  redacted,
+  redactUrlsInText,
+  type Diagnostic,
+} from "../diagnostics/index.js";
 import {
   readSingleJson,
   type PayloadHandler,
@@ -15,7 +23,7 @@ import { readNdjson, type LineSink } from "./ndjson.js";
 import { isNdjsonPath, openFile, sniffNdjson } from "./inputs.js";
 import { decompressed } from "./compressed.js";
 import { dirname, relative, resolve } from "node:path";
-import type { ValidatorRegistry } from "./registry.js";
+import type { Validate, ValidatorRegistry } from "./registry.js";
 import { resolvePayload, type LintTarget } from "./resolve.js";
 import { locatePointer } from "../json/index.js";
 import type { PayloadCheck } from "./preflight.js";
@@ -35,6 +43,62 @@ export interface LintResult {
   endpoint: string | null;
   valid: boolean;
   diagnostics: LintDiagnostic[];
+  /**
+   * Present only when the payload had more findings than `--max-findings-per-request`: its
+   * totals, every one counted (`diagnostics` then holds the first N and one `lint/more-findings`).
+   */
+  findings?: FindingTotals;
+}
+
+/** A payload's findings, counted: all of them, and how many are errors and warnings. */
+export interface FindingTotals {
+  total: number;
+  errors: number;
+  warnings: number;
+}
+
+/** `--max-findings-per-request`'s default: findings kept per payload (issue 38.2). */
+export { DEFAULT_MAX_FINDINGS, MORE_FINDINGS_RULE };
+
+/**
+ * The largest `--max-findings-per-request`: a result's text stays far below a string's limit
+ * (~300 bytes a finding in json), so no report needs one giant string.
+ */
+export const MAX_FINDINGS_LIMIT = 100_000;
+
+/**
+ * The first `max` of a payload's findings and one `more-findings` that counts the rest exactly
+ * (an error when any of them is one), with the totals; the diagnostics as they are when within
+ * `max`. A validator asked for at most `max` (src/rules/check.ts `diagnose`) has counted its rest
+ * in a `more-findings` of its own: its counts are folded in. Called before anything per finding
+ * (locating, prefixing) is done, so a line with a million bad items costs one pass over the kept.
+ */
+export function capFindings(
+  diagnostics: Diagnostic[],
+  max: number,
+): { diagnostics: Diagnostic[]; findings?: FindingTotals } {
+  let hidden = 0;
+  let hiddenErrors = 0;
+  let shown = diagnostics;
+  const at = diagnostics.findIndex((d) => d.rule === MORE_FINDINGS_RULE && d.expected?.kind === MORE_FINDINGS_RULE);
+  if (at !== -1) {
+    const counts = diagnostics[at]!.expected!;
+    hidden = Number(counts.more);
+    hiddenErrors = Number(counts.errors);
+    shown = diagnostics.slice(0, at).concat(diagnostics.slice(at + 1));
+  }
+  if (at === -1 && diagnostics.length <= max) return { diagnostics };
+  let errors = hiddenErrors;
+  let moreErrors = hiddenErrors;
+  for (let i = 0; i < shown.length; i++)
+    if (shown[i]!.severity === "error") {
+      errors++;
+      if (i >= max) moreErrors++;
+    }
+  const total = shown.length + hidden;
+  const kept = shown.slice(0, max);
+  kept.push(moreFindings(max, total - kept.length, moreErrors));
+  return { diagnostics: kept, findings: { total, errors, warnings: total - errors } };
 }
 
 /** Where a payload sits in a `.json` document's text: diagnostics are located in it. */
@@ -187,6 +251,8 @@ interface Verdict {
   model: string | null;
   endpoint: string | null;
   diagnostics: LintDiagnostic[];
+  /** the payload's totals when its findings were capped (capFindings) */
+  findings?: FindingTotals;
 }
 
 /**
@@ -200,6 +266,10 @@ export class Linter {
   readonly summary: LintSummary = { requests: 0, valid: 0, invalid: 0, warnings: 0 };
   /** told each input's raw stream as it opens: the progress line's bytes read (src/lint/progress.ts) */
   opened?: (raw: { bytesRead?: number }) => void;
+  /** told what reading an input noticed beside its payloads (bytes after a gzip file's last member) */
+  warn?: (text: string) => void;
+  /** `--max-findings-per-request`: findings kept per payload, the rest counted in one (capFindings) */
+  maxFindings = DEFAULT_MAX_FINDINGS;
   constructor(
     private readonly registry: ValidatorRegistry,
     private readonly target: LintTarget,
@@ -218,6 +288,8 @@ export class Linter {
     diagnostics: Diagnostic[],
     placement?: Placement,
   ): Verdict {
+    const capped = capFindings(diagnostics, this.maxFindings);
+    diagnostics = capped.diagnostics;
     // in a document, a request's findings read top to bottom, by line then column (issue 42.3); stable
     if (placement !== undefined && diagnostics.length > 0)
       diagnostics = diagnostics
@@ -226,11 +298,13 @@ export class Linter {
           (a: LintDiagnostic, b: LintDiagnostic) =>
             (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0),
         );
-    return { source: at.source, line: at.line, model, endpoint, diagnostics };
+    const verdict: Verdict = { source: at.source, line: at.line, model, endpoint, diagnostics };
+    if (capped.findings !== undefined) verdict.findings = capped.findings;
+    return verdict;
   }
 
   private readonly deliver = (v: Verdict): void | Promise<void> =>
-    this.report(v.source, v.line, v.model, v.endpoint, v.diagnostics);
+    this.report(v.source, v.line, v.model, v.endpoint, v.diagnostics, v.findings);
 
   // --preflight: a window of payloads in flight (issue 37.7), so that the preflight's per-host
   // limit, not the reading, sets the pace; their results still go out in input order
@@ -285,15 +359,25 @@ export class Linter {
     model: string | null,
     endpoint: string | null,
     diagnostics: LintDiagnostic[],
+    /** the payload's totals when its findings were capped (capFindings) */
+    findings?: FindingTotals,
   ): void | Promise<void> => {
     let errors = 0;
-    for (const d of diagnostics) if (d.severity === "error") errors++;
+    let warnings = 0;
+    if (findings === undefined) {
+      for (const d of diagnostics) if (d.severity === "error") errors++;
+      warnings = diagnostics.length - errors;
+    } else ({ errors, warnings } = findings);
     const valid = errors === 0;
     this.summary.requests++;
     if (valid) this.summary.valid++;
     else this.summary.invalid++;
-    this.summary.warnings += diagnostics.length - errors;
-    return this.reporter.result({ source, line, model, endpoint, valid, diagnostics });
+    this.summary.warnings += warnings;
+    return this.reporter.result(
+      findings === undefined
+        ? { source, line, model, endpoint, valid, diagnostics }
+        : { source, line, model, endpoint, valid, diagnostics, findings },
+    );
   };
 
   /** Counts a `--jobs` worker's rendered batch and hands it to the reporter (which has `batch`: src/lint/jobs.ts checks). */
@@ -342,8 +426,10 @@ export class Linter {
       ]);
     const { model, endpoint, input, prefix } = resolved;
     const validate = this.registry.validatorOf(model, endpoint);
-    const run = (fn: (input: unknown) => Diagnostic[]): Verdict | Promise<Verdict> => {
-      const diagnostics = fn(input);
+    // the validator words the first maxFindings and counts the rest (a million bad items: one pass)
+    const limit = { max: this.maxFindings };
+    const run = (fn: Validate): Verdict | Promise<Verdict> => {
+      const diagnostics = fn(input, limit);
       // integers beyond 2^53 are compared as written, not as JSON.parse rounded them (spec 2.2);
       // src/rules (and Ajv with it) is loaded only for a payload that has both findings and such a number
       if (text !== undefined && diagnostics.length > 0 && /\d{16}/.test(text))
@@ -440,7 +526,7 @@ export class Linter {
   async file(path: string, cwd: string, stdinNdjson: boolean): Promise<void> {
     if (path === "-") {
       this.opened?.(process.stdin as { bytesRead?: number });
-      const { text: piped } = await decompressed(process.stdin, "<stdin>");
+      const { text: piped } = await decompressed(process.stdin, "<stdin>", this.warn);
       // piped NDJSON needs no --ndjson (issue 25.2); one document, pretty-printed or not, reads as one
       const { ndjson, stream: stdin } = stdinNdjson ? { ndjson: true, stream: piped } : await sniffNdjson(piped);
       if (ndjson) await readNdjson(stdin, "<stdin>", this.payload, this.readOptions, this.jobs?.sink(this, "<stdin>"));
@@ -449,7 +535,7 @@ export class Linter {
     }
     const file = openFile(path, cwd);
     this.opened?.(file);
-    const { text: stream, compression } = await decompressed(file, path);
+    const { text: stream, compression } = await decompressed(file, path, this.warn);
     if (isNdjsonPath(path))
       await readNdjson(stream, path, this.payload, this.readOptions, this.jobs?.sink(this, path, file, compression));
     else await readSingleJson(stream, path, this.document(dirname(resolve(cwd, path))));

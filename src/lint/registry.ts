@@ -9,10 +9,10 @@ import { existsSync } from "node:fs";
 import { readHead, readRegularFile, SpecialFileError } from "../durable/index.js";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { findModel, PACKAGE_ROOT, type ModelRef, type VskConfig } from "../config/index.js";
+import { distrust, findModel, PACKAGE_ROOT, trustHint, type ModelRef, type VskConfig } from "../config/index.js";
 // the reader alone, not the index: the index also loads the schema stage, which lint never needs
 import { readSnapshotFile, SnapshotError } from "../snapshot/read.js";
-import type { Diagnostic } from "../diagnostics/index.js";
+import type { Diagnostic, FindingLimit } from "../diagnostics/index.js";
 import { CompiledValidators } from "./compiled.js";
 
 export interface EndpointEntry {
@@ -28,7 +28,8 @@ export interface EndpointEntry {
   snapshotSha256: string;
 }
 
-export type Validate = (input: unknown) => Diagnostic[];
+/** A generated validator; `limit` (src/rules/check.ts `diagnose`) is ignored by one generated before it was known. */
+export type Validate = (input: unknown, limit?: FindingLimit) => Diagnostic[];
 
 /** endpoints.json and each validator are far smaller; a bigger file is refused unread. */
 const MAX_REGISTRY_BYTES = 64 * 1024 * 1024;
@@ -82,10 +83,26 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
   }
   const entries = new Map<string, EndpointEntry>();
   for (const e of parsed.endpoints ?? []) entries.set(e.key, e);
+  // lint imports code from here: never another user's, nor one others may write (issue 38.1,
+  // src/config/trust.ts); the package's own validators are part of the code running
+  const own = dir === join(PACKAGE_ROOT, "generated");
+  const untrusted = (path: string): RegistryError | undefined => {
+    const why = own ? undefined : distrust(path);
+    return why === undefined
+      ? undefined
+      : new RegistryError(
+          `lint does not import the validators in ${path}: ${why}; lint runs only code owned by you or root that no one else may write, ` +
+            `in a directory not everyone may write; ${trustHint(path, false)}, or run \`vsk generate\` into a directory of your own`,
+        );
+  };
+  const refused = untrusted(dir);
+  if (refused !== undefined) throw refused;
   // the package's own models are built with it (dist/generated); TypeScript elsewhere goes through the lint cache
   const ownBuild = dir === join(PACKAGE_ROOT, "generated") ? join(PACKAGE_ROOT, "dist", "generated") : undefined;
   let compiled: CompiledValidators | undefined;
   const moduleFile = async (validator: string): Promise<string> => {
+    const refusedFile = untrusted(join(dir, validator));
+    if (refusedFile !== undefined) throw refusedFile;
     if (!/\.m?ts$/.test(validator)) return join(dir, validator);
     if (ownBuild !== undefined) return join(ownBuild, validator.replace(/\.m?ts$/, ".mjs"));
     try {

@@ -56,6 +56,8 @@ export interface LintOptions {
   summary?: SummaryMode;
   ndjson?: boolean;
   maxLineBytes?: number;
+  /** `--max-findings-per-request`: findings kept per payload, the rest counted in one (default 100, DEFAULT_MAX_FINDINGS) */
+  maxFindings?: number;
   allowEmpty?: boolean;
   /** exit 1 with more warnings than this (default: no limit) */
   maxWarnings?: number;
@@ -166,6 +168,11 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
     preflight?.check,
     jobs,
   );
+  linter.warn = (text) => log({ level: "warning", text });
+  if (options.maxFindings !== undefined) {
+    linter.maxFindings = options.maxFindings;
+    if (jobs !== undefined) jobs.maxFindings = options.maxFindings;
+  }
   const { files, errors } = await expandInputs(inputs, cwd, { allowEmpty });
   const stopPreflight = preflight === undefined ? undefined : options.onPreflight?.(preflight);
   let stopProgress: (() => void) | undefined;

@@ -25,7 +25,7 @@ const registry: ValidatorRegistry = {
   cacheWarning: () => undefined,
 };
 
-const lint = batchLinter(registry, setup.target, setup.maxLineBytes, setup.output);
+const lint = batchLinter(registry, setup.target, setup.maxLineBytes, setup.output, setup.maxFindings);
 
 // one batch at a time, in the order posted
 let queue: Promise<void> = Promise.resolve();

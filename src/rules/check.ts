@@ -5,7 +5,14 @@
  * rule kinds' regions, preceded by the same dispatch written out by scripts/embed.mjs from the
  * list (`RuleSpec`, `Check`, `CHECKS`).
  */
-import { diagnosticsFromAjv, type AjvError, type Diagnostic, invalidPointers } from "../diagnostics/index.js";
+import {
+  diagnosticsFromAjv,
+  type AjvError,
+  type Diagnostic,
+  type FindingLimit,
+  invalidPointers,
+  moreFindings,
+} from "../diagnostics/index.js";
 import type { RuleCheck } from "./define.js";
 import { RULE_KINDS, type RuleSpec } from "./kinds.js";
 
@@ -18,17 +25,29 @@ const CHECKS = Object.fromEntries(RULE_KINDS.map((k) => [k.kind, k.check])) as {
   [K in RuleSpec["kind"]]: Check<K>;
 };
 
+/** The rule kinds whose every finding is a warning (from the list): skipped when only errors are wanted. */
+const WARNING_KINDS: ReadonlySet<string> = new Set(
+  RULE_KINDS.filter((k) => k.severity === "warning").map((k) => k.kind),
+);
+
 // #region runtime (copied into the generated support module: no imports in here)
-/** Runs the cross-field rules; rules about a field that already failed its schema are skipped. */
+/**
+ * Runs the cross-field rules; rules about a field that already failed its schema are skipped,
+ * and with `errorsOnly` the kinds that only warn (`WARNING_KINDS`).
+ */
 export function checkRules(
   rules: readonly RuleSpec[],
   input: unknown,
   schemaErrors: readonly Diagnostic[],
+  errorsOnly = false,
+  /** the pointers of schema errors past a finding limit (`diagnose`) */
+  moreInvalid?: readonly string[],
 ): Diagnostic[] {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return [];
-  const invalid = invalidPointers(schemaErrors);
+  const invalid = invalidPointers(schemaErrors, moreInvalid);
   const out: Diagnostic[] = [];
   for (const rule of rules) {
+    if (errorsOnly && WARNING_KINDS.has(rule.kind)) continue;
     const found = (CHECKS[rule.kind] as Check<RuleSpec["kind"]>)(
       rule as never,
       input as Record<string, unknown>,
@@ -50,19 +69,33 @@ export function runValidation(schema: CompiledSchema, rules: readonly RuleSpec[]
   return diagnose(schema(input) ? null : schema.errors, rules, input);
 }
 
-/** Every diagnostic of a payload, given Ajv's errors for it (`null` when the schema passed). */
+/**
+ * Every diagnostic of a payload, given Ajv's errors for it (`null` when the schema passed); with
+ * a `limit`, the first `limit.max` and one `more-findings` counting the rest exactly (issue 38.3:
+ * the schema errors past it are counted, never worded, so the work stays linear and small).
+ */
 export function diagnose(
   ajvErrors: readonly AjvError[] | null | undefined,
   rules: readonly RuleSpec[],
   input: unknown,
+  limit?: FindingLimit,
 ): Diagnostic[] {
-  const schemaErrors = diagnosticsFromAjv(ajvErrors, input);
-  const ruleFindings = checkRules(rules, input, schemaErrors);
-  if (ruleFindings.length === 0) return schemaErrors;
-  // errors first, then warnings, each in order (schema errors are all errors)
-  const out = schemaErrors.slice();
-  for (const d of ruleFindings) if (d.severity === "error") out.push(d);
-  for (const d of ruleFindings) if (d.severity === "warning") out.push(d);
-  return out;
+  const max = limit?.max ?? Infinity;
+  const omitted: string[] = [];
+  const schemaErrors = diagnosticsFromAjv(ajvErrors, input, max, omitted);
+  const ruleFindings = checkRules(rules, input, schemaErrors, limit?.errorsOnly === true, omitted);
+  let out = schemaErrors;
+  if (ruleFindings.length > 0) {
+    // errors first, then warnings, each in order (schema errors are all errors)
+    out = schemaErrors.slice();
+    for (const d of ruleFindings) if (d.severity === "error") out.push(d);
+    for (const d of ruleFindings) if (d.severity === "warning") out.push(d);
+  }
+  if (omitted.length === 0 && out.length <= max) return out;
+  let moreErrors = omitted.length;
+  for (let i = max; i < out.length; i++) if (out[i]!.severity === "error") moreErrors++;
+  const kept = out.length > max ? out.slice(0, max) : out.slice();
+  kept.push(moreFindings(max, omitted.length + Math.max(0, out.length - max), moreErrors));
+  return kept;
 }
 // #endregion runtime

@@ -15,8 +15,12 @@ import { kindOf, type RuleSpec } from "./kinds.js";
 export function quickCheckSource(rules: readonly RuleSpec[]): string {
   const parts = ['if (input === null || typeof input !== "object" || Array.isArray(input)) return false;'];
   for (const rule of rules) {
-    const code = kindOf(rule).quick(rule);
-    parts.push(code === undefined ? "return false;" : code);
+    const kind = kindOf(rule);
+    const code = kind.quick(rule);
+    const part = code === undefined ? "return false;" : code;
+    // a Standard Schema validate wants errors only (issue 38.3): a warning rule's quick form
+    // (the unknown-field scan walks every key) is skipped then
+    parts.push(kind.severity === "warning" ? `if (!errorsOnly) {\n${part}\n}` : part);
   }
   parts.push("return true;");
   return parts.join("\n");

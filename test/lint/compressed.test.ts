@@ -87,6 +87,38 @@ describe("compressed input", () => {
     expect(JSON.parse(run.stdout).summary).toMatchObject({ requests: 3, invalid: 1 });
   });
 
+  it("bytes after the last complete gzip member: every line of every member linted, one warning naming the offset (issue 38.4)", () => {
+    // 2,000 lines, the last one invalid, then junk: node's Gunzip lost the last ~100 lines
+    const lines = Array.from({ length: 1999 }, (_, i) => OK.replace("a cat", `a cat ${i}`)).join("") + BAD;
+    const member = gzipSync(lines);
+    writeFileSync(join(dir, "tail.ndjson.gz"), Buffer.concat([member, Buffer.from("junk bytes\n")]));
+    const one = gzipSync(BAD);
+    writeFileSync(join(dir, "one-tail.ndjson.gz"), Buffer.concat([one, Buffer.from([0x1f])]));
+    // concatenated members (as `cat a.gz b.gz` makes) keep working, with a tail after them too
+    const members = Buffer.concat([gzipSync(OK), gzipSync(BAD), gzipSync(OK), Buffer.alloc(3)]);
+    writeFileSync(join(dir, "members.ndjson.gz"), members);
+    const run = lint(["tail.ndjson.gz", "one-tail.ndjson.gz", "members.ndjson.gz", "--format", "json"]);
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout) as { results: Array<{ source: string; line: number; valid: boolean }> };
+    const of = (source: string) => report.results.filter((r) => r.source === source);
+    expect(of("tail.ndjson.gz")).toHaveLength(2000);
+    expect(of("tail.ndjson.gz").at(-1)).toMatchObject({ line: 2000, valid: false });
+    expect(of("one-tail.ndjson.gz").map((r) => [r.line, r.valid])).toEqual([[1, false]]);
+    expect(of("members.ndjson.gz").map((r) => [r.line, r.valid])).toEqual([
+      [1, true],
+      [2, false],
+      [3, true],
+    ]);
+    expect(run.stderr).toBe(
+      [
+        `vsk: warning: tail.ndjson.gz: 11 bytes after the last complete gzip member, from byte offset ${member.length}, are not gzip data and were ignored; every line of the member before them was linted`,
+        `vsk: warning: one-tail.ndjson.gz: 1 byte after the last complete gzip member, from byte offset ${one.length}, are not gzip data and were ignored; every line of the member before them was linted`,
+        `vsk: warning: members.ndjson.gz: 3 bytes after the last complete gzip member, from byte offset ${members.length - 3}, are not gzip data and were ignored; every line of the 3 members before them was linted`,
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("a corrupt stream is an error naming the file, never a stack trace", () => {
     const run = lint(["corrupt.ndjson.gz"]);
     expect(run.code).toBe(2);

@@ -49,6 +49,18 @@ describe("stdin without --ndjson", () => {
         [3, false],
       ],
     });
+    // issue 38.5: a byte order mark or blank lines before the first payload are skipped, as in a file
+    for (const lead of ["\uFEFF", "\n", "\r\n  \n", "\uFEFF\n"]) {
+      const lines = lead.split("\n").length - 1;
+      expect(lintStdin(lead + ndjson), JSON.stringify(lead)).toEqual({
+        code: 1,
+        results: [
+          [1 + lines, true],
+          [2 + lines, false],
+          [3 + lines, true],
+        ],
+      });
+    }
     expect(lintStdin(gzipSync(ndjson))).toEqual({
       code: 1,
       results: [

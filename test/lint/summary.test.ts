@@ -197,12 +197,16 @@ describe("lint --summary", () => {
     const input: Record<string, unknown> = { prompt: "p" };
     for (let i = 0; i < 1010; i++) input[`f${i}`] = i;
     writeFileSync(join(dir, "wide.json"), JSON.stringify({ model: "modelA", endpoint: "text-to-video", input }));
-    const { summary, results } = report(["wide.json", "--summary"]);
+    // every finding kept (the default keeps 100 per request, issue 38.2)
+    const all = ["--max-findings-per-request", "2000"];
+    const { summary, results } = report(["wide.json", "--summary", ...all]);
     const byField = summary.byField! as Array<Tables["byField"][number] & { other?: true }>;
     expect(byField).toHaveLength(1001);
     expect(byField.at(-1)).toEqual({ field: null, findings: 10, requests: 1, other: true });
     expect(byField.reduce((n, f) => n + f.findings, 0)).toBe(results[0]!.diagnostics.length);
-    expect(lint(["wide.json", "--summary-only"]).stdout).toContain("… 981 fields more (--format json lists every one)");
+    expect(lint(["wide.json", "--summary-only", ...all]).stdout).toContain(
+      "… 981 fields more (--format json lists every one)",
+    );
   });
 
   it("pretty: --summary-only prints the aligned tables with the same counts, and no per-result line", () => {

@@ -30,6 +30,23 @@ describe("vsk mock in scripts (issue 24.16)", () => {
     await expect(fetch(`${url}/v1/predictions/x`)).rejects.toThrow();
   });
 
+  it("a signal sent the instant the ready line is read stops the mock with exit 0 (issue 38.6)", async () => {
+    // the handlers are installed before the line is printed: a script that sends SIGINT (or
+    // SIGTERM) as soon as it sees the line never races them; tried a few times, each signal
+    for (const signal of ["SIGINT", "SIGTERM", "SIGINT", "SIGTERM", "SIGINT", "SIGINT"] as const) {
+      const child = spawn(process.execPath, [join(root, "dist/cli/vsk.js"), "mock", "--port", "0"], { cwd: root });
+      let stdout = "";
+      child.stdout.on("data", (c) => {
+        stdout += c;
+        if (stdout.includes("listening on")) child.kill(signal); // at once, in the same tick
+      });
+      const [code, by] = await new Promise<[number | null, string | null]>((r) =>
+        child.on("exit", (c, s) => r([c, s])),
+      );
+      expect({ signal, code, by }).toEqual({ signal, code: 0, by: null });
+    }
+  });
+
   it("docs/mock.md starts it in scripts as node_modules/.bin/vsk, and says why not npx", () => {
     const docs = readFileSync(join(root, "docs/mock.md"), "utf8");
     const script = /```sh\n([\s\S]*?)```/.exec(docs)?.[1] ?? "";

@@ -8,7 +8,7 @@ import { checkRules, kindOf, quickCheckSource, type RuleKind, type RuleSpec } fr
 export type KindCase = [string, { given: unknown; want: unknown[][] }];
 
 export function runKindCases<R extends RuleSpec>(kind: RuleKind<R>, rule: R, cases: readonly KindCase[]): void {
-  const quick = new Function("input", quickCheckSource([rule])) as (input: unknown) => boolean;
+  const quick = new Function("input", "errorsOnly", quickCheckSource([rule])) as (input: unknown) => boolean;
   it.each(cases)("%s", (_, { given, want }) => {
     const found = checkRules([rule], given, []);
     expect(found.map((d) => [d.severity, d.rule, d.pointer, d.message])).toEqual(want);

@@ -40,7 +40,7 @@ const endpoints = Object.entries(SPEC_RULES).map(([key, rules]) => [key, [...rul
 
 describe("quick rule checks are never more lenient than the full checks", () => {
   it.each(endpoints)("%s", (_key, rules) => {
-    const quick = new Function("input", quickCheckSource(rules)) as (input: unknown) => boolean;
+    const quick = new Function("input", "errorsOnly", quickCheckSource(rules)) as (input: unknown) => boolean;
     fc.assert(
       fc.property(fc.oneof(withExtras, fc.jsonValue({ maxDepth: 2 })), (input) => {
         if (quick(input)) expect(checkRules(rules, input, [])).toEqual([]);
@@ -50,9 +50,11 @@ describe("quick rule checks are never more lenient than the full checks", () => 
   });
 
   it("says true for an ordinary valid payload (the fast path is taken)", () => {
-    const quick = new Function("input", quickCheckSource([...SPEC_RULES["modelA/keyframes-to-video"]!, unknown])) as (
-      input: unknown,
-    ) => boolean;
+    const quick = new Function(
+      "input",
+      "errorsOnly",
+      quickCheckSource([...SPEC_RULES["modelA/keyframes-to-video"]!, unknown]),
+    ) as (input: unknown) => boolean;
     expect(
       quick({
         prompt: "p",

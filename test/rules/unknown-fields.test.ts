@@ -87,7 +87,9 @@ describe("unknown-field inside described objects", () => {
   });
 
   it("the quick form is never more lenient than the full check on nested payloads", () => {
-    const quick = new Function("input", quickCheckSource([rule as RuleSpec])) as (input: unknown) => boolean;
+    const quick = new Function("input", "errorsOnly", quickCheckSource([rule as RuleSpec])) as (
+      input: unknown,
+    ) => boolean;
     const key = fc.constantFrom("image_url", "frame_index", "strength", "pan", "zoom", "name", "children", "a", "b");
     const leaf = fc.oneof(fc.integer(), fc.constant(null), fc.string({ maxLength: 3 }));
     const obj = fc.letrec((tie) => ({

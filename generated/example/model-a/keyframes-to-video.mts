@@ -6,6 +6,7 @@ import {
   type BuildResult,
   type Diagnostic,
   type StandardJSONSchemaV1,
+  type FindingLimit,
   type StandardSchemaV1,
 } from "../../support.mjs";
 import { validate as validateInput } from "./keyframes-to-video.validate.mjs";
@@ -120,15 +121,19 @@ export const modelAKeyframesToVideoStandardSchema: StandardSchemaV1<ModelAKeyfra
   "~standard": {
     version: 1,
     vendor: "video-schema-kit",
-    validate: (value: unknown) => standardResult<ModelAKeyframesToVideoInput>(value, validateInput(value)),
+    validate: (value: unknown) =>
+      standardResult<ModelAKeyframesToVideoInput>(
+        value,
+        validateInput(value, { max: 100, errorsOnly: true }),
+      ),
     types: undefined as StandardSchemaV1.Types<ModelAKeyframesToVideoInput> | undefined,
     jsonSchema: modelAKeyframesToVideoJsonSchema,
   },
 };
 
-/** Every reason the service would reject this `example/model-a/keyframes-to-video` payload (code invalid_input, reason input_validation_failed, spec 7.2), then warnings. Empty when it would be accepted. */
-export function validateModelAKeyframesToVideo(input: unknown): Diagnostic[] {
-  return validateInput(input);
+/** Every reason the service would reject this `example/model-a/keyframes-to-video` payload (code invalid_input, reason input_validation_failed, spec 7.2), then warnings. Empty when it would be accepted. With `limit`: the first `limit.max` findings and one `more-findings` counting the rest (`errorsOnly`: no warning-only rule runs). */
+export function validateModelAKeyframesToVideo(input: unknown, limit?: FindingLimit): Diagnostic[] {
+  return validateInput(input, limit);
 }
 
 /** Builds the queue request for `example/model-a/keyframes-to-video`, or returns the validation error instead of throwing. */

@@ -6,6 +6,7 @@ import {
   type BuildResult,
   type Diagnostic,
   type StandardJSONSchemaV1,
+  type FindingLimit,
   type StandardSchemaV1,
 } from "../../support.mjs";
 import { validate as validateInput } from "./reference-to-video.validate.mjs";
@@ -152,15 +153,19 @@ export const modelBReferenceToVideoStandardSchema: StandardSchemaV1<ModelBRefere
   "~standard": {
     version: 1,
     vendor: "video-schema-kit",
-    validate: (value: unknown) => standardResult<ModelBReferenceToVideoInput>(value, validateInput(value)),
+    validate: (value: unknown) =>
+      standardResult<ModelBReferenceToVideoInput>(
+        value,
+        validateInput(value, { max: 100, errorsOnly: true }),
+      ),
     types: undefined as StandardSchemaV1.Types<ModelBReferenceToVideoInput> | undefined,
     jsonSchema: modelBReferenceToVideoJsonSchema,
   },
 };
 
-/** Every reason the service would reject this `example/model-b/reference-to-video` payload (code invalid_input, reason input_validation_failed, spec 7.2), then warnings. Empty when it would be accepted. */
-export function validateModelBReferenceToVideo(input: unknown): Diagnostic[] {
-  return validateInput(input);
+/** Every reason the service would reject this `example/model-b/reference-to-video` payload (code invalid_input, reason input_validation_failed, spec 7.2), then warnings. Empty when it would be accepted. With `limit`: the first `limit.max` findings and one `more-findings` counting the rest (`errorsOnly`: no warning-only rule runs). */
+export function validateModelBReferenceToVideo(input: unknown, limit?: FindingLimit): Diagnostic[] {
+  return validateInput(input, limit);
 }
 
 /** Builds the queue request for `example/model-b/reference-to-video`, or returns the validation error instead of throwing. */

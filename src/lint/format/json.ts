@@ -67,7 +67,12 @@ export function jsonRenderer(): (r: LintResult) => string {
     let diagnostics = "";
     for (let i = 0; i < r.diagnostics.length; i++)
       diagnostics += (i === 0 ? "" : ",") + diagnosticJson(r.diagnostics[i]!);
-    return `,\n{"source":${quote(r.source)},"line":${r.line},"model":${quote(r.model)},"endpoint":${quote(r.endpoint)},"valid":${r.valid},"diagnostics":[${diagnostics}]}`;
+    // a payload whose findings were capped (--max-findings-per-request) says its totals
+    const findings =
+      r.findings === undefined
+        ? ""
+        : `,"findings":{"total":${r.findings.total},"errors":${r.findings.errors},"warnings":${r.findings.warnings}}`;
+    return `,\n{"source":${quote(r.source)},"line":${r.line},"model":${quote(r.model)},"endpoint":${quote(r.endpoint)},"valid":${r.valid},"diagnostics":[${diagnostics}]${findings}}`;
   };
 }
 

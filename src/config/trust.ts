@@ -17,7 +17,7 @@ export const TRUSTED_PATHS_ENV = "VSK_TRUSTED_PATHS";
  * absolute paths of files or directories; a path is trusted when it is an entry or lies under
  * one; `*` trusts every path.
  */
-function listed(path: string, env: NodeJS.ProcessEnv): boolean {
+function listed(path: string, env: Readonly<Record<string, string | undefined>>): boolean {
   const entries = (env[TRUSTED_PATHS_ENV] ?? "").split(delimiter).filter((e) => e !== "");
   if (entries.length === 0) return false;
   if (entries.includes("*")) return true;
@@ -42,7 +42,10 @@ const octal = (mode: number): string => (mode & 0o7777).toString(8).padStart(3, 
  * user (uid 65534)`), or undefined when it is. A path that cannot be examined is left to the
  * reader that follows, whose error says why.
  */
-export function distrust(path: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function distrust(
+  path: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string | undefined {
   const uid = process.getuid?.();
   if (uid === undefined || listed(path, env)) return undefined;
   let real: string;

@@ -95,8 +95,12 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
             `in a directory not everyone may write; ${trustHint(path, false)}, or run \`vsk generate\` into a directory of your own`,
         );
   };
-  const refused = untrusted(dir);
-  if (refused !== undefined) throw refused;
+  // the directory and every validator file it lists, before any other word about them (a stat each)
+  const files = [...entries.values()].flatMap((e) => (typeof e.validator === "string" ? [join(dir, e.validator)] : []));
+  for (const path of [dir, ...files]) {
+    const refused = untrusted(path);
+    if (refused !== undefined) throw refused;
+  }
   // the package's own models are built with it (dist/generated); TypeScript elsewhere goes through the lint cache
   const ownBuild = dir === join(PACKAGE_ROOT, "generated") ? join(PACKAGE_ROOT, "dist", "generated") : undefined;
   let compiled: CompiledValidators | undefined;

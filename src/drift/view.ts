@@ -390,8 +390,12 @@ export function ifChecks(condition: unknown): string[] {
 }
 
 /** The values a schema allows, when it lists them (`enum`, `const`). */
-export const listed = (s: unknown): unknown[] | undefined =>
-  !isSchemaObject(s) ? undefined : Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined;
+export const listed = (s: unknown): unknown[] | undefined => {
+  if (!isSchemaObject(s)) return undefined;
+  // both written: a value must be in the enum and equal the const (issue 39)
+  if (Array.isArray(s.enum) && "const" in s) return s.enum.filter((v) => canonical(v) === canonical(s.const));
+  return Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined;
+};
 
 /** The tags of an object-only schema: each required property whose values it lists inline, with those values. */
 function tagsOf(s: JsonSchemaObject): Map<string, Set<string>> | undefined {

@@ -94,7 +94,7 @@ const MIRROR: Record<ChangeKindName, ChangeKindName> = {
   "response/constraint-unset": "response/constraint-set",
   "response/schema-keyword-set": "response/schema-keyword-unset",
   "response/schema-keyword-unset": "response/schema-keyword-set",
-  "response/type-shaping-keyword-unset": "response/schema-keyword-set",
+  "response/type-shaping-keyword-unset": "response/type-narrowed",
   "response/required-property-became-write-only": "response/property-no-longer-write-only",
   "response/optional-property-became-write-only": "response/property-no-longer-write-only",
   "response/property-no-longer-write-only": "response/optional-property-became-write-only",

@@ -16,8 +16,9 @@ export function compareAdditionalProperties(
 ): void {
   const level = (v: unknown): number =>
     v === undefined || v === true || (isSchemaObject(v) && Object.keys(v).length === 0) ? 2 : v === false ? 0 : 1;
-  const vb = snapshot.schema.additionalProperties;
-  const va = source.schema.additionalProperties;
+  // unlisted properties `additionalProperties` does not govern fall to `unevaluatedProperties` (issue 39)
+  const vb = snapshot.schema.additionalProperties ?? snapshot.schema.unevaluatedProperties;
+  const va = source.schema.additionalProperties ?? source.schema.unevaluatedProperties;
   const [lb, la] = [level(vb), level(va)];
   if (lb === la && lb !== 1) return;
   if (lb === 1 && la === 1) {

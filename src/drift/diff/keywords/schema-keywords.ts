@@ -116,12 +116,8 @@ const count =
 
 /** How a keyword written on both sides, differently, is compared (issue 29.2). */
 const SUBSCHEMAS: Record<SchemaKeyword, (p: Pair, vb: unknown, va: unknown) => void> = {
-  // each position compared (`positions`); a position added narrows, removed widens
-  prefixItems: (p, vb, va) => {
-    if (!Array.isArray(vb) || !Array.isArray(va)) return emitPart(p, false, vb, va);
-    if (va.length > vb.length) emitPart(p, true, vb, va);
-    if (vb.length > va.length) emitPart(p, false, vb, va);
-  },
+  // compared position by position instead (`positions`)
+  prefixItems: () => undefined,
   // an array is accepted when some item matches: compared as its items are
   contains: (p, vb, va) => descend(p, vb, va, ["contains"], "*"),
   minContains: count(false),
@@ -187,7 +183,7 @@ export function compareSchemaKeywords(snapshot: Alternative, source: Alternative
     const va = inForce(source.schema, keyword);
     if (sameWritten(vb, va, walk) || toldByAnother(keyword, snapshot, source, walk)) continue;
     const pair: Pair = { keyword, snapshot, source, field, walk };
-    if (keyword === "prefixItems") positions(pair);
+    if (keyword === "prefixItems" && positions(pair, vb, va)) continue;
     if (keyword === "patternProperties") patternPriors(pair, vb, va);
     if (vb === undefined || va === undefined) emitPart(pair, vb === undefined, vb, va);
     else SUBSCHEMAS[keyword](pair, vb, va);
@@ -228,10 +224,17 @@ function patternPriors(p: Pair, vb: unknown, va: unknown): void {
  * Each position a `prefixItems` covers on either side, compared as an item (issue 39): past a
  * side's tuple, its `items` (any value when absent) applies there. So a tuple removed from a
  * request whose `items` then applies to every element, or a position added to a response whose
- * `items` said something else, is compared as the type or bound it changes, never only as the
- * keyword set or unset.
+ * `items` said something else, is compared as the type or bound it changes, never as the
+ * keyword set or unset. A response position removed is still the tuple unset (breaking: it
+ * shapes the client's type), compared no further. False when that is left to the caller.
  */
-function positions(p: Pair): void {
+function positions(p: Pair, vb: unknown, va: unknown): boolean {
+  const len = (v: unknown): number => (Array.isArray(v) ? v.length : 0);
+  if (p.walk.direction === "response" && len(va) < len(vb)) {
+    emitPart(p, false, vb, va);
+    return true;
+  }
+  if ((vb !== undefined && !Array.isArray(vb)) || (va !== undefined && !Array.isArray(va))) return false;
   const at = (alt: Alternative, i: number): [unknown, string[]] => {
     const tuple = alt.schema.prefixItems;
     if (Array.isArray(tuple) && i < tuple.length) return [tuple[i], ["prefixItems", String(i)]];
@@ -241,13 +244,14 @@ function positions(p: Pair): void {
     Array.isArray(alt.schema.prefixItems) ? alt.schema.prefixItems.length : 0;
   const n = Math.max(length(p.snapshot), length(p.source));
   for (let i = 0; i < n; i++) {
-    const [[vb, pb], [va, pa]] = [at(p.snapshot, i), at(p.source, i)];
-    if (sameWritten(vb, va, p.walk)) continue;
+    const [[sb, pb], [sa, pa]] = [at(p.snapshot, i), at(p.source, i)];
+    if (sameWritten(sb, sa, p.walk)) continue;
     p.walk.descend(
-      viewSchema(vb, child(p.snapshot.at, ...pb), p.walk.before, p.snapshot.refs),
-      viewSchema(va, child(p.source.at, ...pa), p.walk.after, p.source.refs),
+      viewSchema(sb, child(p.snapshot.at, ...pb), p.walk.before, p.snapshot.refs),
+      viewSchema(sa, child(p.source.at, ...pa), p.walk.after, p.source.refs),
       [...p.field, String(i)],
       p.walk,
     );
   }
+  return true;
 }

@@ -4,7 +4,7 @@
  */
 import type { JsonSchemaObject } from "../../../schema/index.js";
 import { isSchemaObject } from "../../../schema/index.js";
-import { child, viewSchema, type Alternative } from "../../view.js";
+import { canonical, child, viewSchema, type Alternative } from "../../view.js";
 import { at, kindOf, UNLISTED, type FindingParams, type Walk } from "../finding.js";
 
 /** `additionalProperties`: absent or true accepts any, a schema some, false none. */
@@ -16,9 +16,11 @@ export function compareAdditionalProperties(
 ): void {
   const level = (v: unknown): number =>
     v === undefined || v === true || (isSchemaObject(v) && Object.keys(v).length === 0) ? 2 : v === false ? 0 : 1;
-  // unlisted properties `additionalProperties` does not govern fall to `unevaluatedProperties` (issue 39)
-  const vb = snapshot.schema.additionalProperties ?? snapshot.schema.unevaluatedProperties;
-  const va = source.schema.additionalProperties ?? source.schema.unevaluatedProperties;
+  // unlisted properties `additionalProperties` does not govern fall to `unevaluatedProperties`
+  // (issue 39); one that differs between the sides is its own change (schema-keywords.ts)
+  const fallback = canonical(snapshot.schema.unevaluatedProperties) === canonical(source.schema.unevaluatedProperties);
+  const vb = snapshot.schema.additionalProperties ?? (fallback ? snapshot.schema.unevaluatedProperties : undefined);
+  const va = source.schema.additionalProperties ?? (fallback ? source.schema.unevaluatedProperties : undefined);
   const [lb, la] = [level(vb), level(va)];
   if (lb === la && lb !== 1) return;
   if (lb === 1 && la === 1) {

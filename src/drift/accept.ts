@@ -19,8 +19,10 @@ export const ACCEPT_FILE = ".vsk-drift-accept.json";
 
 export interface AcceptEntry {
   model: string;
-  id: string;
-  pointer: string;
+  /** the change id and a JSON Pointer of either side; or, instead, the change's `fingerprint` (issue 39) */
+  id?: string;
+  pointer?: string;
+  fingerprint?: string;
   /** only this endpoint; any endpoint when absent */
   endpoint?: string;
   reason: string;
@@ -60,14 +62,24 @@ export function parseAcceptEntries(raw: unknown, file: string, models?: readonly
     const at = `/accept/${i}`;
     if (!isSchemaObject(entry)) return fail(at, "expected an object");
     for (const key of Object.keys(entry)) {
-      if (!["model", "id", "pointer", "endpoint", "reason", "expires"].includes(key))
-        fail(`${at}/${key}`, "unknown key; known: model, id, pointer, endpoint, reason, expires");
+      if (!["model", "id", "pointer", "fingerprint", "endpoint", "reason", "expires"].includes(key))
+        fail(`${at}/${key}`, "unknown key; known: model, id, pointer, fingerprint, endpoint, reason, expires");
     }
+    const byFingerprint = entry.fingerprint !== undefined;
+    if (byFingerprint && (typeof entry.fingerprint !== "string" || !/^[0-9a-f]{16}$/.test(entry.fingerprint)))
+      fail(`${at}/fingerprint`, "expected a change's fingerprint: 16 hex digits, as the JSON report gives it");
     for (const key of ["model", "id", "reason"] as const) {
+      if (key === "id" && byFingerprint && entry.id === undefined) continue;
       if (typeof entry[key] !== "string" || entry[key] === "") fail(`${at}/${key}`, "expected a non-empty string");
     }
-    if (typeof entry.pointer !== "string" || (entry.pointer !== "" && !entry.pointer.startsWith("/")))
-      fail(`${at}/pointer`, 'expected a JSON Pointer ("" or starting with "/")');
+    if (
+      !(byFingerprint && entry.pointer === undefined) &&
+      (typeof entry.pointer !== "string" || (entry.pointer !== "" && !entry.pointer.startsWith("/")))
+    )
+      fail(
+        `${at}/pointer`,
+        'expected a JSON Pointer ("" or starting with "/"), or a "fingerprint" instead of "id" and "pointer"',
+      );
     if (entry.endpoint !== undefined && (typeof entry.endpoint !== "string" || entry.endpoint === ""))
       fail(`${at}/endpoint`, "expected a non-empty string");
     if (
@@ -92,11 +104,16 @@ export function parseAcceptEntries(raw: unknown, file: string, models?: readonly
 function matches(entry: AcceptEntry, change: Change): boolean {
   return (
     entry.model === change.model &&
-    entry.id === change.id &&
+    (entry.fingerprint === undefined || entry.fingerprint === change.fingerprint) &&
+    (entry.id === undefined || entry.id === change.id) &&
     (entry.endpoint === undefined || entry.endpoint === change.endpoint) &&
-    (entry.pointer === change.pointer.before || entry.pointer === change.pointer.after)
+    (entry.pointer === undefined || entry.pointer === change.pointer.before || entry.pointer === change.pointer.after)
   );
 }
+
+/** How a warning names an entry: its id and pointer, or its fingerprint. */
+const named = (entry: AcceptEntry): string =>
+  [entry.model, entry.id, entry.pointer, entry.fingerprint].filter((x) => x !== undefined).join(" ");
 
 /** Splits changes into those still reported and those accepted; warns about expired and unused entries. */
 export function applyAccepted(
@@ -109,7 +126,7 @@ export function applyAccepted(
   const live = entries.filter((entry, i) => {
     if (entry.expires !== undefined && entry.expires < today) {
       warnings.push(
-        `${file} at /accept/${i}: expired on ${entry.expires} (${entry.model} ${entry.id} ${entry.pointer}); the change is reported again: renew or remove the entry`,
+        `${file} at /accept/${i}: expired on ${entry.expires} (${named(entry)}); the change is reported again: renew or remove the entry`,
       );
       return false;
     }
@@ -133,7 +150,7 @@ export function applyAccepted(
   live.forEach((entry) => {
     if (!used.has(entry)) {
       warnings.push(
-        `${file} at /accept/${entries.indexOf(entry)}: matches no change (${entry.model} ${entry.id} ${entry.pointer}); remove it if the change is in the snapshot now`,
+        `${file} at /accept/${entries.indexOf(entry)}: matches no change (${named(entry)}); remove it if the change is in the snapshot now`,
       );
     }
   });

@@ -2,10 +2,12 @@
  * From findings to changes: the table row of each finding gives its id, severity and sentence;
  * rows with an example strategy get a checked example payload.
  */
+import { createHash } from "node:crypto";
 import type { EndpointModel, ModelSchema } from "../schema/index.js";
 import { escapePointerToken } from "../schema/index.js";
 import { NAME_TOKEN, UNLISTED, type Finding } from "./diff/index.js";
 import { ExampleMaker, ValidatorCache } from "./example.js";
+import { canonical } from "./view.js";
 import { catalogueEntry, changeIdOf, changeKind } from "./table/index.js";
 import type { Change } from "./types.js";
 import type { ModelRef } from "../config/index.js";
@@ -39,6 +41,25 @@ function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
 }
 
+/**
+ * A change's stable name (issue 39): what changed (its id) and where, as a payload location
+ * (model, endpoint, direction, field), plus the value it is about where one location holds
+ * several (an enum value, an `anyOf` alternative, in canonical JSON: key order does not count).
+ * Never the JSON Pointers: those move when an unrelated edit renumbers an `enum` or an `anyOf`,
+ * or renames a definition. 16 hex digits of SHA-256.
+ */
+export function fingerprintOf(
+  change: Pick<Change, "id" | "model" | "endpoint" | "direction" | "field">,
+  subject?: unknown,
+): string {
+  const parts = [change.id, change.model, change.endpoint, change.direction, change.field ?? null];
+  if (subject !== undefined) parts.push(canonical(subject));
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 16);
+}
+
+/** The rows whose sentence names a value that tells changes at one location apart (`{value}`). */
+const bySubject = (text: string): boolean => text.includes("{value}");
+
 export function classify(finding: Finding, examples?: ExampleMaker): Change {
   const row = changeKind(finding.kind);
   const p = finding.params;
@@ -65,7 +86,9 @@ export function classify(finding: Finding, examples?: ExampleMaker): Change {
       ? {}
       : { field: finding.field.map((t) => "/" + (t === "*" ? "*" : escapePointerToken(t))).join("") }),
     text,
+    fingerprint: "",
   };
+  change.fingerprint = fingerprintOf(change, bySubject(row.text) ? (p.value ?? null) : undefined);
   if (row.example !== undefined && examples !== undefined) {
     const outcome = examples.exampleFor(finding, row.example);
     if (outcome.example !== undefined) change.example = outcome.example;

@@ -288,14 +288,20 @@ export function forcedValue(
   budget.spend(1);
   const view = viewSchema(schema, "", root);
   const next = path[0]!;
+  // a number is a position of an array (issue 39: positions are compared with or without a tuple)
+  const position = (a: Alternative): boolean =>
+    /^\d+$/.test(next) &&
+    (Array.isArray(a.schema.prefixItems) ||
+      a.schema.items !== undefined ||
+      (typesOf(a.schema) ?? []).includes("array"));
   const fits = (a: Alternative): boolean =>
-    next === "*" || (/^\d+$/.test(next) && Array.isArray(a.schema.prefixItems))
+    next === "*" || position(a)
       ? a.schema.items !== undefined || Array.isArray(a.schema.prefixItems) || acceptsType(typesOf(a.schema), "array")
       : (isSchemaObject(a.schema.properties) && next in a.schema.properties) ||
         acceptsType(typesOf(a.schema), "object");
   const alt = view.alternatives.find(fits);
   if (alt === undefined) return sampleValue(schema, root, undefined, depth, budget);
-  if (next === "*" || /^\d+$/.test(next)) {
+  if (next === "*" || position(alt)) {
     // `*` is an item past the tuple's positions (`prefixItems`), a number one of those positions
     const prefix: unknown[] = Array.isArray(alt.schema.prefixItems) ? alt.schema.prefixItems : [];
     const index = next === "*" ? prefix.length : Math.min(Number(next), prefix.length);

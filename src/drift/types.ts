@@ -29,6 +29,12 @@ export interface Change {
   /** one sentence for people */
   text: string;
   /**
+   * The change's stable name (issue 39): 16 hex digits from its id, model, endpoint, direction,
+   * field and (where one location holds several) the value it is about; the same under key
+   * reordering and unrelated edits. `.vsk-drift-accept.json` may name a change by it.
+   */
+  fingerprint: string;
+  /**
    * request: a minimal payload the snapshot accepts and the source rejects; response: a minimal
    * body the source allows and a client built from the snapshot rejects. Only when one exists.
    */

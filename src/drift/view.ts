@@ -19,8 +19,11 @@ import {
 /** `canonical`'s memory: one text per object (declared first: module constants below use it). */
 const CANONICAL = new WeakMap<object, string>();
 
-/** Keywords that only annotate a schema (one set for the whole toolkit, src/schema). */
-export const ANNOTATION_KEYWORDS: ReadonlySet<string> = ANNOTATIONS;
+/**
+ * Keywords that only annotate a schema (one set for the whole toolkit, src/schema), and
+ * OpenAPI's `discriminator`, which changes nothing a validator accepts (issue 39).
+ */
+export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set([...ANNOTATIONS, "discriminator"]);
 /** Keywords that hold definitions or identify a document: never a change by themselves. */
 const STRUCTURAL_KEYWORDS: ReadonlySet<string> = new Set(["$schema", "$defs", "definitions", "$id", "$anchor"]);
 
@@ -108,7 +111,7 @@ function collect(schema: unknown, at: string, root: SchemaRoot, refs: ReadonlySe
     if (ANNOTATION_KEYWORDS.has(k) && !view.annotations.has(k))
       view.annotations.set(k, { value: schema[k], at: child(at, k) });
   }
-  const rest: JsonSchemaObject = {};
+  let rest: JsonSchemaObject = {};
   for (const [k, v] of Object.entries(schema))
     if (!ANNOTATION_KEYWORDS.has(k) && !STRUCTURAL_KEYWORDS.has(k)) defineOwn(rest, k, v);
 
@@ -116,7 +119,14 @@ function collect(schema: unknown, at: string, root: SchemaRoot, refs: ReadonlySe
     const target = resolveRefAt(root, rest.$ref);
     if (target !== undefined) {
       const { $ref, ...siblings } = rest;
-      const merged = Object.keys(siblings).length === 0 ? target.schema : { ...target.schema, ...siblings };
+      // both apply (2020-12, 8.2.3.1): merged only where that means the same (issue 39), else an `allOf`
+      const merged =
+        Object.keys(siblings).length === 0
+          ? target.schema
+          : (conjoin(target.schema, siblings) ?? {
+              ...target.schema,
+              allOf: [...(Array.isArray(target.schema.allOf) ? target.schema.allOf : []), siblings],
+            });
       collect(merged, target.at, root, new Set([...refs, $ref as string]), view);
       return;
     }
@@ -138,7 +148,7 @@ function collect(schema: unknown, at: string, root: SchemaRoot, refs: ReadonlySe
     view.nullAt ??= at;
     return;
   }
-  mergeAllOf(rest);
+  ({ rest, refs } = mergeAllOf(rest, root, refs));
   foldPatternProperties(rest);
   const keys = Object.keys(rest);
   if (keys.length === 1 && Array.isArray(rest.anyOf)) {
@@ -226,27 +236,94 @@ function foldPatternProperties(rest: JsonSchemaObject): void {
 const MEMBER_DOCS: ReadonlySet<string> = new Set(["title", "description", "examples", "$comment"]);
 
 /**
- * Inline `allOf` members merged into the schema they constrain (issue 29.4): a value must
- * satisfy each, so a member's keyword no other member or sibling writes is that keyword of the
- * schema (an added `{maxLength: 5}` is a bound set), and a member of titles, descriptions and
- * examples only is no change. Members behind a `$ref`, or writing a keyword already written,
- * stay in `allOf` and are compared as written.
+ * Keywords whose meaning depends on others beside them (2020-12: `additionalProperties` on
+ * `properties` and `patternProperties`, `items` on `prefixItems`, `then`/`else` on `if`,
+ * `min`/`maxContains` on `contains`): two schemas that both write one of a group cannot be
+ * merged into one object without changing what it accepts (issue 39).
  */
-function mergeAllOf(rest: JsonSchemaObject): void {
-  // `allOf: [X]` alone is X itself, annotations and all (below)
-  if (!Array.isArray(rest.allOf) || (rest.allOf.length === 1 && Object.keys(rest).length === 1)) return;
-  const kept: unknown[] = [];
-  for (const member of rest.allOf as unknown[]) {
-    if (!isSchemaObject(member) || "$ref" in member || "$dynamicRef" in member) {
-      kept.push(member);
-      continue;
-    }
-    const own = Object.entries(member).filter(([k]) => !MEMBER_DOCS.has(k));
-    if (own.some(([k]) => k in rest || ANNOTATION_KEYWORDS.has(k) || STRUCTURAL_KEYWORDS.has(k))) kept.push(member);
-    else for (const [k, v] of own) defineOwn(rest, k, v);
+const ADJACENT_GROUPS: readonly (readonly string[])[] = [
+  ["properties", "patternProperties", "additionalProperties"],
+  ["prefixItems", "items"],
+  ["if", "then", "else"],
+  ["contains", "minContains", "maxContains"],
+];
+
+/**
+ * One schema object that accepts what both `base` and `extra` accept, when it can be written
+ * without changing either's meaning: each keyword written by one side only, or the same on both;
+ * `required` lists joined; `properties` joined (a property both list: the `allOf` of both
+ * schemas), when neither side restricts unlisted properties; `allOf` lists concatenated.
+ * Undefined otherwise: the caller keeps them apart, compared as written.
+ */
+export function conjoin(base: JsonSchemaObject, extra: JsonSchemaObject): JsonSchemaObject | undefined {
+  if ("unevaluatedProperties" in extra || "unevaluatedItems" in extra) return undefined;
+  for (const group of ADJACENT_GROUPS) {
+    const [inBase, inExtra] = [group.filter((k) => k in base), group.filter((k) => k in extra)];
+    if (inBase.length === 0 || inExtra.length === 0) continue;
+    const onlyProperties = inBase.length === 1 && inExtra.length === 1 && inBase[0] === "properties";
+    if (!(onlyProperties && inExtra[0] === "properties")) return undefined;
   }
-  if (kept.length === 0) delete rest.allOf;
-  else if (kept.length < (rest.allOf as unknown[]).length) rest.allOf = kept;
+  const out: JsonSchemaObject = { ...base };
+  for (const [k, v] of Object.entries(extra)) {
+    if (!Object.hasOwn(out, k)) defineOwn(out, k, v);
+    else if (canonical(out[k]) === canonical(v)) continue;
+    else if (k === "required" && Array.isArray(out[k]) && Array.isArray(v))
+      out[k] = [...new Set([...(out[k] as unknown[]), ...v])];
+    else if (k === "allOf" && Array.isArray(out[k]) && Array.isArray(v)) out[k] = [...(out[k] as unknown[]), ...v];
+    else if (k === "properties" && isSchemaObject(out[k]) && isSchemaObject(v)) {
+      const props: JsonSchemaObject = { ...(out[k] as JsonSchemaObject) };
+      for (const [name, schema] of Object.entries(v))
+        defineOwn(props, name, Object.hasOwn(props, name) ? { allOf: [props[name], schema] } : schema);
+      out[k] = props;
+    } else return undefined;
+  }
+  return out;
+}
+
+/**
+ * `allOf` members merged into the schema they constrain (issues 29.4, 39): a value must satisfy
+ * each, so a member's keywords are the schema's own where `conjoin` can write them so (an added
+ * `{maxLength: 5}` is a bound set, an added `{properties: {n: {type: integer}}}` is `n`'s type
+ * narrowed), whether written inline or behind a `$ref` (followed once: its target's own
+ * annotations are the definition's, not the schema's), and a member of titles, descriptions and
+ * examples only is no change. Other members stay in `allOf` and are compared as written.
+ */
+function mergeAllOf(
+  rest: JsonSchemaObject,
+  root: SchemaRoot,
+  refs: ReadonlySet<string>,
+): { rest: JsonSchemaObject; refs: ReadonlySet<string> } {
+  // `allOf: [X]` alone is X itself, annotations and all (below)
+  if (!Array.isArray(rest.allOf) || (rest.allOf.length === 1 && Object.keys(rest).length === 1)) return { rest, refs };
+  const members = rest.allOf as unknown[];
+  let out: JsonSchemaObject = { ...rest };
+  delete out.allOf;
+  let followed = refs;
+  const kept: unknown[] = [];
+  for (const member of members) {
+    let own: JsonSchemaObject | undefined;
+    let ref: string | undefined;
+    if (isSchemaObject(member) && typeof member.$ref === "string" && Object.keys(member).length === 1) {
+      ref = member.$ref;
+      const target = refs.has(ref) ? undefined : resolveRefAt(root, ref);
+      if (target !== undefined)
+        own = Object.fromEntries(
+          Object.entries(target.schema).filter(([k]) => !ANNOTATION_KEYWORDS.has(k) && !STRUCTURAL_KEYWORDS.has(k)),
+        );
+    } else if (isSchemaObject(member) && !("$ref" in member) && !("$dynamicRef" in member)) {
+      const entries = Object.entries(member).filter(([k]) => !MEMBER_DOCS.has(k));
+      if (!entries.some(([k]) => ANNOTATION_KEYWORDS.has(k) || STRUCTURAL_KEYWORDS.has(k)))
+        own = Object.fromEntries(entries);
+    }
+    const merged = own === undefined || "$ref" in own ? undefined : conjoin(out, own);
+    if (merged === undefined) kept.push(member);
+    else {
+      out = merged;
+      if (ref !== undefined) followed = new Set([...followed, ref]);
+    }
+  }
+  if (kept.length > 0) out.allOf = Array.isArray(out.allOf) ? [...kept, ...(out.allOf as unknown[])] : kept;
+  return kept.length === members.length ? { rest, refs } : { rest: out, refs: followed };
 }
 
 /**
@@ -313,8 +390,12 @@ export function ifChecks(condition: unknown): string[] {
 }
 
 /** The values a schema allows, when it lists them (`enum`, `const`). */
-export const listed = (s: unknown): unknown[] | undefined =>
-  !isSchemaObject(s) ? undefined : Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined;
+export const listed = (s: unknown): unknown[] | undefined => {
+  if (!isSchemaObject(s)) return undefined;
+  // both written: a value must be in the enum and equal the const (issue 39)
+  if (Array.isArray(s.enum) && "const" in s) return s.enum.filter((v) => canonical(v) === canonical(s.const));
+  return Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined;
+};
 
 /** The tags of an object-only schema: each required property whose values it lists inline, with those values. */
 function tagsOf(s: JsonSchemaObject): Map<string, Set<string>> | undefined {

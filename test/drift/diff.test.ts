@@ -165,6 +165,7 @@ describe("accept file", () => {
     direction: "request",
     pointer: { before: "/properties/aspect_ratio/enum/2", after: "/properties/aspect_ratio/enum" },
     text: 'aspect_ratio: "2:1" is no longer accepted',
+    fingerprint: "0123456789abcdef",
     ...over,
   });
   const entry = {

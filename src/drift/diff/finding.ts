@@ -103,6 +103,12 @@ export interface Walk {
   tooDeep: Set<string>;
   /** alternatives on the current path */
   depth: number;
+  /**
+   * The field (as JSON) whose schema is being compared as a subschema that applies beside the
+   * object's own (`then`, `else`, a `dependentSchemas` value; issue 39): a property listed there
+   * only adds to what the object's schema says of it.
+   */
+  conjunctAt?: string;
 }
 
 /** Compares one group of keywords of a pair of alternatives. */

@@ -2,7 +2,9 @@
 export type { ChangeKind, ExampleStrategy, Variant } from "./row.js";
 export {
   BOUNDS,
+  ANNOTATION_ONLY_KEYWORDS,
   CONSTRAINTS,
+  CONTENT_KEYWORDS,
   DOCS_KEYWORDS,
   SCHEMA_KEYWORDS,
   TYPE_SHAPING_KEYWORDS,

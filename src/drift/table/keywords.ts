@@ -29,7 +29,7 @@ export const CONSTRAINTS = ["format", "pattern", "uniqueItems"] as const;
  * set and unset are classified (`*-{keyword}-set` / `-unset`); one value rewritten into another
  * stays `*-{keyword}-changed` (unclassified), compared with every `$ref` below it followed.
  * Not `contentEncoding`/`contentMediaType`/`contentSchema`: 2020-12 validators (Ajv among them)
- * only annotate with them, so no payload crosses a change; they stay unclassified.
+ * only annotate with them (`CONTENT_KEYWORDS`).
  */
 export const SCHEMA_KEYWORDS = [
   "prefixItems",
@@ -59,6 +59,19 @@ export const TYPE_SHAPING_KEYWORDS: ReadonlySet<string> = new Set(["prefixItems"
 export const DOCS_KEYWORDS: ReadonlySet<string> = new Set(["title", "description", "examples", "$comment"]);
 
 /**
+ * OpenAPI's `discriminator` (3.1, 4.8.25): it tells tools which member of a `oneOf`/`anyOf` to
+ * try, and changes nothing a validator accepts (issue 39), so it is read as an annotation.
+ */
+export const ANNOTATION_ONLY_KEYWORDS: ReadonlySet<string> = new Set(["discriminator"]);
+
+/**
+ * How a string's content is encoded (JSON Schema 2020-12, 8): a validator only annotates with
+ * them, so no payload crosses a change, but what a client must encode or decode changes (base64
+ * JSON to quoted-printable text): potentially breaking (`behavior`), never unclassified (issue 39).
+ */
+export const CONTENT_KEYWORDS = ["contentEncoding", "contentMediaType", "contentSchema"] as const;
+
+/**
  * Keywords whose change is reported but not classified (`*-{keyword}-changed`, unclassified):
  * a format or pattern rewritten (which one accepts more is undecidable in general), an
  * annotation with a meaning for clients, and every JSON Schema 2020-12 keyword the differ does
@@ -76,9 +89,6 @@ export const UNCLASSIFIED_KEYWORDS = [
   "anyOf",
   "oneOf",
   "not",
-  "contentEncoding",
-  "contentMediaType",
-  "contentSchema",
   "$ref",
   "$dynamicRef",
 ] as const;

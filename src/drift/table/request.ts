@@ -3,7 +3,9 @@ import {
   ALL_BOUNDS,
   boundsWhere,
   CONSTRAINTS,
+  CONTENT_KEYWORDS,
   DOCS_KEYWORDS,
+  ANNOTATION_ONLY_KEYWORDS,
   kw,
   SCHEMA_KEYWORDS,
   UNCLASSIFIED_KEYWORDS,
@@ -307,7 +309,16 @@ export const REQUEST_ROWS = [
     direction: "request",
     severity: "docs",
     text: "{field}: {keyword} changed",
-    variants: kw([...DOCS_KEYWORDS]),
+    variants: kw([...DOCS_KEYWORDS, ...ANNOTATION_ONLY_KEYWORDS]),
+  },
+  // issue 39: annotations to a validator, but they change how a client encodes or decodes the value
+  {
+    kind: "request/content-changed",
+    id: "request-property-{keyword}-changed",
+    direction: "request",
+    severity: "behavior",
+    text: "{field}: {keyword} changed from {from} to {to}: validators accept the same strings, but clients must now send the value encoded this way",
+    variants: kw(CONTENT_KEYWORDS),
   },
   {
     kind: "request/keyword-changed",

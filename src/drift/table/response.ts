@@ -1,7 +1,9 @@
 /** The response rows of the change table: what clients receive. Widening sends values a client did not expect. */
 import {
   CONSTRAINTS,
+  CONTENT_KEYWORDS,
   DOCS_KEYWORDS,
+  ANNOTATION_ONLY_KEYWORDS,
   kw,
   responseBounds,
   SCHEMA_KEYWORDS,
@@ -55,6 +57,14 @@ export const RESPONSE_ROWS = [
     severity: "safe",
     text: "{field} is write-only, never returned: its change ({value}) does not reach clients",
   },
+  // issue 39: a property that was write-only was never returned; now it may be
+  {
+    kind: "response/property-no-longer-write-only",
+    id: "response-property-no-longer-write-only",
+    direction: "response",
+    severity: "behavior",
+    text: "{field} is no longer write-only: it may now be returned, and clients built from the snapshot never received it",
+  },
   {
     kind: "response/property-became-required",
     id: "response-property-became-required",
@@ -68,6 +78,14 @@ export const RESPONSE_ROWS = [
     direction: "response",
     severity: "safe",
     text: "new field {field}",
+  },
+  // issue 39: the snapshot allowed no such property, so a client that validates responses rejects it
+  {
+    kind: "response/property-added-to-closed-object",
+    id: "response-property-added-to-closed-object",
+    direction: "response",
+    severity: "behavior",
+    text: "new field {field}: the snapshot allowed no property of that name (additionalProperties or unevaluatedProperties false), so clients that validate responses reject it",
   },
   {
     kind: "response/optional-property-added",
@@ -168,6 +186,16 @@ export const RESPONSE_ROWS = [
     text: "{field}: {keyword} {from} no longer guaranteed: values that do not match it may now be returned",
     example: "crossing-value",
     variants: kw(CONSTRAINTS),
+  },
+  // issue 39: a format or pattern rewritten may allow what the old one rejected (which is undecidable)
+  {
+    kind: "response/constraint-changed",
+    id: "response-property-{keyword}-changed",
+    direction: "response",
+    severity: "behavior",
+    text: "{field}: {keyword} changed from {from} to {to}: values the old {keyword} rejected may now be returned",
+    example: "crossing-value",
+    variants: kw(["format", "pattern"]),
   },
   {
     kind: "response/schema-keyword-set",
@@ -277,7 +305,16 @@ export const RESPONSE_ROWS = [
     direction: "response",
     severity: "docs",
     text: "{field}: {keyword} changed",
-    variants: kw([...DOCS_KEYWORDS, "default"]),
+    variants: kw([...DOCS_KEYWORDS, ...ANNOTATION_ONLY_KEYWORDS, "default"]),
+  },
+  // issue 39: annotations to a validator, but they change how a client encodes or decodes the value
+  {
+    kind: "response/content-changed",
+    id: "response-property-{keyword}-changed",
+    direction: "response",
+    severity: "behavior",
+    text: "{field}: {keyword} changed from {from} to {to}: validators accept the same strings, but clients must now decode the value this way",
+    variants: kw(CONTENT_KEYWORDS),
   },
   {
     kind: "response/keyword-changed",
@@ -285,7 +322,7 @@ export const RESPONSE_ROWS = [
     direction: "response",
     severity: "unclassified",
     text: "{field}: {keyword} changed from {from} to {to}",
-    variants: kw(UNCLASSIFIED_KEYWORDS),
+    variants: kw(UNCLASSIFIED_KEYWORDS.filter((k) => k !== "format" && k !== "pattern")),
   },
   {
     kind: "response/unknown-keyword-changed",

@@ -2,7 +2,7 @@
  * Annotations (title, description, default, …): a request default added, changed or removed is
  * behavior (spec 1, 2.3: the output and what is billed), any other annotation is docs.
  */
-import { DOCS_KEYWORDS } from "../../table/index.js";
+import { ANNOTATION_ONLY_KEYWORDS, DOCS_KEYWORDS } from "../../table/index.js";
 import { canonical, type SchemaView } from "../../view.js";
 import { kindOf, type Walk } from "../finding.js";
 
@@ -22,7 +22,10 @@ export function compareAnnotations(snapshot: SchemaView, source: SchemaView, fie
             ? "request/default-removed"
             : "request/default-changed";
       walk.emit(kind, field, pb, pa, { keyword, from: vb?.value, to: va?.value });
-    } else if (DOCS_KEYWORDS.has(keyword) || keyword === "default") {
+    } else if (keyword === "writeOnly" && walk.direction === "request") {
+      // write-only says the property is not returned; what a request may send is unchanged (issue 39)
+      continue;
+    } else if (DOCS_KEYWORDS.has(keyword) || ANNOTATION_ONLY_KEYWORDS.has(keyword) || keyword === "default") {
       walk.emit(kindOf(walk.direction, "docs-changed"), field, pb, pa, { keyword, from: vb?.value, to: va?.value });
     } else {
       walk.emit(kindOf(walk.direction, "keyword-changed"), field, pb, pa, { keyword, from: vb?.value, to: va?.value });

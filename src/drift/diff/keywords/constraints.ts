@@ -23,6 +23,11 @@ export function compareConstraints(snapshot: Alternative, source: Alternative, f
     if (canonical(vb) === canonical(va)) continue;
     const params: FindingParams = { keyword, from: vb, to: va, sample: { schema: snapshot.schema, side: "before" } };
     const what = vb === undefined ? "constraint-set" : va === undefined ? "constraint-unset" : "keyword-changed";
-    walk.emit(kindOf(walk.direction, what), field, at(snapshot, keyword), at(source, keyword), params);
+    // a response format or pattern rewritten may allow what the old one rejected (issue 39)
+    const kind =
+      what === "keyword-changed" && walk.direction === "response" && keyword !== "uniqueItems"
+        ? "response/constraint-changed"
+        : kindOf(walk.direction, what);
+    walk.emit(kind, field, at(snapshot, keyword), at(source, keyword), params);
   }
 }

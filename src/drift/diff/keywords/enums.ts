@@ -3,6 +3,9 @@ import { canonical, child, type Alternative } from "../../view.js";
 import { kindOf, type Walk } from "../finding.js";
 
 function enumOf(alt: Alternative): { values: unknown[]; keyword: "enum" | "const" } | undefined {
+  // both written: the values of the enum equal to the const (issue 39)
+  if (Array.isArray(alt.schema.enum) && "const" in alt.schema)
+    return { values: alt.schema.enum.filter((v) => canonical(v) === canonical(alt.schema.const)), keyword: "const" };
   if (Array.isArray(alt.schema.enum)) return { values: alt.schema.enum, keyword: "enum" };
   if ("const" in alt.schema) return { values: [alt.schema.const], keyword: "const" };
   return undefined;

@@ -4,7 +4,7 @@
  * (`keyword-changed`, unclassified; `unknown-keyword-changed` when it is not JSON Schema 2020-12),
  * so no change is dropped.
  */
-import { BOUNDS, CONSTRAINTS, SCHEMA_KEYWORDS, UNCLASSIFIED_KEYWORDS } from "../../table/index.js";
+import { BOUNDS, CONSTRAINTS, CONTENT_KEYWORDS, SCHEMA_KEYWORDS, UNCLASSIFIED_KEYWORDS } from "../../table/index.js";
 import type { Alternative } from "../../view.js";
 import { at, kindOf, type CompareKeywords, type Walk } from "../finding.js";
 import { sameWritten } from "../refs.js";
@@ -38,6 +38,7 @@ export const KEYWORD_GROUPS: readonly KeywordGroup[] = [
 /** Keywords a group compares itself; any other difference is `keyword-changed`. */
 const HANDLED: ReadonlySet<string> = new Set(KEYWORD_GROUPS.flatMap((g) => g.keywords));
 const KNOWN_UNCLASSIFIED: ReadonlySet<string> = new Set(UNCLASSIFIED_KEYWORDS);
+const CONTENT: ReadonlySet<string> = new Set(CONTENT_KEYWORDS);
 
 /** Compares a pair of alternatives on every keyword: each group in order, then the rest as written. */
 export function compareKeywords(snapshot: Alternative, source: Alternative, field: string[], walk: Walk): void {
@@ -54,7 +55,14 @@ function compareOtherKeywords(snapshot: Alternative, source: Alternative, field:
     const va = source.schema[keyword];
     if (sameWritten(vb, va, walk)) continue;
     walk.emit(
-      kindOf(walk.direction, KNOWN_UNCLASSIFIED.has(keyword) ? "keyword-changed" : "unknown-keyword-changed"),
+      kindOf(
+        walk.direction,
+        CONTENT.has(keyword)
+          ? "content-changed"
+          : KNOWN_UNCLASSIFIED.has(keyword)
+            ? "keyword-changed"
+            : "unknown-keyword-changed",
+      ),
       field,
       at(snapshot, keyword),
       at(source, keyword),

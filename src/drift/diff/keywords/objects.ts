@@ -4,7 +4,7 @@
  */
 import type { JsonSchemaObject } from "../../../schema/index.js";
 import { isSchemaObject } from "../../../schema/index.js";
-import { child, viewSchema, type Alternative } from "../../view.js";
+import { canonical, child, viewSchema, type Alternative } from "../../view.js";
 import { at, kindOf, UNLISTED, type FindingParams, type Walk } from "../finding.js";
 
 /** `additionalProperties`: absent or true accepts any, a schema some, false none. */
@@ -16,8 +16,11 @@ export function compareAdditionalProperties(
 ): void {
   const level = (v: unknown): number =>
     v === undefined || v === true || (isSchemaObject(v) && Object.keys(v).length === 0) ? 2 : v === false ? 0 : 1;
-  const vb = snapshot.schema.additionalProperties;
-  const va = source.schema.additionalProperties;
+  // unlisted properties `additionalProperties` does not govern fall to `unevaluatedProperties`
+  // (issue 39); one that differs between the sides is its own change (schema-keywords.ts)
+  const fallback = canonical(snapshot.schema.unevaluatedProperties) === canonical(source.schema.unevaluatedProperties);
+  const vb = snapshot.schema.additionalProperties ?? (fallback ? snapshot.schema.unevaluatedProperties : undefined);
+  const va = source.schema.additionalProperties ?? (fallback ? source.schema.unevaluatedProperties : undefined);
   const [lb, la] = [level(vb), level(va)];
   if (lb === la && lb !== 1) return;
   if (lb === 1 && la === 1) {
@@ -78,15 +81,23 @@ export function compareProperties(snapshot: Alternative, source: Alternative, fi
       viewOf(alt, s, root, name).annotations.get("writeOnly")?.value === true;
     const [woB, woA] = [writeOnly(snapshot, sb, walk.before), writeOnly(source, sa, walk.after)];
     if (woB) {
+      // issue 39: no longer write-only, so returned now: clients receive a property they never got
+      if (!woA && own(sa.props, name))
+        walk.emit(
+          "response/property-no-longer-write-only",
+          path,
+          viewOf(snapshot, sb, walk.before, name).annotations.get("writeOnly")?.at ?? propAt(snapshot, sb, name),
+          propAt(source, sa, name),
+        );
       // what the client never got cannot change for it
-      compareNamed(name, path, neverReturned(walk));
+      compareNamed(name, path, neverReturned(walk), false, !woA);
       continue;
     }
     compareNamed(name, path, walk, woA);
   }
 
   /** One property's changes: removed, added, required or not, then its schema one level down. */
-  function compareNamed(name: string, path: string[], walk: Walk, becameWriteOnly = false): void {
+  function compareNamed(name: string, path: string[], walk: Walk, becameWriteOnly = false, wasWriteOnly = false): void {
     const inB = own(sb.props, name) || sb.required.includes(name);
     const inA = own(sa.props, name) || sa.required.includes(name);
     const reqB = sb.required.includes(name);
@@ -114,14 +125,26 @@ export function compareProperties(snapshot: Alternative, source: Alternative, fi
       return;
     }
     if (!inB && inA) {
+      if (own(sa.props, name)) {
+        const prior = priorSchema(snapshot, name, field, walk);
+        if (prior !== undefined)
+          walk.descend(
+            viewSchema(prior.schema, prior.at, walk.before, snapshot.refs),
+            viewOf(source, sa, walk.after, name),
+            path,
+            walk,
+          );
+      }
       const kind =
         walk.direction === "request"
           ? reqA
             ? "request/new-required-property"
             : "request/new-optional-property"
-          : reqA
-            ? "response/required-property-added"
-            : "response/optional-property-added";
+          : closedTo(snapshot, name)
+            ? "response/property-added-to-closed-object"
+            : reqA
+              ? "response/required-property-added"
+              : "response/optional-property-added";
       walk.emit(kind, path, propAt(snapshot, sb, name), propAt(source, sa, name));
       return;
     }
@@ -143,10 +166,56 @@ export function compareProperties(snapshot: Alternative, source: Alternative, fi
       const vb = viewOf(snapshot, sb, walk.before, name);
       const va = viewOf(source, sa, walk.after, name);
       // said above: not the annotation compared as written
-      if (becameWriteOnly) for (const v of [vb, va]) v.annotations.delete("writeOnly");
+      if (becameWriteOnly || wasWriteOnly) for (const v of [vb, va]) v.annotations.delete("writeOnly");
       walk.descend(vb, va, path, walk);
     }
   }
+}
+
+/** Whether a schema allows no property of this name (`additionalProperties`/`unevaluatedProperties: false`, no pattern matching it). */
+function closedTo(alt: Alternative, name: string): boolean {
+  const closed = alt.schema.additionalProperties === false || alt.schema.unevaluatedProperties === false;
+  return closed && matchingPattern(alt, name) === undefined;
+}
+
+/** The `patternProperties` pattern of a schema that matches a property name, if any. */
+function matchingPattern(alt: Alternative, name: string): string | undefined {
+  const patterns = isSchemaObject(alt.schema.patternProperties) ? alt.schema.patternProperties : {};
+  return Object.keys(patterns).find((pattern) => {
+    try {
+      return new RegExp(pattern, "u").test(name);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * What the snapshot said of a property it did not list (issue 39): the `patternProperties`
+ * schema whose pattern matches the name, else an `additionalProperties` schema; in a subschema
+ * that applies beside its object's own (`then`, `else`, a `dependentSchemas` value: `conjunctAt`),
+ * nothing (`{}`), since the object's own schema of it still applies. A new property is then
+ * compared with it, so a constraint added there is never only "a new optional property". An
+ * open object (no `additionalProperties`) gives none: by the convention every API differ shares,
+ * a client does not send properties the schema does not describe.
+ */
+function priorSchema(
+  alt: Alternative,
+  name: string,
+  field: string[],
+  walk: Walk,
+): { schema: unknown; at: string } | undefined {
+  const pattern = matchingPattern(alt, name);
+  if (pattern !== undefined)
+    return {
+      schema: (alt.schema.patternProperties as JsonSchemaObject)[pattern],
+      at: child(alt.at, "patternProperties", pattern),
+    };
+  const extra = alt.schema.additionalProperties;
+  if (isSchemaObject(extra) && Object.keys(extra).length > 0)
+    return { schema: extra, at: child(alt.at, "additionalProperties") };
+  if (walk.conjunctAt === JSON.stringify(field)) return { schema: {}, at: alt.at };
+  return undefined;
 }
 
 /**

@@ -44,6 +44,8 @@ function emitPart(p: Pair, narrows: boolean, from: unknown, to: unknown, pb?: st
 /** One subschema on each side, compared one level down at `field` + `token`, with `walk` (the pair's by default). */
 function descend(p: Pair, vb: unknown, va: unknown, pointer: string[], token?: string, walk = p.walk): void {
   const { snapshot, source, field } = p;
+  // a subschema of the object itself applies beside its own schema (issue 39)
+  if (token === undefined) walk = { ...walk, conjunctAt: JSON.stringify(field) };
   walk.descend(
     viewSchema(vb, child(snapshot.at, ...pointer), walk.before, snapshot.refs),
     viewSchema(va, child(source.at, ...pointer), walk.after, source.refs),
@@ -114,14 +116,8 @@ const count =
 
 /** How a keyword written on both sides, differently, is compared (issue 29.2). */
 const SUBSCHEMAS: Record<SchemaKeyword, (p: Pair, vb: unknown, va: unknown) => void> = {
-  // each position on both sides compared as an item; a position added narrows, removed widens
-  prefixItems: (p, vb, va) => {
-    if (!Array.isArray(vb) || !Array.isArray(va)) return emitPart(p, false, vb, va);
-    const common = Math.min(vb.length, va.length);
-    for (let i = 0; i < common; i++) descend(p, vb[i], va[i], ["prefixItems", String(i)], String(i));
-    if (va.length > common) emitPart(p, true, vb, va);
-    if (vb.length > common) emitPart(p, false, vb, va);
-  },
+  // compared position by position instead (`positions`)
+  prefixItems: () => undefined,
   // an array is accepted when some item matches: compared as its items are
   contains: (p, vb, va) => descend(p, vb, va, ["contains"], "*"),
   minContains: count(false),
@@ -187,7 +183,75 @@ export function compareSchemaKeywords(snapshot: Alternative, source: Alternative
     const va = inForce(source.schema, keyword);
     if (sameWritten(vb, va, walk) || toldByAnother(keyword, snapshot, source, walk)) continue;
     const pair: Pair = { keyword, snapshot, source, field, walk };
+    if (keyword === "prefixItems" && positions(pair, vb, va)) continue;
+    if (keyword === "patternProperties") patternPriors(pair, vb, va);
     if (vb === undefined || va === undefined) emitPart(pair, vb === undefined, vb, va);
     else SUBSCHEMAS[keyword](pair, vb, va);
   }
+}
+
+/**
+ * A pattern on one side only, beside an `additionalProperties` or `unevaluatedProperties` the
+ * other side writes (issue 39): the names it matches were (or are now) governed by that schema,
+ * so the pattern's schema is compared with it, at `x.{/pattern/}`. A pattern added beside
+ * `additionalProperties: false` lets those names in: on a response, values a client never got.
+ */
+function patternPriors(p: Pair, vb: unknown, va: unknown): void {
+  const keys = (v: unknown): string[] => (isSchemaObject(v) ? Object.keys(v) : []);
+  const prior = (alt: Alternative): [unknown, string] | undefined => {
+    for (const k of ["additionalProperties", "unevaluatedProperties"])
+      if (k in alt.schema) return [alt.schema[k], child(alt.at, k)];
+    return undefined;
+  };
+  for (const key of new Set([...keys(vb), ...keys(va)])) {
+    const [inB, inA] = [keys(vb).includes(key), keys(va).includes(key)];
+    if (inB === inA) continue;
+    const other = prior(inB ? p.source : p.snapshot);
+    if (other === undefined) continue;
+    const own = (inB ? vb : va) as Record<string, unknown>;
+    const ownAt = child((inB ? p.snapshot : p.source).at, "patternProperties", key);
+    const [[sb, pb], [sa, pa]] = inB ? [[own[key], ownAt], other] : [other, [own[key], ownAt]];
+    p.walk.descend(
+      viewSchema(sb, pb as string, p.walk.before, p.snapshot.refs),
+      viewSchema(sa, pa as string, p.walk.after, p.source.refs),
+      [...p.field, patternToken(key)],
+      p.walk,
+    );
+  }
+}
+
+/**
+ * Each position a `prefixItems` covers on either side, compared as an item (issue 39): past a
+ * side's tuple, its `items` (any value when absent) applies there. So a tuple removed from a
+ * request whose `items` then applies to every element, or a position added to a response whose
+ * `items` said something else, is compared as the type or bound it changes, never as the
+ * keyword set or unset. A response position removed is still the tuple unset (breaking: it
+ * shapes the client's type), compared no further. False when that is left to the caller.
+ */
+function positions(p: Pair, vb: unknown, va: unknown): boolean {
+  const len = (v: unknown): number => (Array.isArray(v) ? v.length : 0);
+  if (p.walk.direction === "response" && len(va) < len(vb)) {
+    emitPart(p, false, vb, va);
+    return true;
+  }
+  if ((vb !== undefined && !Array.isArray(vb)) || (va !== undefined && !Array.isArray(va))) return false;
+  const at = (alt: Alternative, i: number): [unknown, string[]] => {
+    const tuple = alt.schema.prefixItems;
+    if (Array.isArray(tuple) && i < tuple.length) return [tuple[i], ["prefixItems", String(i)]];
+    return "items" in alt.schema && !Array.isArray(alt.schema.items) ? [alt.schema.items, ["items"]] : [true, []];
+  };
+  const length = (alt: Alternative): number =>
+    Array.isArray(alt.schema.prefixItems) ? alt.schema.prefixItems.length : 0;
+  const n = Math.max(length(p.snapshot), length(p.source));
+  for (let i = 0; i < n; i++) {
+    const [[sb, pb], [sa, pa]] = [at(p.snapshot, i), at(p.source, i)];
+    if (sameWritten(sb, sa, p.walk)) continue;
+    p.walk.descend(
+      viewSchema(sb, child(p.snapshot.at, ...pb), p.walk.before, p.snapshot.refs),
+      viewSchema(sa, child(p.source.at, ...pa), p.walk.after, p.source.refs),
+      [...p.field, String(i)],
+      p.walk,
+    );
+  }
+  return true;
 }

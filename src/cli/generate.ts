@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { CONFIG_FILE, loadConfig } from "../config/index.js";
 import {
+  checkOutDir,
   compareWithDisk,
   howItDiffers,
   endpointExports,
@@ -145,6 +146,14 @@ async function generateOnce(
     throw toCliError(error, (message, name) =>
       name === "SchemaLoadError" ? `${message}\nFix the snapshot file or run \`vsk pull\` again.` : message,
     );
+  }
+  if (!args.check) {
+    // a refused outDir is said before the work, not after seconds of generating (issue 42.4)
+    try {
+      checkOutDir(outDir);
+    } catch (error) {
+      throw outDirFailure(error);
+    }
   }
   let files: GeneratedFile[];
   let rules: ReturnType<typeof endpointRules>;

@@ -50,13 +50,23 @@ import type { ModelRef } from "../config/index.js";
 export const DEFAULT_JOBS_CAP = 4;
 /** The largest `--jobs` accepted. */
 export const MAX_JOBS = 64;
+/**
+ * The test hook of the thresholds below (issue 42.4): `VSK_TEST_LINT_JOBS="L/B"` (test only: the
+ * `--jobs` tests set it, nobody else should, as `VSK_TEST_KILL_AT` in src/durable/crash-hook.ts)
+ * divides the start thresholds (lines by L, bytes by B; not the batch sizes), so the tests cross them with inputs of
+ * kilobytes instead of tens of megabytes. This is the only place that reads it.
+ */
+const TEST_SCALE = /^(\d{1,4})\/(\d{1,4})$/.exec(process.env.VSK_TEST_LINT_JOBS ?? "");
+const lines = (n: number) => (TEST_SCALE === null ? n : Math.max(1, Math.floor(n / Number(TEST_SCALE[1]) || n)));
+const bytes = (n: number) => (TEST_SCALE === null ? n : Math.max(1, Math.floor(n / Number(TEST_SCALE[2]) || n)));
+
 /** Lines linted on this thread before workers start: below it, a run never pays their start-up. */
-export const INLINE_LINES = 10_000;
+export const INLINE_LINES = lines(10_000);
 /**
  * With `--jobs N` typed: workers are not started for a plain file with less than this left to
  * read (stdin and compressed files: how much is left is not known, so they start).
  */
-export const MIN_REMAINING_BYTES = 8 * 1024 * 1024;
+export const MIN_REMAINING_BYTES = bytes(8 * 1024 * 1024);
 /**
  * Without `--jobs` (the default, the cores): workers start only for a file with at least this
  * much left to read (a gzip file: left to decompress, by its trailer's size), where they paid on
@@ -64,7 +74,7 @@ export const MIN_REMAINING_BYTES = 8 * 1024 * 1024;
  * gzip, a 52 MB log -10% to +10%, 100 MB and more 10-20% faster). Stdin and brotli files, whose
  * size is not known, start them as a typed `--jobs` does.
  */
-export const AUTO_MIN_REMAINING_BYTES = 64 * 1024 * 1024;
+export const AUTO_MIN_REMAINING_BYTES = bytes(64 * 1024 * 1024);
 
 /**
  * What a gzip file of `size` bytes decompresses to, from its trailer (RFC 1952 ISIZE: the size

@@ -7,6 +7,7 @@ import { execFile, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, expect } from "vitest";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
@@ -66,6 +67,68 @@ export function vskAsync(args: string[], cwd: string, env: Record<string, string
     );
     child.stdin?.end();
   });
+}
+
+/**
+ * `vsk` run inside the test's own process (issue 42.4): the same program as {@link vsk} (the built
+ * bin's bundle, dist/cli/vsk.js: `main` and `reportFailure`, as `runAsProgram` calls them) with
+ * the same clean environment and working directory, stdout and stderr captured, no stdin. A run
+ * costs milliseconds instead of a node start and ~0.3 s of loading; use it where the spawn itself
+ * is not what is tested (each behaviour keeps one real spawn through {@link vsk}). Runs are one at
+ * a time (the process's cwd, env and output are shared); not for `--watch`, stdin or `--jobs`
+ * workers, nor for a test that changes a module vsk has already loaded (the lint cache).
+ */
+export async function vskInProcess(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
+  const previous = inProcessQueue;
+  let release!: () => void;
+  inProcessQueue = new Promise<void>((r) => (release = r));
+  await previous;
+  const program = await loadProgram();
+  const saved = { ...process.env };
+  const savedCwd = process.cwd();
+  const out = process.stdout.write;
+  const err = process.stderr.write;
+  let stdout = "";
+  let stderr = "";
+  const capture =
+    (append: (text: string) => void) =>
+    (chunk: string | Uint8Array, encoding?: unknown, callback?: unknown): boolean => {
+      append(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+      const done = typeof encoding === "function" ? encoding : callback;
+      if (typeof done === "function") queueMicrotask(() => (done as () => void)());
+      return true;
+    };
+  try {
+    for (const key of Object.keys(process.env)) delete process.env[key];
+    Object.assign(process.env, cleanEnv(env));
+    process.chdir(cwd);
+    process.stdout.write = capture((t) => (stdout += t)) as typeof process.stdout.write;
+    process.stderr.write = capture((t) => (stderr += t)) as typeof process.stderr.write;
+    let code: number;
+    try {
+      code = await program.main(args);
+    } catch (error) {
+      code = program.reportFailure(error);
+    }
+    return checked({ code, stdout, stderr });
+  } finally {
+    process.stdout.write = out;
+    process.stderr.write = err;
+    process.chdir(savedCwd);
+    for (const key of Object.keys(process.env)) delete process.env[key];
+    Object.assign(process.env, saved);
+    release();
+  }
+}
+
+let inProcessQueue: Promise<void> = Promise.resolve();
+let program: Promise<{ main(argv: string[]): Promise<number>; reportFailure(thrown: unknown): number }> | undefined;
+/** The bundle, loaded by node itself (not transformed by vitest), as bin/vsk.mjs loads it. */
+function loadProgram(): NonNullable<typeof program> {
+  const bundle = join(ROOT, "dist/cli/vsk.js");
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run build\` first (npm test does)`);
+  const nativeImport = new Function("url", "return import(url)") as (url: string) => Promise<never>;
+  return (program ??= nativeImport(pathToFileURL(bundle).href));
 }
 
 /** A usage error: exit 2, nothing on stdout, exactly one line on stderr; returns that line. */

@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { inspect } from "node:util";
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createClient } from "../../generated/client.mjs";
 import { endpoints, type EndpointTypeMap } from "../../generated/index.mjs";
 import { createQueueClient, type EdgeError, type ResultNotReadyError } from "../../src/client/index.js";
@@ -63,7 +63,8 @@ function printed(error: unknown): string[] {
 
 describe.each(Object.entries(factories))("23.1: no API key in any error field (%s)", (_name, make) => {
   let url: string;
-  it("starts the echoing server", async () => {
+  // set-up, not a test (issue 42.4): each test below runs alone too
+  beforeAll(async () => {
     url = await serve({
       json401: (req, res) =>
         json(res, 401, { error: { code: `BAD_${keyOf(req)}`, message: `key ${keyOf(req)} is not valid` } }),
@@ -160,7 +161,8 @@ describe("23.8: no redirect to another origin is followed", () => {
   let other: string;
   let otherHits: string[];
   let url: string;
-  it("starts a service that redirects and the other origin it points at", async () => {
+  // set-up, not a test (issue 42.4): each test below runs alone too
+  beforeAll(async () => {
     otherHits = [];
     const otherServer = createServer((req, res) => {
       otherHits.push(`${req.method} ${req.url}`);
@@ -216,7 +218,8 @@ describe("23.8: no redirect to another origin is followed", () => {
 
 describe("23.9: every call has a deadline; subscribe's timeoutMs covers the submit", () => {
   let url: string;
-  it("starts a service that never answers", async () => {
+  // set-up, not a test (issue 42.4): each test below runs alone too
+  beforeAll(async () => {
     url = await serve({ held: () => undefined });
   });
 
@@ -271,7 +274,8 @@ describe("23.9: every call has a deadline; subscribe's timeoutMs covers the subm
 
 describe("23.10: every body read is capped", () => {
   let url: string;
-  it("starts a service with endless and oversized bodies", async () => {
+  // set-up, not a test (issue 42.4): each test below runs alone too
+  beforeAll(async () => {
     url = await serve({
       // 64 KiB chunks until the client stops reading (at most 64 MiB, so the test is bounded even when it fails)
       endless: (_q, res) => {

@@ -81,6 +81,31 @@ describe("vsk generate replaces only a directory it made", () => {
     );
     expect(existsSync(join(dir, "gen"))).toBe(false);
   });
+
+  it("a refused outDir is said before any code is generated (issue 42.4), so a clash it never reached is not reported", () => {
+    // the same clash as above, which only generating finds: the refusal comes first
+    const dir = project("refused-first", {
+      models: [{ id: "example/model-a" }, { id: "other/model-a" }],
+      outDir: "api",
+    });
+    cpSync(resolve("schemas-cache/example"), join(dir, "schemas-cache/example"), { recursive: true });
+    cpSync(resolve("schemas-cache/example/model-a"), join(dir, "schemas-cache/other/model-a"), { recursive: true });
+    mkdirSync(join(dir, "api"));
+    writeFileSync(join(dir, "api/server.ts"), "export const handwritten = 1;\n");
+    const run = vsk(dir, "generate");
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/outDir .*api holds files that vsk did not generate \(server\.ts\)/);
+    expect(run.stderr).not.toMatch(/would both generate/);
+    const under = project("refused-first-under", {
+      models: [{ id: "example/model-a" }, { id: "other/model-a" }],
+      outDir: "vsk.config.json/sub",
+    });
+    cpSync(join(dir, "schemas-cache"), join(under, "schemas-cache"), { recursive: true });
+    expect(vsk(under, "generate")).toMatchObject({
+      status: 2,
+      stderr: expect.stringMatching(/^vsk: cannot write .*\(ENOTDIR\)/),
+    });
+  });
 });
 
 describe("lint: an envelope for a model with one endpoint needs no endpoint name", () => {

@@ -222,8 +222,11 @@ describe("one snapshot hash: the bytes on disk", () => {
     expect(read!.sha256).toBe(sha256(bytes));
     expect(read!.text).toContain("\uFFFD");
 
-    const out = mkdtempSync(join(tmpdir(), "vsk-generated-"));
-    temps.push(out);
+    // inside a directory of its own: lint imports no validator from a directory in a world-writable one like /tmp (issue 38.1)
+    const parent = mkdtempSync(join(tmpdir(), "vsk-generated-"));
+    temps.push(parent);
+    const out = join(parent, "generated");
+    mkdirSync(out);
     const entry = {
       key: "k",
       model: model.id,

@@ -15,7 +15,7 @@ import {
   type Lang,
 } from "../emit/index.js";
 import { buildLintCache } from "../lint/index.js";
-import { readSnapshot } from "../snapshot/index.js";
+import { snapshotAdvice, snapshotInputs } from "./snapshot-inputs.js";
 import { commandParser, helpShown } from "./args.js";
 import { CliError, ExitCode, toCliError } from "./errors.js";
 import { plural } from "../words/index.js";
@@ -136,16 +136,9 @@ async function generateOnce(
     const config = loadConfig(cwd, args.config, args.check ? { requireConfigIn: "generate --check" } : {});
     outDir = config.outDir;
     snapshotDir = config.snapshotDir;
-    inputs = readSnapshot(config.snapshotDir, config.models).map((m) => ({
-      ref: m.ref,
-      sourceLabel: `schemas-cache/${m.ref.id}/latest.json`,
-      sha256: m.sha256,
-      endpoints: m.schema.endpoints,
-    }));
+    inputs = snapshotInputs(config.snapshotDir, config.models);
   } catch (error) {
-    throw toCliError(error, (message, name) =>
-      name === "SchemaLoadError" ? `${message}\nFix the snapshot file or run \`vsk pull\` again.` : message,
-    );
+    throw toCliError(error, snapshotAdvice);
   }
   if (!args.check) {
     // a refused outDir is said before the work, not after seconds of generating (issue 42.4)

@@ -2,7 +2,7 @@
 import { relative, resolve } from "node:path";
 import { describeModels, findModel, loadConfig } from "../config/index.js";
 import type { EmitInput } from "../emit/index.js";
-import { readSnapshot } from "../snapshot/index.js";
+import { snapshotAdvice, snapshotInputs } from "./snapshot-inputs.js";
 import {
   DEFAULT_LIBRARY,
   DEFAULT_NAME,
@@ -97,16 +97,9 @@ export async function runUdf(argv: string[]): Promise<number> {
       return model;
     });
     const chosen = models.length === 0 ? config.models : config.models.filter((m) => models.includes(m));
-    inputs = readSnapshot(config.snapshotDir, chosen).map((m) => ({
-      ref: m.ref,
-      sourceLabel: `schemas-cache/${m.ref.id}/latest.json`,
-      sha256: m.sha256,
-      endpoints: m.schema.endpoints,
-    }));
+    inputs = snapshotInputs(config.snapshotDir, chosen);
   } catch (error) {
-    throw toCliError(error, (message, name) =>
-      name === "SchemaLoadError" ? `${message}\nFix the snapshot file or run \`vsk pull\` again.` : message,
-    );
+    throw toCliError(error, snapshotAdvice);
   }
   if (args.endpoint !== undefined) {
     const names = new Set(inputs.flatMap((m) => m.endpoints.map((e) => e.endpoint)));

@@ -95,7 +95,7 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
             `in a directory not everyone may write; ${trustHint(path, false)}, or run \`vsk generate\` into a directory of your own`,
         );
   };
-  // the directory and every validator file it lists, before any other word about them (a stat each)
+  // the directory and every validator file it lists (all moduleFile is asked for), before any other word about them
   const files = [...entries.values()].flatMap((e) => (typeof e.validator === "string" ? [join(dir, e.validator)] : []));
   for (const path of [dir, ...files]) {
     const refused = untrusted(path);
@@ -105,8 +105,6 @@ export function openRegistry(config: VskConfig): ValidatorRegistry {
   const ownBuild = dir === join(PACKAGE_ROOT, "generated") ? join(PACKAGE_ROOT, "dist", "generated") : undefined;
   let compiled: CompiledValidators | undefined;
   const moduleFile = async (validator: string): Promise<string> => {
-    const refusedFile = untrusted(join(dir, validator));
-    if (refusedFile !== undefined) throw refusedFile;
     if (!/\.m?ts$/.test(validator)) return join(dir, validator);
     if (ownBuild !== undefined) return join(ownBuild, validator.replace(/\.m?ts$/, ".mjs"));
     try {

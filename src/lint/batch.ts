@@ -121,7 +121,8 @@ function resultsCollector(): Collector {
 /**
  * Lints batches as a `--jobs` worker does: each batch's runs cut into lines and read (`inlineSink`)
  * and validated by a Linter of its own, whose results become the batch's reply. The worker
- * threads run it, and the main thread on the batches it keeps (src/lint/jobs.ts).
+ * threads run it, and the main thread on the batches it keeps (src/lint/jobs.ts), one batch after
+ * the other however they are handed over.
  */
 export function batchLinter(
   registry: ValidatorRegistry,
@@ -135,7 +136,16 @@ export function batchLinter(
     output.kind === "rendered" ? renderedCollector(output, () => linter) : resultsCollector();
   const linter: Linter = new Linter(registry, target, collector, { maxLineBytes });
   linter.maxFindings = maxFindings;
-  return (batch) => lintBatch(batch, linter, collector, maxLineBytes);
+  // one batch at a time, in the order handed over: the Linter's counts and the collector are the
+  // batch's own until it is finished, and a payload may wait (a validator loading, a finding beside
+  // an integer over 2^53 re-checked on the text) while the next batch is handed over (the main
+  // thread hands over each batch it keeps without waiting for the one before)
+  let queue: Promise<unknown> = Promise.resolve();
+  return (batch) => {
+    const reply = queue.then(() => lintBatch(batch, linter, collector, maxLineBytes));
+    queue = reply.catch(() => {});
+    return reply;
+  };
 }
 
 async function lintBatch(

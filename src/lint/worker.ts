@@ -27,27 +27,23 @@ const registry: ValidatorRegistry = {
 
 const lint = batchLinter(registry, setup.target, setup.maxLineBytes, setup.output, setup.maxFindings);
 
-// one batch at a time, in the order posted
-let queue: Promise<void> = Promise.resolve();
+// one batch at a time, answered in the order posted (batchLinter lints them in that order)
 port.on("message", (batch: Batch) => {
-  queue = queue.then(async () => {
-    let reply: BatchReply;
-    try {
-      reply = await lint(batch);
-    } catch (error) {
-      const e = error instanceof Error ? error : new Error(String(error));
-      reply = {
-        id: batch.id,
-        error: { name: e.name, message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) },
-      };
-    }
-    const transfer: ArrayBuffer[] = [];
-    if ("rendered" in reply) transfer.push(reply.rendered.text.buffer as ArrayBuffer);
-    if ("results" in reply)
-      transfer.push(reply.results.lines.buffer as ArrayBuffer, reply.results.pairOf.buffer as ArrayBuffer);
-    port.postMessage(reply, transfer);
+  void lint(batch).then(answer, (error: unknown) => {
+    const e = error instanceof Error ? error : new Error(String(error));
+    answer({
+      id: batch.id,
+      error: { name: e.name, message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) },
+    });
   });
 });
+function answer(reply: BatchReply): void {
+  const transfer: ArrayBuffer[] = [];
+  if ("rendered" in reply) transfer.push(reply.rendered.text.buffer as ArrayBuffer);
+  if ("results" in reply)
+    transfer.push(reply.results.lines.buffer as ArrayBuffer, reply.results.pairOf.buffer as ArrayBuffer);
+  port.postMessage(reply, transfer);
+}
 // every validator imported before the first batch, so that no batch waits for one; one that
 // fails to load fails the payloads that need it, as on the main thread (validatorOf keeps the rejection)
 await Promise.all(

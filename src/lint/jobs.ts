@@ -35,7 +35,7 @@ import {
   type RenderedBatch,
 } from "./lint.js";
 import type { Compression } from "./compressed.js";
-import { countLines, eachLine, readLine, type LineSink } from "./ndjson.js";
+import { countLines, readLines, type LineSink } from "./ndjson.js";
 import { batchLinter } from "./batch.js";
 import type { FormatName, RenderContext } from "./format/index.js";
 import type { PlatformBuffer } from "../platform/index.js";
@@ -445,17 +445,17 @@ class JobSink implements LineSink {
     return (this.decided = left >= (auto ? AUTO_MIN_REMAINING_BYTES : MIN_REMAINING_BYTES));
   };
 
-  /** A line linted on this thread, counted towards starting the workers. */
-  private readonly here = (buffer: PlatformBuffer, start: number, end: number, line: number): void | Promise<void> => {
+  /** A line linted on this thread (`bytes` long), counted towards starting the workers. */
+  private readonly seen = (bytes: number): void => {
     this.nonBlank++;
-    this.inlineBytes += end - start + 1;
+    this.inlineBytes += bytes + 1;
     this.pool ??= this.jobs.batching(this.worth);
-    return readLine(buffer, start, end, { source: this.source, line }, this.linter.payload, this.limit);
   };
 
   lines(buffer: PlatformBuffer, start: number, end: number, first: number): number | Promise<number> {
     // once batching, always batching: a line linted here after a posted one would be reported before it
-    if (this.pool === undefined) return eachLine(buffer, start, end, first, this.here);
+    if (this.pool === undefined)
+      return readLines(buffer, start, end, first, this.source, this.linter.payload, this.limit, this.seen);
     const lines = countLines(buffer, start, end);
     this.parts.push(buffer.subarray(start, end));
     this.runs.push(this.bytes, this.bytes + end - start, first);

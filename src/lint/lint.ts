@@ -24,7 +24,7 @@ import { isNdjsonPath, openFile, sniffNdjson } from "./inputs.js";
 import { decompressed } from "./compressed.js";
 import { dirname, relative, resolve } from "node:path";
 import type { Validate, ValidatorRegistry } from "./registry.js";
-import { resolvePayload, type LintTarget } from "./resolve.js";
+import { resolvePayload, type LintTarget, type ResolvedPayload } from "./resolve.js";
 import { locatePointer } from "../json/index.js";
 import type { PayloadCheck } from "./preflight.js";
 import type { TallyData } from "./format/summary.js";
@@ -244,16 +244,8 @@ export interface LineJobs {
   ): LineSink;
 }
 
-/** One payload's result, before it is counted and reported. */
-interface Verdict {
-  source: string;
-  line: number;
-  model: string | null;
-  endpoint: string | null;
-  diagnostics: LintDiagnostic[];
-  /** the payload's totals when its findings were capped (capFindings) */
-  findings?: FindingTotals;
-}
+/** One payload's result, before it is counted and reported: the very object the reporter is handed. */
+type Verdict = LintResult;
 
 /**
  * Payloads in flight at once with --preflight (issue 37.7): their referenced files are fetched
@@ -288,6 +280,9 @@ export class Linter {
     diagnostics: Diagnostic[],
     placement?: Placement,
   ): Verdict {
+    // the common case, a valid payload: no capping, locating or counting to do
+    if (diagnostics.length === 0)
+      return { source: at.source, line: at.line, model, endpoint, valid: true, diagnostics };
     const capped = capFindings(diagnostics, this.maxFindings);
     diagnostics = capped.diagnostics;
     // in a document, a request's findings read top to bottom, by line then column (issue 42.3); stable
@@ -298,13 +293,34 @@ export class Linter {
           (a: LintDiagnostic, b: LintDiagnostic) =>
             (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0),
         );
-    const verdict: Verdict = { source: at.source, line: at.line, model, endpoint, diagnostics };
-    if (capped.findings !== undefined) verdict.findings = capped.findings;
-    return verdict;
+    const { findings } = capped;
+    const valid = findings === undefined ? !diagnostics.some((d) => d.severity === "error") : findings.errors === 0;
+    return findings === undefined
+      ? { source: at.source, line: at.line, model, endpoint, valid, diagnostics }
+      : { source: at.source, line: at.line, model, endpoint, valid, diagnostics, findings };
   }
 
-  private readonly deliver = (v: Verdict): void | Promise<void> =>
-    this.report(v.source, v.line, v.model, v.endpoint, v.diagnostics, v.findings);
+  /** Counts a verdict and hands it to the reporter. */
+  private readonly deliver = (v: Verdict): void | Promise<void> => {
+    this.count(v.diagnostics, v.findings);
+    return this.reporter.result(v);
+  };
+
+  /** Adds one result to the summary; whether it is valid. */
+  private count(diagnostics: readonly Diagnostic[], findings: FindingTotals | undefined): boolean {
+    let errors = 0;
+    let warnings = 0;
+    if (findings === undefined) {
+      for (let i = 0; i < diagnostics.length; i++) if (diagnostics[i]!.severity === "error") errors++;
+      warnings = diagnostics.length - errors;
+    } else ({ errors, warnings } = findings);
+    const valid = errors === 0;
+    this.summary.requests++;
+    if (valid) this.summary.valid++;
+    else this.summary.invalid++;
+    this.summary.warnings += warnings;
+    return valid;
+  }
 
   // --preflight: a window of payloads in flight (issue 37.7), so that the preflight's per-host
   // limit, not the reading, sets the pace; their results still go out in input order
@@ -362,17 +378,7 @@ export class Linter {
     /** the payload's totals when its findings were capped (capFindings) */
     findings?: FindingTotals,
   ): void | Promise<void> => {
-    let errors = 0;
-    let warnings = 0;
-    if (findings === undefined) {
-      for (const d of diagnostics) if (d.severity === "error") errors++;
-      warnings = diagnostics.length - errors;
-    } else ({ errors, warnings } = findings);
-    const valid = errors === 0;
-    this.summary.requests++;
-    if (valid) this.summary.valid++;
-    else this.summary.invalid++;
-    this.summary.warnings += warnings;
+    const valid = this.count(diagnostics, findings);
     return this.reporter.result(
       findings === undefined
         ? { source, line, model, endpoint, valid, diagnostics }
@@ -405,7 +411,19 @@ export class Linter {
     return verdict instanceof Promise ? verdict.then(this.deliver) : this.deliver(verdict);
   };
 
-  /** One payload's findings. */
+  /** `{ max: maxFindings }`, made once per value of `maxFindings` (not once per payload). */
+  private limitObject: { max: number } | undefined;
+  private get limit(): { max: number } {
+    let limit = this.limitObject;
+    if (limit === undefined || limit.max !== this.maxFindings) limit = this.limitObject = { max: this.maxFindings };
+    return limit;
+  }
+
+  /**
+   * One payload's findings. The common path (a payload read, resolved, its validator loaded,
+   * nothing to re-check) runs without a closure or promise: methods with the payload's parts as
+   * arguments, so a line costs its parse, its validation and one result object.
+   */
   private verdict(
     at: PayloadSource,
     value: unknown,
@@ -416,39 +434,78 @@ export class Linter {
     target: LintTarget,
   ): Verdict | Promise<Verdict> {
     const read = warnings?.map((w) => lintDiagnostic(w.rule, w.message, w.pointer, "warning"));
-    const finish = (model: string | null, endpoint: string | null, diagnostics: Diagnostic[]) =>
-      this.finish(at, model, endpoint, read === undefined ? diagnostics : [...read, ...diagnostics], placement);
-    if (problem !== undefined) return finish(null, null, [lintDiagnostic(problem.rule, problem.message)]);
+    if (problem !== undefined)
+      return this.withRead(at, null, null, read, [lintDiagnostic(problem.rule, problem.message)], placement);
     const resolved = resolvePayload(value, target, this.registry);
     if ("rule" in resolved)
-      return finish(resolved.model, resolved.endpoint, [
-        lintDiagnostic(resolved.rule, resolved.message, resolved.pointer),
-      ]);
+      return this.withRead(
+        at,
+        resolved.model,
+        resolved.endpoint,
+        read,
+        [lintDiagnostic(resolved.rule, resolved.message, resolved.pointer)],
+        placement,
+      );
+    const validate = this.registry.validatorOf(resolved.model, resolved.endpoint);
+    return typeof validate === "function"
+      ? this.validated(validate, at, resolved, read, text, placement)
+      : validate.then((fn) => this.validated(fn, at, resolved, read, text, placement));
+  }
+
+  /** A resolved payload through its validator: the validator words the first maxFindings and counts the rest (a million bad items: one pass). */
+  private validated(
+    fn: Validate,
+    at: PayloadSource,
+    resolved: ResolvedPayload,
+    read: Diagnostic[] | undefined,
+    text: string | undefined,
+    placement: Placement | undefined,
+  ): Verdict | Promise<Verdict> {
+    const diagnostics = fn(resolved.input, this.limit);
+    if (diagnostics.length === 0 && this.check === undefined)
+      return this.withRead(at, resolved.model, resolved.endpoint, read, diagnostics, placement);
+    // integers beyond 2^53 are compared as written, not as JSON.parse rounded them (spec 2.2);
+    // src/rules (and Ajv with it) is loaded only for a payload that has both findings and such a number
+    if (text !== undefined && diagnostics.length > 0 && /\d{16}/.test(text))
+      return import("../rules/index.js").then(({ recheckOnText }) =>
+        this.checked(
+          recheckOnText(diagnostics, resolved.input, (pointer) => rawNumberAt(text, resolved.prefix + pointer)),
+          at,
+          resolved,
+          read,
+          placement,
+        ),
+      );
+    return this.checked(diagnostics, at, resolved, read, placement);
+  }
+
+  /** --preflight (src/lint/preflight.ts): the referenced files' findings follow the payload's own; pointers into an envelope's `input` prefixed. */
+  private checked(
+    diagnostics: Diagnostic[],
+    at: PayloadSource,
+    resolved: ResolvedPayload,
+    read: Diagnostic[] | undefined,
+    placement: Placement | undefined,
+  ): Verdict | Promise<Verdict> {
     const { model, endpoint, input, prefix } = resolved;
-    const validate = this.registry.validatorOf(model, endpoint);
-    // the validator words the first maxFindings and counts the rest (a million bad items: one pass)
-    const limit = { max: this.maxFindings };
-    const run = (fn: Validate): Verdict | Promise<Verdict> => {
-      const diagnostics = fn(input, limit);
-      // integers beyond 2^53 are compared as written, not as JSON.parse rounded them (spec 2.2);
-      // src/rules (and Ajv with it) is loaded only for a payload that has both findings and such a number
-      if (text !== undefined && diagnostics.length > 0 && /\d{16}/.test(text))
-        return import("../rules/index.js").then(({ recheckOnText }) =>
-          done(recheckOnText(diagnostics, input, (pointer) => rawNumberAt(text, prefix + pointer))),
-        );
-      return done(diagnostics);
+    const prefixed = (all: Diagnostic[]): Verdict => {
+      if (prefix !== "" && all.length > 0) all = all.map((d) => ({ ...d, pointer: prefix + d.pointer }));
+      return this.withRead(at, model, endpoint, read, all, placement);
     };
-    // --preflight (src/lint/preflight.ts): the referenced files' findings follow the payload's own
-    const done = (diagnostics: Diagnostic[]): Verdict | Promise<Verdict> =>
-      this.check === undefined
-        ? report(diagnostics)
-        : this.check(model, endpoint, input).then((more) => report([...diagnostics, ...more]));
-    const report = (diagnostics: Diagnostic[]) => {
-      if (prefix !== "" && diagnostics.length > 0)
-        diagnostics = diagnostics.map((d) => ({ ...d, pointer: prefix + d.pointer }));
-      return finish(model, endpoint, diagnostics);
-    };
-    return typeof validate === "function" ? run(validate) : validate.then(run);
+    if (this.check === undefined) return prefixed(diagnostics);
+    return this.check(model, endpoint, input).then((more) => prefixed([...diagnostics, ...more]));
+  }
+
+  /** What the reader noticed (warnings) first, then the payload's own findings. */
+  private withRead(
+    at: PayloadSource,
+    model: string | null,
+    endpoint: string | null,
+    read: Diagnostic[] | undefined,
+    diagnostics: Diagnostic[],
+    placement: Placement | undefined,
+  ): Verdict {
+    return this.finish(at, model, endpoint, read === undefined ? diagnostics : [...read, ...diagnostics], placement);
   }
 
   /**

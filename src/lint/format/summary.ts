@@ -192,9 +192,42 @@ export class SummaryTally {
     }
   }
 
+  /**
+   * The endpoint table's key of (model, endpoint), made once per pair: a key built per result
+   * is a fresh string hashed on every lookup (6% of a `--summary-only` run). The pairs are the
+   * catalog's (or null), so they are few; bounded all the same.
+   */
+  private readonly endpointKeys = new Map<string | null, Map<string | null, string>>();
+  private endpointKey(model: string | null, endpoint: string | null): string {
+    let byEndpoint = this.endpointKeys.get(model);
+    if (byEndpoint === undefined) {
+      if (this.endpointKeys.size >= MAX_KEYS) this.endpointKeys.clear();
+      this.endpointKeys.set(model, (byEndpoint = new Map()));
+    }
+    let key = byEndpoint.get(endpoint);
+    if (key === undefined) {
+      key = model === null && endpoint === null ? "" : `${model}\u0000${endpoint}`;
+      if (byEndpoint.size >= MAX_KEYS) byEndpoint.clear();
+      byEndpoint.set(endpoint, key);
+    }
+    return key;
+  }
+
+  /** A pointer's field (fieldOf), remembered: validators hand the same pointer strings back payload after payload. */
+  private readonly fieldKeys = new Map<string, string>();
+  private fieldKey(pointer: string): string {
+    let field = this.fieldKeys.get(pointer);
+    if (field === undefined) {
+      field = fieldOf(pointer);
+      if (this.fieldKeys.size >= 4096) this.fieldKeys.clear();
+      this.fieldKeys.set(pointer, field);
+    }
+    return field;
+  }
+
   add(r: LintResult): void {
     const n = ++this.requests;
-    const e = this.endpoints.get(r.model === null && r.endpoint === null ? "" : `${r.model}\u0000${r.endpoint}`);
+    const e = this.endpoints.get(this.endpointKey(r.model, r.endpoint));
     e.model = r.model;
     e.endpoint = r.endpoint;
     e.requests++;
@@ -210,7 +243,7 @@ export class SummaryTally {
         ...(d.column === undefined ? {} : { column: d.column }),
         pointer: d.pointer,
       };
-      const field = this.fields.get(fieldOf(d.pointer));
+      const field = this.fields.get(this.fieldKey(d.pointer));
       field.findings++;
       if (field.seen !== n) ((field.seen = n), field.requests++);
     }

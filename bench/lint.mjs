@@ -20,9 +20,25 @@
 //       nothing to coordinate), against one process on the whole; and peak RSS of --jobs 2 at 1 000 000 lines and at a larger log (3 000 000;
 //       VSK_BENCH_LINT_LARGE=10000000 for the issue's 10M) to show memory stays flat.
 //
-// Usage (after `npm run build`): node bench/lint.mjs [--sizes 100000,1000000] [--runs 15] [--json]
+//   (d) the floor (issue 40): what no JavaScript linter can beat, the same 1 000 000-line file
+//       read line by line and `JSON.parse`d by a bare Node loop (one thread, nothing else),
+//       interleaved with `vsk lint --jobs 1 --summary-only` and `--format json` (3 rounds,
+//       medians): each as its share of the floor's rate. Targets >= 85% and >= 75%.
+//   (e) the invalid path (issue 40), in process: the generated validator on a keyframes payload
+//       with several errors against Ajv (`allErrors`, compiling the published schema), target
+//       >= 1x; and lint's cost per finding on its own line (the validator's finding with its
+//       message, and its pointer located to a line and column as a `.json` document shows it).
+//
+// Every issue-40 target is printed at the end with its ratio, PASS or MISSED:
+//   1. --jobs 1 --summary-only >= 85% of the floor, --format json >= 75%         (d)
+//   2. --jobs 2 >= 90% of the gain of the ceiling (two processes on the halves)  (c)
+//   3. invalid path >= 1x Ajv allErrors                                          (e)
+//   4. cold start of `vsk lint file.json` <= 0.4x ajv-cli                        (b)
+//   and peak RSS flat (<= 1.25x) from 100 000 to 3 000 000 lines                 (a, c)
+//
+// Usage (after `npm run build`): node bench/lint.mjs [--sizes 100000,1000000,3000000] [--runs 15] [--json]
 //   [--no-time]  (measure RSS with the in-process driver even when /usr/bin/time is present)
-//   [--only a,b,c]  (run some parts)
+//   [--only a,b,c,d,e]  (run some parts)
 import { spawn, spawnSync } from "node:child_process";
 import {
   closeSync,
@@ -50,15 +66,21 @@ const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : fallback;
 };
-const SIZES = String(arg("--sizes", "100000,1000000")).split(",").map(Number);
+const SIZES = String(arg("--sizes", "100000,1000000,3000000")).split(",").map(Number);
 const RUNS = Number(arg("--runs", 15));
 const JSON_OUT = process.argv.includes("--json");
 const TARGET_RPS = 250_000;
 const TARGET_RSS_MB = 200;
-const TARGET_RATIO = 0.5;
-const TARGET_JOBS_SPEEDUP = 1.6;
+const TARGET_RATIO = 0.4; // issue 40 (0.5 before)
+// issue 40: --jobs 2's gain against the gain of two independent processes on the halves (this
+// replaces the 1.6x speed-up, which a 2-core machine shared with the reading cannot give)
+const TARGET_CEILING_SHARE = 0.9;
+const TARGET_FLOOR_SUMMARY = 0.85;
+const TARGET_FLOOR_JSON = 0.75;
+const TARGET_INVALID_AJV = 1;
+const TARGET_RSS_FLAT = 1.25;
 const TARGET_GZIP_RATIO = 0.8;
-const ONLY = String(arg("--only", "a,b,c")).split(",");
+const ONLY = String(arg("--only", "a,b,c,d,e")).split(",");
 const LARGE = Number(process.env.VSK_BENCH_LINT_LARGE ?? 3_000_000);
 
 if (!existsSync(CLI)) {
@@ -222,9 +244,12 @@ const median = (xs) => {
 };
 const fmt = (n, digits = 0) =>
   n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const verdict = (ok) => (ok ? "ok" : "MISSED");
+const verdict = (ok) => (ok ? "PASS" : "MISSED");
+/** issue 40's targets as measured in this run, printed together at the end */
+const targets = [];
+const target = (name, ratio, shown, ok) => targets.push({ name, ratio, shown, ok });
 
-const report = { throughput: [], coldStart: undefined, jobs: undefined };
+const report = { throughput: [], coldStart: undefined, jobs: undefined, floor: undefined, invalid: undefined, targets };
 let missed = 0;
 
 // ---------------------------------------------------------------------------------------------
@@ -259,7 +284,7 @@ if (ONLY.includes("a")) {
       const rss = Math.max(...got.map((g) => g.rssMb));
       const rps = n / (ms / 1000);
       // the requests/s target is for the largest log (a small one is dominated by start-up and JIT warm-up); RSS holds at every size
-      const rateApplies = n === Math.max(...SIZES);
+      const rateApplies = n === 1_000_000 || (n === Math.max(...SIZES) && !SIZES.includes(1_000_000));
       const ok = (!rateApplies || rps >= TARGET_RPS) && rss <= TARGET_RSS_MB;
       if (!ok) missed++;
       report.throughput.push({ requests: n, format, wallMs: ms, requestsPerSecond: rps, peakRssMb: rss });
@@ -270,10 +295,20 @@ if (ONLY.includes("a")) {
   }
   for (const format of ["json", "pretty"]) {
     const rows = report.throughput.filter((t) => t.format === format);
-    if (rows.length > 1)
-      console.log(
-        `    ${format}: peak RSS at ${fmt(rows.at(-1).requests)} / at ${fmt(rows[0].requests)} requests = ${fmt(rows.at(-1).peakRssMb / rows[0].peakRssMb, 2)} (input ${fmt(rows.at(-1).requests / rows[0].requests)}x larger)`,
+    if (rows.length > 1) {
+      const flat = rows.at(-1).peakRssMb / rows[0].peakRssMb;
+      const ok = flat <= TARGET_RSS_FLAT;
+      if (!ok) missed++;
+      target(
+        `peak RSS --jobs 1 --format ${format}, ${fmt(rows.at(-1).requests)} / ${fmt(rows[0].requests)} lines (<= ${TARGET_RSS_FLAT}x)`,
+        flat,
+        `${fmt(flat, 2)}x (${fmt(rows[0].peakRssMb, 1)} -> ${fmt(rows.at(-1).peakRssMb, 1)} MB)`,
+        ok,
       );
+      console.log(
+        `    ${format}: peak RSS at ${fmt(rows.at(-1).requests)} / at ${fmt(rows[0].requests)} requests = ${fmt(flat, 2)} (input ${fmt(rows.at(-1).requests / rows[0].requests)}x larger) ${verdict(ok)}`,
+      );
+    }
   }
   console.log(
     `    targets: >= ${fmt(TARGET_RPS)} requests/s at ${fmt(Math.max(...SIZES))} requests, peak RSS <= ${TARGET_RSS_MB} MB and flat as the input grows`,
@@ -355,6 +390,12 @@ if (ONLY.includes("b")) {
   );
   console.log(
     `    vsk / ajv = ${fmt(ratio, 2)} (target <= ${TARGET_RATIO}) ${verdict(ratio <= TARGET_RATIO)}; minus the node start: ${fmt(netRatio, 2)}`,
+  );
+  target(
+    `cold start, vsk lint file.json / ajv-cli (<= ${TARGET_RATIO}x)`,
+    ratio,
+    `${fmt(ratio, 2)}x`,
+    ratio <= TARGET_RATIO,
   );
 }
 
@@ -439,7 +480,6 @@ if (ONLY.includes("c")) {
   const speedupGz = rows["gzip 1"].wallMs / rows["gzip 2"].wallMs;
   const gzipRatio = rows["plain 2"].wallMs / rows["gzip 2"].wallMs;
   const gzipRatio1 = rows["plain 1"].wallMs / rows["gzip 1"].wallMs;
-  if (speedup < TARGET_JOBS_SPEEDUP) missed++;
   if (gzipRatio < TARGET_GZIP_RATIO) missed++;
   if (ceilingRuns.some((g) => g.code !== 1)) {
     console.error(`    vsk lint on a half exited otherwise than 1\n${ceilingRuns[0].stderr}`);
@@ -450,11 +490,18 @@ if (ONLY.includes("c")) {
   console.log(
     `    plain  2 × 1  ${fmt(ceilingMs / 1000, 2).padStart(7)}  ${fmt(n / (ceilingMs / 1000)).padStart(10)}  (two --jobs 1 processes together, one per half: this machine's ceiling for two threads)`,
   );
+  console.log(`    --jobs 2 / --jobs 1: ${fmt(speedup, 2)}x plain, ${fmt(speedupGz, 2)}x gzip`);
+  const share = (speedup - 1) / Math.max(ceiling - 1, 1e-9);
+  const shareOk = share >= TARGET_CEILING_SHARE;
+  if (!shareOk) missed++;
   console.log(
-    `    --jobs 2 / --jobs 1: ${fmt(speedup, 2)}x plain (target >= ${TARGET_JOBS_SPEEDUP}) ${verdict(speedup >= TARGET_JOBS_SPEEDUP)}, ${fmt(speedupGz, 2)}x gzip`,
+    `    ceiling: two processes on the halves / --jobs 1 = ${fmt(ceiling, 2)}x; --jobs 2 has ${fmt(100 * share)}% of the gain the ceiling has (target >= ${fmt(100 * TARGET_CEILING_SHARE)}%) ${verdict(shareOk)}`,
   );
-  console.log(
-    `    ceiling: two processes on the halves / --jobs 1 = ${fmt(ceiling, 2)}x; --jobs 2 has ${fmt((100 * (speedup - 1)) / Math.max(ceiling - 1, 1e-9))}% of the gain the ceiling has`,
+  target(
+    `--jobs 2 gain / ceiling's gain (>= ${fmt(100 * TARGET_CEILING_SHARE)}%)`,
+    share,
+    `${fmt(100 * share)}% (${fmt(speedup, 2)}x of ${fmt(ceiling, 2)}x)`,
+    shareOk,
   );
   console.log(
     `    gzip / plain rate: ${fmt(gzipRatio, 2)}x with --jobs 2 (target >= ${TARGET_GZIP_RATIO}) ${verdict(gzipRatio >= TARGET_GZIP_RATIO)}, ${fmt(gzipRatio1, 2)}x with --jobs 1`,
@@ -463,13 +510,20 @@ if (ONLY.includes("c")) {
   const big = await runCli(["lint", large.file, "--format", "json", "--jobs", "2"]);
   const flat = big.rssMb / rows["plain 2"].peakRssMb;
   console.log(
-    `    peak RSS, --jobs 2: ${fmt(rows["plain 2"].peakRssMb, 1)} MB at ${fmt(n)} lines, ${fmt(big.rssMb, 1)} MB at ${fmt(LARGE)} (${fmt(LARGE / (big.ms / 1000))} requests/s): ${fmt(flat, 2)}x for ${fmt(LARGE / n)}x the input${LARGE < 10_000_000 ? " (VSK_BENCH_LINT_LARGE=10000000 for 10M)" : ""} ${verdict(flat <= 1.25)}`,
+    `    peak RSS, --jobs 2: ${fmt(rows["plain 2"].peakRssMb, 1)} MB at ${fmt(n)} lines, ${fmt(big.rssMb, 1)} MB at ${fmt(LARGE)} (${fmt(LARGE / (big.ms / 1000))} requests/s): ${fmt(flat, 2)}x for ${fmt(LARGE / n)}x the input${LARGE < 10_000_000 ? " (VSK_BENCH_LINT_LARGE=10000000 for 10M)" : ""} ${verdict(flat <= TARGET_RSS_FLAT)}`,
   );
-  if (flat > 1.25) missed++;
+  if (flat > TARGET_RSS_FLAT) missed++;
+  target(
+    `peak RSS --jobs 2, ${fmt(LARGE)} / ${fmt(n)} lines (<= ${TARGET_RSS_FLAT}x)`,
+    flat,
+    `${fmt(flat, 2)}x (${fmt(rows["plain 2"].peakRssMb, 1)} -> ${fmt(big.rssMb, 1)} MB)`,
+    flat <= TARGET_RSS_FLAT,
+  );
   report.jobs = {
     requests: n,
     rows: Object.values(rows),
     speedup,
+    ceilingShare: share,
     speedupGz,
     ceiling: { wallMs: ceilingMs, speedup: ceiling },
     gzipRatio,
@@ -478,5 +532,178 @@ if (ONLY.includes("c")) {
   };
 }
 
+// ---------------------------------------------------------------------------------------------
+// (d) the floor: a bare read line by line + JSON.parse of the same file, one thread
+
+const FLOOR = join(WORK, "floor.mjs");
+writeFileSync(
+  FLOOR,
+  `// the floor of bench/lint.mjs (d): the file read line by line and JSON.parse'd, nothing else
+import { createReadStream } from "node:fs";
+let n = 0;
+let pending = [];
+for await (const chunk of createReadStream(process.argv[2], { highWaterMark: 64 * 1024 })) {
+  let from = 0;
+  for (let nl = chunk.indexOf(10); nl !== -1; nl = chunk.indexOf(10, from)) {
+    let text;
+    if (pending.length > 0) {
+      pending.push(chunk.subarray(from, nl));
+      text = Buffer.concat(pending).toString();
+      pending = [];
+    } else text = chunk.toString("utf8", from, nl);
+    JSON.parse(text);
+    n++;
+    from = nl + 1;
+  }
+  if (from < chunk.length) pending.push(chunk.subarray(from));
+}
+if (pending.length > 0) (JSON.parse(Buffer.concat(pending).toString()), n++);
+process.stderr.write("lines " + n + "\\n");
+`,
+);
+
+/** Wall ms of `node FLOOR file` (stdout ignored). */
+function runFloor(file) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [FLOOR, file], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 ? resolve({ ms: performance.now() - started, stderr }) : reject(new Error(`floor: ${stderr}`)),
+    );
+  });
+}
+
+if (ONLY.includes("d")) {
+  const n = 1_000_000;
+  const data = dataFile(n);
+  console.log(
+    `\n(d) the floor: ${fmt(n)} mixed requests (${fmt(data.size / 1e6, 0)} MB) read line by line and JSON.parse'd by a bare loop, against vsk lint --jobs 1 (3 rounds interleaved, median wall; load average ${loadavg()[0].toFixed(2)} at the start)`,
+  );
+  const runs = { floor: [], "summary-only": [], json: [] };
+  for (let round = 0; round < 3; round++) {
+    runs.floor.push(await runFloor(data.file));
+    runs["summary-only"].push(await runCli(["lint", data.file, "--jobs", "1", "--summary-only"]));
+    runs.json.push(await runCli(["lint", data.file, "--jobs", "1", "--format", "json"]));
+  }
+  for (const name of ["summary-only", "json"])
+    if (runs[name].some((r) => r.code !== 1)) {
+      console.error(`    vsk lint ${name} exited otherwise than 1\n${runs[name][0].stderr}`);
+      process.exitCode = 1;
+    }
+  const ms = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, median(v.map((r) => r.ms))]));
+  const share = { "summary-only": ms.floor / ms["summary-only"], json: ms.floor / ms.json };
+  const wanted = { "summary-only": TARGET_FLOOR_SUMMARY, json: TARGET_FLOOR_JSON };
+  console.log(`    ${"".padEnd(34)}  ${"wall s".padStart(7)}  ${"lines/s".padStart(10)}  share of the floor`);
+  console.log(
+    `    ${"bare read + JSON.parse".padEnd(34)}  ${fmt(ms.floor / 1000, 2).padStart(7)}  ${fmt(n / (ms.floor / 1000)).padStart(10)}  100%`,
+  );
+  for (const name of ["summary-only", "json"]) {
+    const ok = share[name] >= wanted[name];
+    if (!ok) missed++;
+    const label = name === "json" ? "vsk lint --jobs 1 --format json" : "vsk lint --jobs 1 --summary-only";
+    console.log(
+      `    ${label.padEnd(34)}  ${fmt(ms[name] / 1000, 2).padStart(7)}  ${fmt(n / (ms[name] / 1000)).padStart(10)}  ${fmt(100 * share[name])}% (target >= ${fmt(100 * wanted[name])}%) ${verdict(ok)}`,
+    );
+    target(`${label} / floor (>= ${fmt(100 * wanted[name])}%)`, share[name], `${fmt(100 * share[name])}%`, ok);
+  }
+  report.floor = { requests: n, wallMs: ms, share };
+}
+
+// ---------------------------------------------------------------------------------------------
+// (e) the invalid path, in process: the generated validator against Ajv allErrors, and per finding
+
+if (ONLY.includes("e")) {
+  const { Ajv2020 } = await import("ajv/dist/2020.js");
+  const addFormatsModule = await import("ajv-formats");
+  const addFormats = addFormatsModule.default.default ?? addFormatsModule.default;
+  const { validate } = await import(
+    pathToFileURL(join(ROOT, "dist/generated/example/model-a/keyframes-to-video.validate.mjs")).href
+  );
+  const { locatePointer } = await import(pathToFileURL(join(ROOT, "dist/src/json/index.js")).href);
+  const doc = JSON.parse(readFileSync(join(ROOT, "schemas-cache/example/model-a/latest.json"), "utf8"));
+  const defs = JSON.parse(JSON.stringify(doc.components.schemas).replaceAll('"#/components/schemas/', '"#/$defs/'));
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const ajvValidate = ajv.compile({
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    $ref: "#/$defs/KeyframesToVideoInput",
+    $defs: defs,
+  });
+  // bench/validators.mjs' "keyframes INVALID": a missing prompt, bad keyframes, three bad enums/ranges
+  const img = (i) => `https://cdn.example.com/assets/keyframe-${i}.png?X-Amz-Signature=abc${i}`;
+  const payload = {
+    keyframes: [
+      { image_url: img(0), frame_index: -1 },
+      { image_url: 5, frame_index: 3 },
+      { image_url: img(2), frame_index: 3 },
+    ],
+    aspect_ratio: "3:2",
+    duration: 25,
+    resolution: "720P",
+  };
+  const text = JSON.stringify(payload, null, 2);
+  const findings = validate(payload, { max: 100 });
+  if (ajvValidate(payload) || findings.length === 0) throw new Error("(e): the payload is meant to be invalid");
+  const locateAll = () => {
+    let s = 0;
+    for (const d of findings) s += locatePointer(text, d.pointer).line;
+    return s;
+  };
+  const limit = { max: 100 };
+  const contenders = {
+    generated: () => validate(payload, limit).length,
+    ajv: () => (ajvValidate(payload) ? 0 : ajvValidate.errors.length),
+    locate: locateAll,
+  };
+  /** ops/s of fn over ~ms */
+  const rate = (fn, ms) => {
+    let n = 0;
+    let sink = 0;
+    const started = performance.now();
+    let took = 0;
+    while ((took = performance.now() - started) < ms) for (let i = 0; i < 256; i++, n++) sink += fn();
+    if (sink === -1) console.log(sink);
+    return (n * 1000) / took;
+  };
+  for (const fn of Object.values(contenders)) rate(fn, 200); // warm-up
+  const samples = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
+  for (let round = 0; round < 9; round++)
+    for (const [k, fn] of Object.entries(contenders)) samples[k].push(rate(fn, 100));
+  const ops = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+  const ratio = ops.generated / ops.ajv;
+  const ok = ratio >= TARGET_INVALID_AJV;
+  if (!ok) missed++;
+  const perValidate = 1e9 / ops.generated / findings.length;
+  const perLocate = 1e9 / ops.locate / findings.length;
+  console.log(
+    `\n(e) the invalid path, in process: keyframes-to-video with ${findings.length} findings (Ajv: ${ajvValidate.errors.length} errors), 9 interleaved rounds, median`,
+  );
+  console.log(`    generated validator (rules, messages)   ${fmt(ops.generated).padStart(9)} /s`);
+  console.log(`    Ajv allErrors, published schema          ${fmt(ops.ajv).padStart(9)} /s`);
+  console.log(`    generated / Ajv = ${fmt(ratio, 2)}x (target >= ${TARGET_INVALID_AJV}x) ${verdict(ok)}`);
+  console.log(
+    `    lint per finding: ${fmt(perValidate + perLocate)} ns (found and worded by the validator: ${fmt(perValidate)} ns; pointer -> line/column in a .json document: ${fmt(perLocate)} ns)`,
+  );
+  target(
+    `invalid path, generated validator / Ajv allErrors (>= ${TARGET_INVALID_AJV}x)`,
+    ratio,
+    `${fmt(ratio, 2)}x`,
+    ok,
+  );
+  report.invalid = {
+    findings: findings.length,
+    opsPerSecond: ops,
+    ratio,
+    nsPerFinding: { validate: perValidate, locate: perLocate },
+  };
+}
+
+if (targets.length > 0) {
+  console.log(`\nissue 40's targets, as measured in this run (${availableParallelism()} cores)`);
+  for (const t of targets) console.log(`    ${verdict(t.ok).padEnd(6)}  ${t.name.padEnd(64)}  ${t.shown}`);
+}
 if (JSON_OUT) console.log(JSON.stringify(report));
 if (missed > 0) console.log(`\n${missed} target(s) missed`);

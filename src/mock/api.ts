@@ -3,7 +3,7 @@
  * wire of docs/queue.md (routes.ts → handlers.ts), with the request log and webhook deliveries a test
  * asserts on. `createMockService` (index.ts) serves it over HTTP.
  */
-import { webhookKey } from "../client/webhook.js";
+import { webhookKey } from "../client/index.js";
 import { DEFAULT_CONCURRENT_SUBMITS, Slots } from "./body.js";
 import { outputOf, type MockContext } from "./handlers.js";
 import { PredictionStore, type Prediction } from "./predictions.js";

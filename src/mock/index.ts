@@ -26,5 +26,5 @@ export type { WebhookDelivery } from "./webhooks.js";
 export { DEFAULT_PATHS } from "./routes.js";
 export { OUTCOMES, parsePrefer, outcomeOf, PreferError, type Outcome, type FailureSpec } from "./outcomes.js";
 export { signWebhook, isLoopbackUrl, DEFAULT_MAX_WEBHOOK_RESPONSE_BYTES } from "./webhooks.js";
-export { webhookKey } from "../client/webhook.js";
+export { webhookKey } from "../client/index.js";
 export { createMockService, endpointsFromConfig, type MockService, type MockServiceOptions } from "./service.js";

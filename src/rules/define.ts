@@ -8,7 +8,8 @@
  */
 import type { Diagnostic, InvalidPointers } from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
-import { parsePointer, PROTOTYPE_MEMBERS } from "../schema/index.js";
+import { parsePointer } from "../json/index.js";
+import { PROTOTYPE_MEMBERS } from "../schema/index.js";
 import type { Misfit } from "./shape.js";
 
 /** The spec's three models (spec 1, 4), as `models[].rules` names them. */

@@ -26,25 +26,24 @@ import {
   isFormat,
   LintUsageError,
   LintWorkerError,
+  progressText,
   runLint as runLintStage,
   type LintNote,
+  type LintPreflight,
 } from "../lint/index.js";
 import { terminalText } from "../escape/index.js";
 import { CliError, ExitCode, toCliError } from "./errors.js";
 import { shownArgument, unknownOption } from "./typed.js";
 import { byteSize, limitSize, plural } from "../words/index.js";
 import { redactUrlsInText } from "../diagnostics/index.js";
-import type { LintPreflight } from "../lint/preflight.js";
-import { progressText } from "../lint/progress.js";
 import { ProgressLine, progressWanted } from "./progress.js";
-import type { PreflightOptions } from "../preflight/index.js";
+import type { PREFLIGHT_DEFAULTS, PreflightOptions } from "../preflight/index.js";
 
-// docs/preflight.md's defaults (src/preflight PREFLIGHT_DEFAULTS), stated here so lint's help
-// does not import the preflight stage
-const PREFLIGHT_TIMEOUT_S = 10;
-const PREFLIGHT_CONCURRENCY = 8;
-
-const HELP = `Usage: vsk lint [FILES… | -] [options]
+/**
+ * The help. The preflight's defaults come from their one home (src/preflight PREFLIGHT_DEFAULTS),
+ * loaded only when the help is asked for: a plain `vsk lint file.json` loads none of the preflight.
+ */
+const help = (preflightDefaults: typeof PREFLIGHT_DEFAULTS): string => `Usage: vsk lint [FILES… | -] [options]
 
 Checks request payloads the way the service would, before anyone waits for a failed prediction.
 A .json file holds one payload; .ndjson / .jsonl hold one per line. Directories and globs expand
@@ -94,9 +93,9 @@ Options:
                          server; repeatable (without it 127.0.0.1, localhost and private addresses
                          are reported, and nothing is sent to them)
   --preflight-timeout SECONDS
-                         per request, its headers and whole body (default ${PREFLIGHT_TIMEOUT_S})
+                         per request, its headers and whole body (default ${preflightDefaults.timeoutMs / 1000})
   --preflight-concurrency N
-                         requests at a time to one host (default ${PREFLIGHT_CONCURRENCY})
+                         requests at a time to one host (default ${preflightDefaults.concurrency})
   --config FILE          config file (default: ./vsk.config.json if present, else the three embedded models)
   -h, --help             show this help
 
@@ -228,7 +227,8 @@ export async function runLint(argv: string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   if (values.help) {
-    process.stdout.write(HELP + "\n");
+    const { PREFLIGHT_DEFAULTS } = await import("../preflight/index.js");
+    process.stdout.write(help(PREFLIGHT_DEFAULTS) + "\n");
     return ExitCode.ok;
   }
   const format = values.format ?? FORMAT_NAMES[0]!;

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { format } from "node:util";
 import { afterAll, expect } from "vitest";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
@@ -88,6 +89,8 @@ export async function vskInProcess(args: string[], cwd: string, env: Record<stri
   const savedCwd = process.cwd();
   const out = process.stdout.write;
   const err = process.stderr.write;
+  // yargs (a package, loaded by node as it is) prints help and some errors with console.log/error
+  const consoleMethods = { log: console.log, info: console.info, warn: console.warn, error: console.error };
   let stdout = "";
   let stderr = "";
   const capture =
@@ -104,6 +107,8 @@ export async function vskInProcess(args: string[], cwd: string, env: Record<stri
     process.chdir(cwd);
     process.stdout.write = capture((t) => (stdout += t)) as typeof process.stdout.write;
     process.stderr.write = capture((t) => (stderr += t)) as typeof process.stderr.write;
+    console.log = console.info = (...args: unknown[]) => void (stdout += `${format(...args)}\n`);
+    console.warn = console.error = (...args: unknown[]) => void (stderr += `${format(...args)}\n`);
     let code: number;
     try {
       code = await program.main(args);
@@ -114,6 +119,7 @@ export async function vskInProcess(args: string[], cwd: string, env: Record<stri
   } finally {
     process.stdout.write = out;
     process.stderr.write = err;
+    Object.assign(console, consoleMethods);
     process.chdir(savedCwd);
     for (const key of Object.keys(process.env)) delete process.env[key];
     Object.assign(process.env, saved);
@@ -127,8 +133,7 @@ let program: Promise<{ main(argv: string[]): Promise<number>; reportFailure(thro
 function loadProgram(): NonNullable<typeof program> {
   const bundle = join(ROOT, "dist/cli/vsk.js");
   if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run build\` first (npm test does)`);
-  const nativeImport = new Function("url", "return import(url)") as (url: string) => Promise<never>;
-  return (program ??= nativeImport(pathToFileURL(bundle).href));
+  return (program ??= import(/* @vite-ignore */ pathToFileURL(bundle).href) as Promise<never>);
 }
 
 /** A usage error: exit 2, nothing on stdout, exactly one line on stderr; returns that line. */

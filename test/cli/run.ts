@@ -79,7 +79,13 @@ export function vskAsync(args: string[], cwd: string, env: Record<string, string
  * a time (the process's cwd, env and output are shared); not for `--watch`, stdin or `--jobs`
  * workers, nor for a test that changes a module vsk has already loaded (the lint cache).
  */
-export async function vskInProcess(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
+export async function vskInProcess(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  /** "exact": the run's environment is `env` alone (as a spawn given `env`), not the test's own plus `env` */
+  environment: "clean" | "exact" = "clean",
+): Promise<Run> {
   const previous = inProcessQueue;
   let release!: () => void;
   inProcessQueue = new Promise<void>((r) => (release = r));
@@ -103,7 +109,7 @@ export async function vskInProcess(args: string[], cwd: string, env: Record<stri
     };
   try {
     for (const key of Object.keys(process.env)) delete process.env[key];
-    Object.assign(process.env, cleanEnv(env));
+    Object.assign(process.env, environment === "exact" ? env : cleanEnv(env));
     process.chdir(cwd);
     process.stdout.write = capture((t) => (stdout += t)) as typeof process.stdout.write;
     process.stderr.write = capture((t) => (stderr += t)) as typeof process.stderr.write;

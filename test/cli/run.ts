@@ -111,6 +111,8 @@ export async function vskInProcess(
     for (const key of Object.keys(process.env)) delete process.env[key];
     Object.assign(process.env, environment === "exact" ? env : cleanEnv(env));
     process.chdir(cwd);
+    // as a child process's piped output: not a terminal (no colour, no progress line), no width
+    for (const stream of STREAMS) for (const key of ["isTTY", "columns"] as const) hide(stream, key);
     process.stdout.write = capture((t) => (stdout += t)) as typeof process.stdout.write;
     process.stderr.write = capture((t) => (stderr += t)) as typeof process.stderr.write;
     console.log = console.info = (...args: unknown[]) => void (stdout += `${format(...args)}\n`);
@@ -126,6 +128,7 @@ export async function vskInProcess(
     process.stdout.write = out;
     process.stderr.write = err;
     Object.assign(console, consoleMethods);
+    restoreStreams();
     process.chdir(savedCwd);
     for (const key of Object.keys(process.env)) delete process.env[key];
     Object.assign(process.env, saved);
@@ -134,6 +137,21 @@ export async function vskInProcess(
 }
 
 let inProcessQueue: Promise<void> = Promise.resolve();
+
+const STREAMS = [process.stdin, process.stdout, process.stderr];
+const hidden: Array<() => void> = [];
+/** Makes `stream[key]` read undefined until {@link restoreStreams}. */
+function hide(stream: object, key: "isTTY" | "columns"): void {
+  const own = Object.getOwnPropertyDescriptor(stream, key);
+  Object.defineProperty(stream, key, { configurable: true, get: () => undefined });
+  hidden.push(() => {
+    if (own === undefined) delete (stream as Record<string, unknown>)[key];
+    else Object.defineProperty(stream, key, own);
+  });
+}
+function restoreStreams(): void {
+  for (const restore of hidden.splice(0).reverse()) restore();
+}
 let program: Promise<{ main(argv: string[]): Promise<number>; reportFailure(thrown: unknown): number }> | undefined;
 /** The bundle, loaded by node itself (not transformed by vitest), as bin/vsk.mjs loads it. */
 function loadProgram(): NonNullable<typeof program> {

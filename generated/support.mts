@@ -1889,11 +1889,27 @@ export const unknownFieldsMessage = (
   `is not a field of ${where}${hint !== undefined ? `; did you mean "${hint}"?` : ""} (known: ${known.join(", ")})`;
 
 /** spec 4.1: "Unlisted fields are not described": a warning, with the nearest known field */
-export function checkUnknownFields(rule: UnknownFieldsRule, input: Record<string, unknown>): Diagnostic[] {
+export function checkUnknownFields(
+  rule: UnknownFieldsRule,
+  input: Record<string, unknown>,
+  _invalid: InvalidPointers,
+  max: number,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   // most payloads have no unknown field: find that out without building a pointer
-  if (hasUnknownIn(rule, rule, input)) unknownIn(rule, rule, input, "", out);
+  if (hasUnknownIn(rule, rule, input)) unknownIn(rule, rule, input, "", { out, max, unworded: undefined });
   return out;
+}
+
+/**
+ * The findings of one check: the first `max` worded (the nearest known field, the message), the
+ * rest counted as one shared diagnostic that is never shown (`diagnose` keeps `max` at most; 200k
+ * unknown keys took 4.9 s of edit distances and messages).
+ */
+interface Found {
+  out: Diagnostic[];
+  max: number;
+  unworded: Diagnostic | undefined;
 }
 
 function hasUnknownIn(rule: UnknownFieldsRule, object: KnownObject, value: object): boolean {
@@ -1923,12 +1939,17 @@ function unknownIn(
   object: KnownObject,
   value: object,
   pointer: string,
-  out: Diagnostic[],
+  found: Found,
 ): void {
+  const { out } = found;
   for (const key of Object.keys(value)) {
     const index = object.known.indexOf(key);
     const inner = index === -1 ? undefined : object.inner?.[index];
     if (index !== -1 && !inner) continue;
+    if (index === -1 && out.length >= found.max) {
+      out.push((found.unworded ??= redacted("warning", "", rule.id, "")));
+      continue;
+    }
     const at = pointer + "/" + escapeToken(key);
     if (index === -1) {
       const hint = closest(key, object.known);
@@ -1947,7 +1968,7 @@ function unknownIn(
       );
       continue;
     }
-    unknownInValue(rule, inner!, (value as Record<string, unknown>)[key], at, out);
+    unknownInValue(rule, inner!, (value as Record<string, unknown>)[key], at, found);
   }
 }
 
@@ -1956,17 +1977,17 @@ function unknownInValue(
   where: KnownValue,
   value: unknown,
   pointer: string,
-  out: Diagnostic[],
+  found: Found,
 ) {
   if (typeof value !== "object" || value === null) return;
   if (Array.isArray(value)) {
     if (where.items)
       for (let i = 0; i < value.length; i++)
-        unknownInValue(rule, where.items, value[i], `${pointer}/${i}`, out);
+        unknownInValue(rule, where.items, value[i], `${pointer}/${i}`, found);
     return;
   }
   const object = where.object === undefined ? undefined : rule.objects?.[where.object];
-  if (object) unknownIn(rule, object, value, pointer, out);
+  if (object) unknownIn(rule, object, value, pointer, found);
 }
 
 // vsk's src/rules/check.ts
@@ -1983,6 +2004,7 @@ type Check<K extends RuleSpec["kind"]> = (
   rule: Extract<RuleSpec, { kind: K }>,
   input: Record<string, unknown>,
   invalid: InvalidPointers,
+  max: number,
 ) => Diagnostic[];
 
 const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {
@@ -2008,6 +2030,8 @@ export function checkRules(
   errorsOnly = false,
   /** the pointers of schema errors past a finding limit (`diagnose`) */
   moreInvalid?: readonly string[],
+  /** findings worded per rule at most (`diagnose`'s limit: no more can be shown); the rest are counted */
+  max = Infinity,
 ): Diagnostic[] {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return [];
   const invalid = invalidPointers(schemaErrors, moreInvalid);
@@ -2018,6 +2042,7 @@ export function checkRules(
       rule as never,
       input as Record<string, unknown>,
       invalid,
+      max,
     );
     for (let i = 0; i < found.length; i++) out.push(found[i]!);
   }
@@ -2053,7 +2078,9 @@ export function diagnose(
   const max = limit?.max ?? Infinity;
   const omitted: string[] = [];
   const schemaErrors = diagnosticsFromAjv(ajvErrors, input, max, omitted);
-  const ruleFindings = checkRules(rules, input, schemaErrors, limit?.errorsOnly === true, omitted);
+  // a rule's findings past `max` are never shown (a finding's place in `out` is at least its place
+  // among its rule's): a rule words `max` at most and counts the rest (issue 38.2: 200k unknown keys)
+  const ruleFindings = checkRules(rules, input, schemaErrors, limit?.errorsOnly === true, omitted, max);
   let out = schemaErrors;
   if (ruleFindings.length > 0) {
     // errors first, then warnings, each in order (schema errors are all errors)

@@ -5,11 +5,16 @@
 // dominated by loading modules (node resolves, stats, reads and compiles each of ~60 files for
 // `vsk lint`); one file per command cut `vsk lint file.json` from 207 to 170 ms (README
 // Performance, bench/lint.mjs (b)). Packages stay external (resolved from node_modules as
-// before); nothing is minified, so a stack trace still names the functions. bin/vsk.mjs and the
+// before), but for yargs, the one argument parser of every command, lint's included (issue
+// 42.5): bundled with what it imports, it costs lint's start ~16 ms where loading it from
+// node_modules cost 115-160 ms (docs/architecture.md). Its locale files are not carried: yargs
+// finds none beside the bundle and says its messages in English, whatever LANG is (the CLI
+// recognises "Unknown argument" in them). Nothing is minified, so a stack trace still names the
+// functions. bin/vsk.mjs and the
 // GitHub Action (`vsk action`) run it; the library entries (dist/src) keep the per-module build.
 // Written beside dist/cli and moved in whole: a build stopped half-way leaves the previous one,
 // or none (which bin/vsk.mjs rebuilds), never half of one.
-import { renameSync, rmSync } from "node:fs";
+import { readFileSync, renameSync, rmSync } from "node:fs";
 import { build } from "esbuild";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -29,7 +34,44 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  packages: "external",
+  plugins: [
+    {
+      // every package external but yargs and what yargs imports (its importer is in node_modules)
+      name: "external-but-yargs",
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (args) =>
+          /^yargs(\/|$)/.test(args.path) || /[\\/]node_modules[\\/]/.test(args.importer)
+            ? undefined
+            : { path: args.path, external: true },
+        );
+      },
+    },
+    {
+      // string-width (yargs' help layout, through cliui and wrap-ansi: three copies) builds an
+      // Intl.Segmenter (ICU's break data: 13-30 ms here) and its Unicode-property RegExps when it is
+      // loaded; yargs measures widths only to lay out help and usage. So each copy builds them
+      // on its first call instead: its code unchanged, moved into a function run once.
+      name: "string-width-on-first-call",
+      setup(b) {
+        b.onLoad({ filter: /[\\/]node_modules[\\/](.+[\\/])?string-width[\\/]index\.js$/ }, (args) => {
+          const text = readFileSync(args.path, "utf8");
+          const head = text.match(/^(?:import [^\n]*\n|\s*\n)*/)[0];
+          const body = text.slice(head.length);
+          const exported = "export default function stringWidth(";
+          if (body.split(exported).length !== 2 || /^export /m.test(body.replace(exported, "")))
+            throw new Error(
+              `${args.path}: not the string-width scripts/bundle.mjs knows (one default export, stringWidth)`,
+            );
+          const wrapped =
+            `${head}let stringWidthOnce;\n` +
+            `export default function stringWidth(...args) {\n` +
+            `  stringWidthOnce ??= (() => {\n${body.replace(exported, "function stringWidth(")}\nreturn stringWidth;\n})();\n` +
+            `  return stringWidthOnce(...args);\n}\n`;
+          return { contents: wrapped, loader: "js" };
+        });
+      },
+    },
+  ],
   chunkNames: "chunk-[hash]",
   logLevel: "warning",
 });

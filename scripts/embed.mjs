@@ -94,6 +94,7 @@ const dispatch = [
   "  rule: Extract<RuleSpec, { kind: K }>,",
   "  input: Record<string, unknown>,",
   "  invalid: InvalidPointers,",
+  "  max: number,",
   ") => Diagnostic[];",
   "",
   'const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {',

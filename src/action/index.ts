@@ -10,6 +10,7 @@ export {
   ActionInputError,
   type ActionInputs,
   type ActionResult,
+  type IsStageError,
   API_TIMEOUT_SECONDS,
   COMMENT_LIMIT,
   marker,

@@ -18,7 +18,6 @@ import {
   type FailOn,
 } from "../drift/index.js";
 import { scrubSecrets } from "../fetch/index.js";
-import { stageErrorOf } from "../cli/errors.js";
 import {
   DEFAULT_MAX_ANNOTATIONS,
   LintExit,
@@ -194,7 +193,12 @@ const LINT_NOTE_COMMAND = { warning: "warning", note: "notice", error: "error" }
  * summary and the comment), invalid results are observed as data for the outputs, and notes
  * become annotations of their own level. No output is parsed back.
  */
-async function runLint(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEnv): Promise<ActionResult> {
+async function runLint(
+  inputs: ActionInputs,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  isStageError: IsStageError,
+): Promise<ActionResult> {
   let log = "";
   // the format's output, kept as it is written (a write is taken at once: the sink never waits)
   const out = new Writable({
@@ -255,9 +259,7 @@ async function runLint(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEnv
     }
   } catch (error) {
     const known =
-      error instanceof LintUsageError ||
-      stageErrorOf(error) !== undefined ||
-      (error as NodeJS.ErrnoException).code !== undefined;
+      error instanceof LintUsageError || isStageError(error) || (error as NodeJS.ErrnoException).code !== undefined;
     if (!known) throw error;
     // one line of the stage's message, redacted as data before it is escaped for its format
     const why = terminalText(scrubSecrets((error as Error).message).split("\n")[0]!);
@@ -288,10 +290,23 @@ async function runCheck(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEn
   };
 }
 
+/**
+ * Whether `error` is one a stage throws for its user (a wrong config, an unreadable snapshot, …),
+ * said in one annotation, rather than a bug, which is thrown on. The command that runs the action
+ * passes the CLI's table (src/cli/errors.ts `stageErrorOf`): the action is a stage below cli/ and
+ * imports nothing of it (docs/architecture.md, "The floors").
+ */
+export type IsStageError = (error: unknown) => boolean;
+
 /** Runs the action's command; pure of GitHub I/O (see `publish`). */
-export function runCommand(inputs: ActionInputs, cwd: string, env: NodeJS.ProcessEnv): Promise<ActionResult> {
+export function runCommand(
+  inputs: ActionInputs,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  isStageError: IsStageError,
+): Promise<ActionResult> {
   if (inputs.command === "drift") return runDrift(inputs, cwd, env);
-  if (inputs.command === "lint") return runLint(inputs, cwd, env);
+  if (inputs.command === "lint") return runLint(inputs, cwd, env, isStageError);
   return runCheck(inputs, cwd, env);
 }
 
@@ -460,9 +475,14 @@ export async function upsertComment(
 }
 
 /** The whole action: run, then annotations, summary, outputs and the comment. Returns the exit code. */
-export async function runAction(env: NodeJS.ProcessEnv, cwd: string, write: (text: string) => void): Promise<number> {
+export async function runAction(
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  write: (text: string) => void,
+  isStageError: IsStageError,
+): Promise<number> {
   const inputs = readInputs(env);
-  const result = await runCommand(inputs, cwd, env);
+  const result = await runCommand(inputs, cwd, env, isStageError);
   write(result.log.endsWith("\n") || result.log === "" ? result.log : `${result.log}\n`);
   if (env.GITHUB_STEP_SUMMARY)
     appendFileSync(env.GITHUB_STEP_SUMMARY, result.markdown.endsWith("\n") ? result.markdown : `${result.markdown}\n`);

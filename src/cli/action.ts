@@ -4,7 +4,7 @@
  */
 import { runAction } from "../action/index.js";
 import { commandParser, helpShown } from "./args.js";
-import { ExitCode, toCliError } from "./errors.js";
+import { ExitCode, stageErrorOf, toCliError } from "./errors.js";
 
 export async function runActionCommand(argv: string[]): Promise<number> {
   await commandParser(argv, "action", "(inputs in VSK_ACTION_COMMAND, VSK_ACTION_FAIL_ON, VSK_ACTION_PATHS, …)")
@@ -14,7 +14,12 @@ export async function runActionCommand(argv: string[]): Promise<number> {
     .parseAsync();
   if (helpShown(argv)) return ExitCode.ok;
   try {
-    return await runAction(process.env, process.cwd(), (text) => process.stdout.write(text));
+    return await runAction(
+      process.env,
+      process.cwd(),
+      (text) => process.stdout.write(text),
+      (error) => stageErrorOf(error) !== undefined,
+    );
   } catch (error) {
     throw toCliError(error, (message) => `action: ${message}`);
   }

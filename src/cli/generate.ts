@@ -214,7 +214,7 @@ async function generateOnce(
     `Exports per endpoint, from ${shown}/index.${args.lang === "js" ? "js" : "mjs"} (build/safeBuild/validate + the alias, else the model's name, + the endpoint, in PascalCase):`,
     ...endpointExports(inputs).map(
       ({ key, names: n }) =>
-        `  ${key}: ${n.build}, ${n.safeBuild}, ${n.validate}, ${n.standardSchema}; types ${n.input}, ${n.output}`,
+        `  ${key}: ${n.build}, ${n.safeBuild}, ${n.validate}, ${n.standardSchema}, ${n.jsonSchema}, ${n.inputSchema}, ${n.defaults}, ${n.path}; types ${n.input}, ${n.output}`,
     ),
     "Cross-field rules per endpoint (decided from each endpoint's schema; also in endpoints.json):",
     ...rules.map((r) => `  ${r.key}: ${r.rules.length === 0 ? "no cross-field rules" : r.rules.join(", ")}`),

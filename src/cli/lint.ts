@@ -2,12 +2,12 @@
  * `vsk lint [FILES… | -] [--model ID|ALIAS --endpoint NAME] [--format pretty|json|github|markdown] [--summary|--summary-only] [--max-warnings N]
  *   [--preflight [--preflight-allow-host HOST[:PORT]]… [--preflight-timeout SECONDS] [--preflight-concurrency N]]`
  *
- * Arguments are parsed with node's own `parseArgs`, not yargs: lint is the command that must start
- * fast (the README's Performance target: ≤ 0.5× the wall time of `ajv validate`), and importing
- * yargs alone costs 115–160 ms (docs/architecture.md, issue 28.6). Every other command uses yargs;
- * both word their usage errors through cli/typed.ts.
+ * Arguments are parsed with yargs through cli/args.ts, as for every command (issue 42.5): lint
+ * must start fast (the README's Performance target), and yargs, bundled into dist/cli
+ * (scripts/bundle.mjs), costs its start ~16 ms where the package loaded from node_modules cost
+ * 115–160 ms, which is why lint once used node's `parseArgs` (docs/architecture.md). What
+ * `parseArgs` refused is refused still, in the same words (`valueProblem`).
  */
-import { parseArgs } from "node:util";
 import { appendFileSync } from "node:fs";
 import {
   DEFAULT_MAX_LINE_BYTES,
@@ -26,122 +26,158 @@ import {
   isFormat,
   LintUsageError,
   LintWorkerError,
+  progressText,
   runLint as runLintStage,
   type LintNote,
+  type LintPreflight,
 } from "../lint/index.js";
 import { terminalText } from "../escape/index.js";
 import { CliError, ExitCode, toCliError } from "./errors.js";
-import { shownArgument, unknownOption } from "./typed.js";
+import { shownArgument } from "./typed.js";
+import { commandParser, helpShown } from "./args.js";
 import { byteSize, limitSize, plural } from "../words/index.js";
-import { redactUrlsInText } from "../diagnostics/index.js";
-import type { LintPreflight } from "../lint/preflight.js";
-import { progressText } from "../lint/progress.js";
 import { ProgressLine, progressWanted } from "./progress.js";
-import type { PreflightOptions } from "../preflight/index.js";
+import type { PREFLIGHT_DEFAULTS, PreflightOptions } from "../preflight/index.js";
 
-// docs/preflight.md's defaults (src/preflight PREFLIGHT_DEFAULTS), stated here so lint's help
-// does not import the preflight stage
-const PREFLIGHT_TIMEOUT_S = 10;
-const PREFLIGHT_CONCURRENCY = 8;
-
-const HELP = `Usage: vsk lint [FILES… | -] [options]
-
-Checks request payloads the way the service would, before anyone waits for a failed prediction.
-A .json file holds one payload; .ndjson / .jsonl hold one per line. Directories and globs expand
-to their .json, .ndjson and .jsonl files (an existing file named like a glob, requests[1].json,
-is read as itself); - reads stdin (only -: with no file named, lint reads nothing and exits 2).
-gzip (recognised by its bytes) and brotli (.br) are decompressed as they stream; directories and
-globs also pick up .json.gz, .ndjson.gz, .jsonl.gz and their .br forms.
-A payload is bare (then --model and --endpoint say what it is for) or an envelope
-{"model": "<owner>/<name>" or alias, "endpoint": "<endpoint>", "input": {…}}.
-
-Options:
-  --model ID|ALIAS       model of bare payloads (e.g. example/model-a or modelA)
-  --endpoint NAME        endpoint of bare payloads (e.g. keyframes-to-video)
-  --format FORMAT        ${formatChoices()}
-  --max-warnings N       exit 1 when there are more than N warnings (default: no limit)
-  --max-annotations N    github: annotate at most N findings (default ${DEFAULT_MAX_ANNOTATIONS}), then one line saying
-                         how many more (the summary line counts them all)
-  --summary              after the results: per endpoint (requests, invalid), per rule (findings,
-                         share of requests, where first seen) and per field (array indices
-                         folded: /input/keyframes/*/frame_index); in json the summary object's
-                         byEndpoint, byRule and byField; markdown always has it
-  --summary-only         the summary instead of the results (json: "results" is empty)
-  --errors-only          leave valid payloads (also those with only warnings) out of the results;
-                         the summary still counts them
-  --max-findings-per-request N
-                         findings kept per payload, from 1 to ${MAX_FINDINGS_LIMIT} (default ${DEFAULT_MAX_FINDINGS}): the first N,
-                         then one lint/more-findings saying how many more (the summary counts them all)
-  --max-line-bytes N     longest NDJSON line read, in bytes (default 8388608, 8 MiB); a longer
-                         line is reported (lint/line-too-long) and skipped, never buffered whole
-  --ndjson               read stdin as NDJSON, one payload per line (without it, stdin whose first
-                         line is a whole JSON value followed by another value is read as NDJSON)
-  --jobs N               lint NDJSON on N threads (N - 1 workers and this one), output unchanged; a
-                         run under ${INLINE_LINES} lines (or a file with under ${limitSize(MIN_REMAINING_BYTES)} left), .json documents
-                         and --preflight stay on one thread. Default: the cores, at most ${DEFAULT_JOBS_CAP} (here
-                         ${defaultJobs()}), where they pay: a file with ${limitSize(AUTO_MIN_REMAINING_BYTES)} or more left to read (a gzip
-                         file: to decompress), or stdin
-  --show-valid           pretty: also list the valid payloads
-  --allow-empty          exit 0 when there is nothing to lint (no file named, an empty directory, a
-                         glob matching nothing) instead of 2
-  --color, --no-color    pretty: colour or not (default: on a terminal; FORCE_COLOR forces it,
-                         a non-empty NO_COLOR turns it off)
-  --preflight            also fetch the files payloads reference (images, videos, audios, documents,
-                         web pages) the way the service will and check them on their bytes
-                         (docs/preflight.md); without it lint makes no network request at all
-  --preflight-allow-host HOST[:PORT]
-                         treat HOST (that port only, with :PORT) as public: a local mirror or a test
-                         server; repeatable (without it 127.0.0.1, localhost and private addresses
-                         are reported, and nothing is sent to them)
-  --preflight-timeout SECONDS
-                         per request, its headers and whole body (default ${PREFLIGHT_TIMEOUT_S})
-  --preflight-concurrency N
-                         requests at a time to one host (default ${PREFLIGHT_CONCURRENCY})
-  --config FILE          config file (default: ./vsk.config.json if present, else the three embedded models)
-  -h, --help             show this help
-
-Exit codes: 0 all valid, 1 some invalid (or too many warnings), 2 usage or I/O error.`;
-
+/** lint's flags and their types: yargs parses them (cli/args.ts, as for every command), and so does {@link valueProblem}. */
 const OPTIONS = {
-  model: { type: "string" },
-  endpoint: { type: "string" },
-  format: { type: "string" },
-  "max-warnings": { type: "string" },
-  "max-line-bytes": { type: "string" },
-  "max-findings-per-request": { type: "string" },
-  "max-annotations": { type: "string" },
-  "errors-only": { type: "boolean" },
-  summary: { type: "boolean" },
-  "summary-only": { type: "boolean" },
-  ndjson: { type: "boolean" },
-  "allow-empty": { type: "boolean" },
-  color: { type: "boolean" },
-  "no-color": { type: "boolean" },
-  "show-valid": { type: "boolean" },
-  jobs: { type: "string" },
-  preflight: { type: "boolean" },
-  "preflight-allow-host": { type: "string", multiple: true },
-  "preflight-timeout": { type: "string" },
-  "preflight-concurrency": { type: "string" },
-  config: { type: "string" },
-  help: { type: "boolean", short: "h" },
-} as const;
+  model: "string",
+  endpoint: "string",
+  format: "string",
+  "max-warnings": "string",
+  "max-annotations": "string",
+  summary: "boolean",
+  "summary-only": "boolean",
+  "errors-only": "boolean",
+  "max-findings-per-request": "string",
+  "max-line-bytes": "string",
+  ndjson: "boolean",
+  jobs: "string",
+  "show-valid": "boolean",
+  "allow-empty": "boolean",
+  color: "boolean",
+  preflight: "boolean",
+  "preflight-allow-host": "string",
+  "preflight-timeout": "string",
+  "preflight-concurrency": "string",
+  config: "string",
+} as const satisfies Record<string, "string" | "boolean">;
+type OptionName = keyof typeof OPTIONS;
 
-/** node's parseArgs errors, said in one line: an unknown option gets "did you mean". */
-function argumentProblem(error: unknown): string {
-  const e = error as { code?: string; message?: string };
-  const message = String(e.message ?? error);
-  const unknown = /^Unknown option '([^']*)'/.exec(message);
-  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && unknown !== null) {
-    const flags = Object.entries(OPTIONS).flatMap(([k, o]) => ["--" + k, ...("short" in o ? ["-" + o.short] : [])]);
-    return unknownOption(unknown[1]!, flags);
+/** What the help says of each flag; the preflight's defaults from their one home, loaded only for the help. */
+function described(preflight: typeof PREFLIGHT_DEFAULTS | undefined): Record<OptionName, string> {
+  return {
+    model: "model of bare payloads (e.g. example/model-a or modelA)",
+    endpoint: "endpoint of bare payloads (e.g. keyframes-to-video)",
+    format: formatChoices(),
+    "max-warnings": "exit 1 when there are more than N warnings (default: no limit)",
+    "max-annotations": `github: annotate at most N findings (default ${DEFAULT_MAX_ANNOTATIONS}), then one line saying how many more (the summary line counts them all)`,
+    summary:
+      "after the results: per endpoint (requests, invalid), per rule (findings, share of requests, where first seen) and per field (array indices folded: /input/keyframes/*/frame_index); in json the summary object's byEndpoint, byRule and byField; markdown always has it",
+    "summary-only": 'the summary instead of the results (json: "results" is empty)',
+    "errors-only":
+      "leave valid payloads (also those with only warnings) out of the results; the summary still counts them",
+    "max-findings-per-request": `findings kept per payload, from 1 to ${MAX_FINDINGS_LIMIT} (default ${DEFAULT_MAX_FINDINGS}): the first N, then one lint/more-findings saying how many more (the summary counts them all)`,
+    "max-line-bytes":
+      "longest NDJSON line read, in bytes (default 8388608, 8 MiB); a longer line is reported (lint/line-too-long) and skipped, never buffered whole",
+    ndjson:
+      "read stdin as NDJSON, one payload per line (without it, stdin whose first line is a whole JSON value followed by another value is read as NDJSON)",
+    jobs: `lint NDJSON on N threads (N - 1 workers and this one), output unchanged; a run under ${INLINE_LINES} lines (or a file with under ${limitSize(MIN_REMAINING_BYTES)} left), .json documents and --preflight stay on one thread. Default: the cores, at most ${DEFAULT_JOBS_CAP} (here ${defaultJobs()}), where they pay: a file with ${limitSize(AUTO_MIN_REMAINING_BYTES)} or more left to read (a gzip file: to decompress), or stdin`,
+    "show-valid": "pretty: also list the valid payloads",
+    "allow-empty":
+      "exit 0 when there is nothing to lint (no file named, an empty directory, a glob matching nothing) instead of 2",
+    color:
+      "pretty: colour (--no-color: none; default: on a terminal; FORCE_COLOR forces it, a non-empty NO_COLOR turns it off)",
+    preflight:
+      "also fetch the files payloads reference (images, videos, audios, documents, web pages) the way the service will and check them on their bytes (docs/preflight.md); without it lint makes no network request at all",
+    "preflight-allow-host":
+      "HOST[:PORT]: treat HOST (that port only, with :PORT) as public: a local mirror or a test server; repeatable (without it 127.0.0.1, localhost and private addresses are reported, and nothing is sent to them)",
+    "preflight-timeout": `SECONDS per request, its headers and whole body (default ${preflight === undefined ? "" : preflight.timeoutMs / 1000})`,
+    "preflight-concurrency": `requests at a time to one host (default ${preflight?.concurrency ?? ""})`,
+    config: "config file (default: ./vsk.config.json if present, else the three embedded models)",
+  };
+}
+
+const ABOUT = [
+  "Checks request payloads the way the service would, before anyone waits for a failed prediction. A .json file holds one payload; .ndjson / .jsonl hold one per line. Directories and globs expand to their .json, .ndjson and .jsonl files (an existing file named like a glob, requests[1].json, is read as itself); - reads stdin (only -: with no file named, lint reads nothing and exits 2). gzip (recognised by its bytes) and brotli (.br) are decompressed as they stream; directories and globs also pick up .json.gz, .ndjson.gz, .jsonl.gz and their .br forms.",
+  'A payload is bare (then --model and --endpoint say what it is for) or an envelope {"model": "<owner>/<name>" or alias, "endpoint": "<endpoint>", "input": {…}}.',
+  "Exit codes: 0 all valid, 1 some invalid (or too many warnings), 2 usage or I/O error.",
+];
+
+/**
+ * A flag's value as lint has always read it (issue 28.6, kept when lint moved to yargs, 42.5): a
+ * flag that takes a value followed by nothing, or by a word that looks like an option
+ * (`--jobs -1`, where yargs would take -1 and could take `--model -x` as two flags), and a
+ * `--flag=value` for a flag that takes none, are usage errors that say how to write them. Read
+ * left to right up to `--`; an option it does not know is left to yargs, which reports it.
+ */
+function valueProblem(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    if (word === "--") return undefined;
+    if (!word.startsWith("--")) {
+      if (word.startsWith("-") && word !== "-" && word !== "-h") return undefined;
+      continue;
+    }
+    const eq = word.indexOf("=");
+    const name = word.slice(2, eq === -1 ? undefined : eq);
+    const known = Object.hasOwn(OPTIONS, name) ? OPTIONS[name as OptionName] : name === "help" ? "boolean" : undefined;
+    const type =
+      known ?? (name.startsWith("no-") && OPTIONS[name.slice(3) as OptionName] === "boolean" ? "boolean" : undefined);
+    if (type === undefined) return undefined;
+    if (type === "boolean") {
+      if (eq !== -1) return `Option '--${name}' does not take an argument`;
+      continue;
+    }
+    if (eq !== -1) continue;
+    const value = argv[i + 1];
+    if (value === undefined) return `Option '--${name} <value>' argument missing`;
+    // `--jobs -1`: say what to write instead
+    if (value.length > 1 && value.startsWith("-"))
+      return `--${name} is followed by an option, not its value (a value starting with - is written --${name}=VALUE)`;
+    i++;
   }
-  // `--jobs -1`: node calls it ambiguous; say what to write instead
-  const ambiguous = /^Option '(--[a-z-]+)' argument is ambiguous/.exec(message);
-  if (ambiguous !== null)
-    return `${ambiguous[1]} is followed by an option, not its value (a value starting with - is written ${ambiguous[1]}=VALUE)`;
-  // node's own prose, which may echo an argument: its URLs redacted
-  return redactUrlsInText(message.split("\n")[0]!.replace(/\. To specify a positional argument.*$/, ""));
+  return undefined;
+}
+
+/** The flags as typed: a flag given more than once is its last value, but `--preflight-allow-host`, which is repeatable. */
+type LintValues = {
+  [K in OptionName]?: K extends "preflight-allow-host"
+    ? string[]
+    : (typeof OPTIONS)[K] extends "boolean"
+      ? boolean
+      : string;
+};
+
+/** The flags and the inputs, or "help" when yargs printed the help. */
+async function parseLintArgs(argv: string[]): Promise<{ values: LintValues; positionals: string[] } | "help"> {
+  const help = helpShown(argv);
+  if (!help) {
+    const problem = valueProblem(argv);
+    if (problem !== undefined) usage(problem);
+  }
+  const texts = described(help ? (await import("../preflight/index.js")).PREFLIGHT_DEFAULTS : undefined);
+  const parser = commandParser(argv, "lint", "[FILES… | -] [options]", ABOUT)
+    // files are positionals: only options are checked strictly
+    .strict(false)
+    .strictOptions()
+    .parserConfiguration({ "parse-positional-numbers": false });
+  for (const [name, type] of Object.entries(OPTIONS))
+    parser.option(name, { type, describe: texts[name as OptionName] });
+  const parsed = (await parser.parseAsync()) as Record<string, unknown> & { _: Array<string | number> };
+  if (help) return "help";
+  const values: Record<string, unknown> = {};
+  for (const [name, type] of Object.entries(OPTIONS)) {
+    const given = [parsed[name] ?? []].flat();
+    if (given.length === 0) continue;
+    values[name] =
+      name === "preflight-allow-host"
+        ? given.map(String)
+        : type === "boolean"
+          ? given.at(-1) === true
+          : String(given.at(-1));
+  }
+  return { values: values as LintValues, positionals: parsed._.map(String) };
 }
 
 function usage(message: string): never {
@@ -157,13 +193,12 @@ function wholeNumber(value: string, problem: string, fits: (n: number) => boolea
 }
 
 /**
- * Colour (issue 30.4): `--no-color` / `--color` first, then a non-empty `NO_COLOR` (no-color.org:
+ * Colour (issue 30.4): `--no-color` / `--color` first (the last given), then a non-empty `NO_COLOR` (no-color.org:
  * an empty one is unset), then `FORCE_COLOR` (GitHub Actions logs; `0` or `false` turns it off),
  * else whether stdout is a terminal.
  */
-function wantsColor(on: boolean | undefined, off: boolean | undefined, tty: boolean): boolean {
-  if (off === true) return false;
-  if (on === true) return true;
+function wantsColor(flag: boolean | undefined, tty: boolean): boolean {
+  if (flag !== undefined) return flag;
   const noColor = process.env.NO_COLOR;
   if (noColor !== undefined && noColor !== "") return false;
   const force = process.env.FORCE_COLOR;
@@ -220,17 +255,9 @@ function preflightPart(run: LintPreflight): () => string {
 }
 
 export async function runLint(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
-  } catch (error) {
-    return usage(argumentProblem(error));
-  }
+  const parsed = await parseLintArgs(argv);
+  if (parsed === "help") return ExitCode.ok;
   const { values, positionals } = parsed;
-  if (values.help) {
-    process.stdout.write(HELP + "\n");
-    return ExitCode.ok;
-  }
   const format = values.format ?? FORMAT_NAMES[0]!;
   if (!isFormat(format)) usage(`--format must be one of ${FORMAT_NAMES.join(", ")}, not ${shownArgument(format)}`);
   let maxWarnings = Infinity;
@@ -261,7 +288,7 @@ export async function runLint(argv: string[]): Promise<number> {
       ? ("auto" as const)
       : wholeNumber(values.jobs, `--jobs must be a whole number from 1 to ${MAX_JOBS}`, (n) => n >= 1 && n <= MAX_JOBS);
   const preflight = preflightOptionsOf(values);
-  const color = FORMATS[format].colors && wantsColor(values.color, values["no-color"], process.stdout.isTTY === true);
+  const color = FORMATS[format].colors && wantsColor(values.color, process.stdout.isTTY === true);
   const stepSummary = process.env.GITHUB_STEP_SUMMARY;
   // one progress line on a terminal's stderr, never on a pipe or in CI (src/cli/progress.ts)
   const progress = progressWanted(process.stderr, process.env) ? new ProgressLine(process.stderr) : undefined;

@@ -1,9 +1,9 @@
 /**
- * How a usage error quotes what the user typed, for every command and both argument parsers
- * (yargs in src/cli/args.ts, node's parseArgs for lint, the top level in main.ts): a word is data
+ * How a usage error quotes what the user typed, for every command's parser (yargs in
+ * src/cli/args.ts, lint's value checks in src/cli/lint.ts, the top level in main.ts): a word is data
  * that may hold a signed URL or a password (`--https://user:pw@host/x?token=…` pasted as a flag),
  * so its URLs are redacted before it is quoted, and an unknown option gets the one "did you mean".
- * No yargs here: lint's cold start imports this file.
+ * No yargs here: main.ts words its own errors before any command's parser is loaded.
  */
 import { redactUrlsInText } from "../diagnostics/index.js";
 import { didYouMean, quote } from "../words/index.js";

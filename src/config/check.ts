@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { escapePointerToken } from "../schema/pointer.js";
+import { escapePointerToken } from "../json/index.js";
 import { didYouMean, quote } from "../words/index.js";
 
 export type ConfigSchema = { readonly [keyword: string]: unknown };

@@ -1,6 +1,6 @@
 /**
  * `docs/drift-changes.md`, generated from `CHANGE_CATALOGUE`: one row per change id `vsk drift`
- * can report. `node scripts/drift-changes.mjs` writes it; a test checks the committed page is
+ * can report, each row with an anchor of its id. `node scripts/drift-changes.mjs` writes it; a test checks the committed page is
  * what the catalogue gives.
  */
 import { CHANGE_CATALOGUE, type CatalogueEntry } from "./table/index.js";
@@ -30,7 +30,10 @@ export function changeCataloguePage(entries: readonly CatalogueEntry[] = CHANGE_
     const rows = entries.filter((e) => e.direction === direction);
     out.push("", `## ${title}`, "", "| Id | Severity | Example | Description |", "|---|---|---|---|");
     for (const e of rows)
-      out.push(`| \`${e.id}\` | ${e.severity} | ${e.example ? "yes" : ""} | ${cell(e.description)} |`);
+      // an anchor per id (ids are [a-z0-9-]): SARIF's helpUri of a drift result points at its row (src/drift/format/sarif.ts)
+      out.push(
+        `| <a id="${e.id}"></a>\`${e.id}\` | ${e.severity} | ${e.example ? "yes" : ""} | ${cell(e.description)} |`,
+      );
   }
   return out.join("\n") + "\n";
 }

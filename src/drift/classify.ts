@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import type { EndpointModel, ModelSchema } from "../schema/index.js";
-import { escapePointerToken } from "../schema/index.js";
+import { escapePointerToken } from "../json/index.js";
 import { NAME_TOKEN, UNLISTED, type Finding } from "./diff/index.js";
 import { ExampleMaker, ValidatorCache } from "./example.js";
 import { canonical } from "./view.js";

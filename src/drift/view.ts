@@ -5,9 +5,9 @@
  * `anyOf`s flattened into a list of alternatives, and annotations (title, description,
  * default, …) collected apart from the constraints.
  */
+import { formatPointer } from "../json/index.js";
 import {
   defineOwn,
-  formatPointer,
   isSchemaObject,
   ANNOTATIONS,
   NULL_SCHEMA,

@@ -8,7 +8,8 @@
  */
 import { jsonText, markdownCode, markdownText } from "../escape/index.js";
 import { kindOf, type RuleDescription, type RuleSpec } from "../rules/index.js";
-import { followRef, isSchemaObject, parsePointer, type EndpointModel, type JsonSchemaObject } from "../schema/index.js";
+import { parsePointer } from "../json/index.js";
+import { followRef, isSchemaObject, type EndpointModel, type JsonSchemaObject } from "../schema/index.js";
 
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 

@@ -2,7 +2,8 @@
  * Schema patterns and shapes `generate` refuses or rewrites. The super-linear pattern guard
  * lives in the schema stage (`src/schema/unsafe-patterns.ts`), shared with drift; it is re-exported here.
  */
-import { defineOwn, isSchemaObject, transformSchema, formatPointer, forEachSchema } from "../schema/index.js";
+import { formatPointer } from "../json/index.js";
+import { defineOwn, isSchemaObject, transformSchema, forEachSchema } from "../schema/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 
 export { findUnsafePattern, superLinearReason, type UnsafePattern } from "../schema/index.js";

@@ -12,7 +12,7 @@ export {
   type RetryEvent,
 } from "./options.js";
 export { redactUrl, redactUrlsInText } from "./redact.js";
-export { isRetryableStatus, parseRetryAfter, retryDelay, TRANSIENT_ERRORS } from "./retry.js";
+export { errorCode, isRetryableStatus, parseRetryAfter, retryDelay, TRANSIENT_ERRORS } from "./retry.js";
 export { describeSource, modelLocation, parseSchemaSource, type SchemaSource } from "./source.js";
 export { chooseSchemaSource, mapLimit, type SourceChoice } from "./choose.js";
 export { type FetchedSchema, fetchModelSchema, scrubSecrets } from "./model-schema.js";

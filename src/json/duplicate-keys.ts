@@ -1,4 +1,4 @@
-import { escapePointerToken } from "../schema/pointer.js";
+import { escapePointerToken } from "./pointer.js";
 
 /** A key that occurs more than once in one object: the pointer of the key and the line of its repetition. */
 export interface DuplicateKey {

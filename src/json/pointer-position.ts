@@ -1,4 +1,4 @@
-import { parsePointer } from "../schema/pointer.js";
+import { parsePointer } from "./pointer.js";
 
 /**
  * Where the value at a JSON Pointer (RFC 6901) starts in a valid JSON text, as 1-based line and

@@ -2,15 +2,68 @@
  * One batch of NDJSON runs linted into its reply (src/lint/jobs.ts): the work of a `--jobs`
  * worker thread (src/lint/worker.ts), which the main thread also does on the batches it keeps.
  * The reply is the format's rendered text with counts and tallies (`WorkerOutput` `rendered`),
- * or each result's fields.
+ * or each result's fields. A batch, its reply and `WorkerOutput` are declared here, their one
+ * home: jobs.ts (which posts batches) and worker.ts import them, and this file imports neither.
  */
-import { Linter, type FindingTotals, type LintDiagnostic, type LintResult, type Reporter } from "./lint.js";
+import {
+  Linter,
+  type FindingTotals,
+  type LintDiagnostic,
+  type LintResult,
+  type RenderedBatch,
+  type Reporter,
+} from "./lint.js";
 import { inlineSink } from "./ndjson.js";
 import type { ValidatorRegistry } from "./registry.js";
 import type { LintTarget } from "./resolve.js";
-import type { Batch, BatchReply, BatchResults, WorkerOutput } from "./jobs.js";
-import { FORMATS, type LintFormat } from "./format/index.js";
+import { FORMATS, type FormatName, type LintFormat, type RenderContext } from "./format/index.js";
 import { SummaryTally } from "./format/summary.js";
+
+/**
+ * How the workers hand results back: `rendered`, the format's own text with counts and tallies
+ * (a format with `render`, and a reporter chain that takes `batch`); `results`, each result's
+ * fields for `Linter.report`.
+ */
+export type WorkerOutput =
+  | {
+      kind: "rendered";
+      format: FormatName;
+      context: RenderContext;
+      /** `--errors-only`: valid results are counted, not rendered */
+      errorsOnly: boolean;
+      /** `--summary-only`: nothing is rendered */
+      hideResults: boolean;
+      /** `--summary`: the batch's tallies go with its text */
+      tally: boolean;
+    }
+  | { kind: "results" };
+
+/** One batch of one stream: runs of whole lines, `bytes[runs[3i], runs[3i+1])` starting at line `runs[3i+2]` (ndjson.ts `eachLine`). */
+export interface Batch {
+  id: number;
+  source: string;
+  bytes: Uint8Array;
+  runs: Int32Array;
+}
+
+/** The results of a batch, one per non-blank line, in order, for `Linter.report`; diagnostics only where there are some. */
+export interface BatchResults {
+  lines: Int32Array;
+  /** the (model, endpoint) pairs of this batch's results */
+  pairs: Array<[string | null, string | null]>;
+  /** result i is for pairs[pairOf[i]] */
+  pairOf: Int32Array;
+  /** the indices of the results that have diagnostics, ascending, and theirs */
+  diagnosedAt: number[];
+  diagnostics: LintDiagnostic[][];
+  /** beside `diagnostics`: the payload's totals where its findings were capped, else null */
+  totals: Array<FindingTotals | null>;
+}
+
+/** A worker's answer to a batch. */
+export type BatchReply =
+  | ({ id: number; nonBlank: number } & ({ rendered: RenderedBatch } | { results: BatchResults }))
+  | { id: number; error: { name: string; message: string; stack?: string } };
 
 /** What one batch's results become: started afresh for each batch, finished into its reply. */
 interface Collector extends Reporter {

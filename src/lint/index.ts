@@ -77,4 +77,5 @@ export {
   type SummaryTables,
 } from "./format/index.js";
 export { sarifReporter, LINT_FINGERPRINT, type SarifPlace } from "./format/index.js";
-export { type LintProgress } from "./progress.js";
+export { progressText, type LintProgress } from "./progress.js";
+export type { LintPreflight } from "./preflight.js";

@@ -32,12 +32,10 @@ import {
   type LineJobs,
   type Linter,
   type OpenedFile,
-  type RenderedBatch,
 } from "./lint.js";
 import type { Compression } from "./compressed.js";
 import { countLines, eachLine, readLine, type LineSink } from "./ndjson.js";
-import { batchLinter } from "./batch.js";
-import type { FormatName, RenderContext } from "./format/index.js";
+import { batchLinter, type Batch, type BatchReply, type WorkerOutput } from "./batch.js";
 import type { PlatformBuffer } from "../platform/index.js";
 import { RegistryError, type EndpointEntry, type ValidatorRegistry } from "./registry.js";
 import type { LintTarget } from "./resolve.js";
@@ -114,25 +112,6 @@ export function defaultJobs(): number {
   return Math.max(1, Math.min(availableParallelism(), DEFAULT_JOBS_CAP));
 }
 
-/**
- * How the workers hand results back: `rendered`, the format's own text with counts and tallies
- * (a format with `render`, and a reporter chain that takes `batch`); `results`, each result's
- * fields for `Linter.report`.
- */
-export type WorkerOutput =
-  | {
-      kind: "rendered";
-      format: FormatName;
-      context: RenderContext;
-      /** `--errors-only`: valid results are counted, not rendered */
-      errorsOnly: boolean;
-      /** `--summary-only`: nothing is rendered */
-      hideResults: boolean;
-      /** `--summary`: the batch's tallies go with its text */
-      tally: boolean;
-    }
-  | { kind: "results" };
-
 /** What a worker is started with (`workerData`): the registry's manifest and the module file of each validator. */
 export interface WorkerSetup {
   dir: string;
@@ -146,33 +125,6 @@ export interface WorkerSetup {
   maxFindings: number;
   output: WorkerOutput;
 }
-
-/** One batch of one stream: runs of whole lines, `bytes[runs[3i], runs[3i+1])` starting at line `runs[3i+2]` (ndjson.ts `eachLine`). */
-export interface Batch {
-  id: number;
-  source: string;
-  bytes: Uint8Array;
-  runs: Int32Array;
-}
-
-/** The results of a batch, one per non-blank line, in order, for `Linter.report`; diagnostics only where there are some. */
-export interface BatchResults {
-  lines: Int32Array;
-  /** the (model, endpoint) pairs of this batch's results */
-  pairs: Array<[string | null, string | null]>;
-  /** result i is for pairs[pairOf[i]] */
-  pairOf: Int32Array;
-  /** the indices of the results that have diagnostics, ascending, and theirs */
-  diagnosedAt: number[];
-  diagnostics: LintDiagnostic[][];
-  /** beside `diagnostics`: the payload's totals where its findings were capped, else null */
-  totals: Array<FindingTotals | null>;
-}
-
-/** A worker's answer to a batch. */
-export type BatchReply =
-  | ({ id: number; nonBlank: number } & ({ rendered: RenderedBatch } | { results: BatchResults }))
-  | { id: number; error: { name: string; message: string; stack?: string } };
 
 /** A worker thread stopped (it crashed, ran out of memory, or was ended): the CLI says so in one line, exit 2. */
 export class LintWorkerError extends Error {

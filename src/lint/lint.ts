@@ -27,7 +27,7 @@ import type { Validate, ValidatorRegistry } from "./registry.js";
 import { resolvePayload, type LintTarget } from "./resolve.js";
 import { locatePointer } from "../json/index.js";
 import type { PayloadCheck } from "./preflight.js";
-import type { TallyData } from "./format/summary.js";
+import type { TallyData } from "./format/tables.js";
 
 /**
  * A diagnostic of a payload read from a `.json` document (not NDJSON), with where its pointer's
@@ -194,7 +194,7 @@ export interface RenderedBatch {
   summary: LintSummary;
   /** the rendered results, UTF-8: what the format's `result` would have written for each, joined */
   text: Uint8Array;
-  /** `--summary`: the batch's tallies (src/lint/format/summary.ts) */
+  /** `--summary`: the batch's tallies (src/lint/format/summary.ts counts them) */
   tally?: TallyData;
 }
 

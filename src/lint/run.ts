@@ -27,7 +27,8 @@ import { decompressionProblem } from "./compressed.js";
 import { Linter, type LintResult, type LintSummary, type Reporter } from "./lint.js";
 import { openRegistry, RegistryError, type ValidatorRegistry } from "./registry.js";
 import { resolveTarget } from "./resolve.js";
-import { defaultJobs, LintJobs, type WorkerOutput } from "./jobs.js";
+import { defaultJobs, LintJobs } from "./jobs.js";
+import type { WorkerOutput } from "./batch.js";
 import { DEFAULT_MAX_LINE_BYTES } from "./decode.js";
 
 /** A usage problem of lint itself (an unknown model or endpoint, nothing to lint, stdin twice); exit 2. */

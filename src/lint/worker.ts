@@ -5,8 +5,8 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { RegistryError, validatorLookup, type ValidatorRegistry } from "./registry.js";
-import type { Batch, BatchReply, WorkerSetup } from "./jobs.js";
-import { batchLinter } from "./batch.js";
+import type { WorkerSetup } from "./jobs.js";
+import { batchLinter, type Batch, type BatchReply } from "./batch.js";
 
 const setup = workerData as WorkerSetup;
 const port = parentPort!;

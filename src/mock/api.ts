@@ -3,70 +3,15 @@
  * wire of docs/queue.md (routes.ts → handlers.ts), with the request log and webhook deliveries a test
  * asserts on. `createMockService` (index.ts) serves it over HTTP.
  */
-import { webhookKey } from "../client/webhook.js";
+import { webhookKey } from "../client/index.js";
 import { DEFAULT_CONCURRENT_SUBMITS, Slots } from "./body.js";
 import { outputOf, type MockContext } from "./handlers.js";
-import { PredictionStore, type Prediction, type StoreLimits } from "./predictions.js";
+import { PredictionStore, type Prediction } from "./predictions.js";
 import { apiError } from "./replies.js";
-import { DEFAULT_PATHS, route, type MockEndpoint, type MockPaths } from "./routes.js";
+import { DEFAULT_PATHS, route } from "./routes.js";
+import type { MockApiOptions, MockEndpoint, MockPaths, MockRequestRecord } from "./types.js";
 import { deliver, signWebhook, type WebhookDelivery } from "./webhooks.js";
 import type { PlatformRequest, PlatformResponse } from "../platform/index.js";
-
-export interface MockApiOptions extends StoreLimits {
-  endpoints: readonly MockEndpoint[];
-  /** the API key `Authorization: Key <key>` must carry; any key is accepted when unset (spec 5) */
-  key?: string;
-  /** how long a prediction stays queued (ms, default 100) */
-  queueMs?: number;
-  /** how long it runs (ms, default 200) */
-  runMs?: number;
-  /** answer `error: {}` instead of `null` on GET /v1/predictions/{id}, as before 17 Aug 2026 (spec 9.2) */
-  pre92?: boolean;
-  /** answer an invalid payload with 422 at submit instead of a failed prediction */
-  strictSubmit?: boolean;
-  /** sign webhook deliveries (Standard Webhooks) with this secret (decoded as `webhookKey` says) */
-  webhookSecret?: string;
-  /** how much of a webhook receiver's answer is read (default 64 KiB); the rest is not */
-  maxWebhookResponseBytes?: number;
-  /** the clock (ms since the epoch); default `Date.now` */
-  now?: () => number;
-  /** the paths the spec does not show (docs/queue.md defaults) */
-  paths?: Partial<MockPaths>;
-  /** the base URL written into status_url and the like (set by `listen`) */
-  baseUrl?: string;
-  /** the largest request body accepted (default 1 MiB) */
-  maxBodyBytes?: number;
-  /** how many submits are read, parsed and validated at once (default 8; the others wait their turn) */
-  maxConcurrentSubmits?: number;
-  /**
-   * fetches the files a valid submit references (issue 26, `createMockService({ fetchInputs })`
-   * builds it from the package's preflight): its first `input-fetch-failed` fails the prediction
-   * with invalid_input / input_fetch_failed, that diagnostic's message and retryable (spec 7.2)
-   */
-  inputCheck?: (key: string, input: unknown) => PromiseLike<readonly InputCheckFinding[]>;
-  /** called after each request is answered (the CLI logs it) */
-  onRequest?: (record: MockRequestRecord) => void;
-}
-
-/** What `inputCheck` reports: the preflight's diagnostics, as much of them as the mock reads. */
-export interface InputCheckFinding {
-  rule: string;
-  severity: string;
-  message: string;
-  retryable: boolean;
-}
-
-/** @deprecated the former name of {@link MockApiOptions} */
-export type MockCoreOptions = MockApiOptions;
-
-/** One request the mock answered. */
-export interface MockRequestRecord {
-  method: string;
-  /** the path without its query string */
-  path: string;
-  status: number;
-  requestId?: string;
-}
 
 /** How many requests and deliveries are remembered for a test to read. */
 const MAX_RECORDS = 1000;

@@ -9,9 +9,8 @@ import { inputDuration, sampleOutput } from "./output.js";
 import type { Prediction, PredictionStore } from "./predictions.js";
 import { apiError, json, timestamp, type Answer } from "./replies.js";
 import { fillPath } from "../runtime/index.js";
-import type { MockEndpoint, MockPaths } from "./routes.js";
 import { isLoopbackUrl } from "./webhooks.js";
-import type { MockApiOptions } from "./api.js";
+import type { MockApiOptions, MockEndpoint, MockPaths } from "./types.js";
 import type { PlatformRequest, PlatformResponse, PlatformUrl } from "../platform/index.js";
 
 /** What a handler reads of the mock (`MockApi`). */

@@ -9,9 +9,16 @@
  * // … point the client at url, or call mock.fetch(new Request(…)) in-process …
  * await mock.close();
  */
-export type { MockApiOptions, MockCoreOptions, MockRequestRecord } from "./api.js";
-export type { MockDiagnostic, MockEndpoint, MockPaths } from "./routes.js";
-export type { PredictionStatus, StoreLimits } from "./predictions.js";
+export type {
+  MockApiOptions,
+  MockCoreOptions,
+  MockRequestRecord,
+  MockDiagnostic,
+  MockEndpoint,
+  MockPaths,
+  StoreLimits,
+} from "./types.js";
+export type { PredictionStatus } from "./predictions.js";
 export { DEFAULT_MAX_STORED_BYTES, DEFAULT_RETAIN_MS } from "./predictions.js";
 export { DEFAULT_HTTP_LIMITS, type HttpLimits } from "./http.js";
 export { DEFAULT_MAX_BODY_BYTES } from "./body.js";
@@ -19,5 +26,5 @@ export type { WebhookDelivery } from "./webhooks.js";
 export { DEFAULT_PATHS } from "./routes.js";
 export { OUTCOMES, parsePrefer, outcomeOf, PreferError, type Outcome, type FailureSpec } from "./outcomes.js";
 export { signWebhook, isLoopbackUrl, DEFAULT_MAX_WEBHOOK_RESPONSE_BYTES } from "./webhooks.js";
-export { webhookKey } from "../client/webhook.js";
+export { webhookKey } from "../client/index.js";
 export { createMockService, endpointsFromConfig, type MockService, type MockServiceOptions } from "./service.js";

@@ -10,7 +10,7 @@
  */
 import type { FailureSpec, Outcome } from "./outcomes.js";
 import { timestamp } from "./replies.js";
-import type { MockEndpoint } from "./routes.js";
+import type { MockEndpoint, StoreLimits } from "./types.js";
 
 /** The status values of spec 3; docs/queue.md uses the same five in queue updates. */
 export type PredictionStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
@@ -30,15 +30,6 @@ export interface Prediction {
   cancelledAt?: number;
   webhook?: string;
   delivered: boolean;
-}
-
-export interface StoreLimits {
-  /** the most bytes the predictions may take (estimated; default 64 MiB) */
-  maxStoredBytes?: number;
-  /** how long a finished prediction is kept (ms, default one hour) */
-  retainMs?: number;
-  /** how many predictions are kept at most (default: no count limit, only bytes) */
-  maxPredictions?: number;
 }
 
 export const DEFAULT_MAX_STORED_BYTES = 64 * 1024 * 1024;

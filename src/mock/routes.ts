@@ -3,37 +3,18 @@
  * for the paths it does not show (each a setting, `MockApiOptions.paths`). Every request is
  * authenticated first (spec 5); a known path with the wrong method is a 405 with `Allow`.
  */
-import { DEFAULT_QUEUE_PATHS, SUBMIT_PATH, type QueuePaths } from "../runtime/index.js";
-import type { JsonSchemaObject } from "../schema/index.js";
+import { DEFAULT_QUEUE_PATHS, SUBMIT_PATH } from "../runtime/index.js";
+import type { MockPaths } from "./types.js";
 import { cancel, prediction, result, status, submit, type MockContext } from "./handlers.js";
 import { apiError, type Answer } from "./replies.js";
 import type { PlatformRequest, PlatformUrl } from "../platform/index.js";
 
 export { fillPath, SUBMIT_PATH } from "../runtime/index.js";
 
-/** The paths the spec does not show (4.7), the runtime's docs/queue.md defaults. */
-export type MockPaths = Omit<QueuePaths, "prediction">;
 export const DEFAULT_PATHS: MockPaths = DEFAULT_QUEUE_PATHS;
 
 /** Spec 4.6: `GET {base_url}/v1/predictions/{prediction_id}`. */
 export const PREDICTION_PATH = DEFAULT_QUEUE_PATHS.prediction;
-
-/** What the mock needs of a diagnostic of the generated validators. */
-export interface MockDiagnostic {
-  severity: string;
-  pointer: string;
-  message: string;
-}
-
-/** One endpoint the mock serves. */
-export interface MockEndpoint {
-  /** `<owner>/<name>/<endpoint>` */
-  key: string;
-  /** the generated validator (schema and cross-field rules) */
-  validate(input: unknown): readonly MockDiagnostic[] | Promise<readonly MockDiagnostic[]>;
-  /** the endpoint's output schema (spec 2.3), for succeeded outputs */
-  output: JsonSchemaObject;
-}
 
 type Handler = (
   ctx: MockContext,

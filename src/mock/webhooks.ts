@@ -7,7 +7,7 @@
  * base64 and its UTF-8 bytes otherwise).
  */
 import { createHmac, randomUUID } from "node:crypto";
-import { webhookKey } from "../client/webhook.js";
+import { webhookKey } from "../client/index.js";
 
 /** One delivery, as recorded by the mock (for a test to assert on). */
 export interface WebhookDelivery {

@@ -10,7 +10,7 @@
  * Modules of Node (`node:fs`, `node:stream`, `node:http`) are never imported by a public
  * declaration: what a signature needs of a stream or a server is spelled out here instead.
  */
-import type { HeadersLike, ResponseLike } from "../client/platform.js";
+import type { HeadersLike, ResponseLike } from "../client/index.js";
 
 /** The instance type of the global `Name` where the consumer's lib declares one, else `Fallback`. */
 type Global<Name extends string, Fallback> = typeof globalThis extends { [K in Name]: { prototype: infer T } }

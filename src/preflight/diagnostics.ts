@@ -5,7 +5,7 @@
  * message names the field, the URL without its query string (rule 3) and what the service will do.
  */
 import { diagnostic, fieldLabel, receivedOf, type Diagnostic } from "../diagnostics/index.js";
-import { redactUrl } from "../runtime/redact.js";
+import { redactUrl } from "../runtime/index.js";
 import type { FetchFailure } from "./source.js";
 import type { MediaInfo } from "./media.js";
 

@@ -5,7 +5,7 @@
  */
 import type { JsonSchemaObject } from "../schema/index.js";
 import { isSchemaObject } from "../schema/index.js";
-import { declaredField, typesOf, valueSchema } from "../rules/shape.js";
+import { declaredField, typesOf, valueSchema } from "../rules/index.js";
 
 /** What the service does with the file: its kind decides the media checks. */
 export type MediaKind = "image" | "video" | "audio" | "document" | "web";

@@ -42,6 +42,8 @@ export function checkRules(
   errorsOnly = false,
   /** the pointers of schema errors past a finding limit (`diagnose`) */
   moreInvalid?: readonly string[],
+  /** findings worded per rule at most (`diagnose`'s limit: no more can be shown); the rest are counted */
+  max = Infinity,
 ): Diagnostic[] {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return [];
   const invalid = invalidPointers(schemaErrors, moreInvalid);
@@ -52,6 +54,7 @@ export function checkRules(
       rule as never,
       input as Record<string, unknown>,
       invalid,
+      max,
     );
     for (let i = 0; i < found.length; i++) out.push(found[i]!);
   }
@@ -83,7 +86,9 @@ export function diagnose(
   const max = limit?.max ?? Infinity;
   const omitted: string[] = [];
   const schemaErrors = diagnosticsFromAjv(ajvErrors, input, max, omitted);
-  const ruleFindings = checkRules(rules, input, schemaErrors, limit?.errorsOnly === true, omitted);
+  // a rule's findings past `max` are never shown (a finding's place in `out` is at least its place
+  // among its rule's): a rule words `max` at most and counts the rest (issue 38.2: 200k unknown keys)
+  const ruleFindings = checkRules(rules, input, schemaErrors, limit?.errorsOnly === true, omitted, max);
   let out = schemaErrors;
   if (ruleFindings.length > 0) {
     // errors first, then warnings, each in order (schema errors are all errors)

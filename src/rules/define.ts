@@ -8,7 +8,8 @@
  */
 import type { Diagnostic, InvalidPointers } from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
-import { parsePointer, PROTOTYPE_MEMBERS } from "../schema/index.js";
+import { parsePointer } from "../json/index.js";
+import { PROTOTYPE_MEMBERS } from "../schema/index.js";
 import type { Misfit } from "./shape.js";
 
 /** The spec's three models (spec 1, 4), as `models[].rules` names them. */
@@ -36,8 +37,17 @@ export interface RuleBase {
   kind: string;
 }
 
-/** A kind's check: the rule, the payload (an object), the pointers that already failed their schema. */
-export type RuleCheck<R> = (rule: R, input: Record<string, unknown>, invalid: InvalidPointers) => Diagnostic[];
+/**
+ * A kind's check: the rule, the payload (an object), the pointers that already failed their
+ * schema, and how many of its findings are worded at most (a `FindingLimit`'s `max`: the rest are
+ * counted, never shown, so a check may stand for each of them with one shared, unworded diagnostic).
+ */
+export type RuleCheck<R> = (
+  rule: R,
+  input: Record<string, unknown>,
+  invalid: InvalidPointers,
+  max: number,
+) => Diagnostic[];
 
 /**
  * A rule as the editor schema says it (spec 7.2 wording, written out in `description`): literal

@@ -11,7 +11,7 @@ export { checkRules, runValidation, diagnose } from "./check.js";
 export { RULE_KINDS, kindOf, type RuleSpec } from "./kinds.js";
 export type { Diagnostic } from "../diagnostics/index.js";
 export type { RuleDefinition, RuleDescription, RuleKind, SpecModel } from "./define.js";
-export type { Misfit } from "./shape.js";
+export { declaredField, typesOf, valueSchema, type Misfit } from "./shape.js";
 export {
   RULE_DEFINITIONS,
   SPEC_RULES,

@@ -6,7 +6,7 @@
  */
 import { SchemaLoadError } from "./load-error.js";
 import { normalizeNullable } from "./nullable.js";
-import { formatPointer, getAt } from "./pointer.js";
+import { formatPointer, getAt } from "../json/index.js";
 import { refTokens, resolveRef } from "./ref.js";
 import type { JsonSchema, JsonSchemaObject, ModelSchema, SchemaOrigin } from "./types.js";
 import { upgrade30 } from "./upgrade-30.js";

@@ -11,7 +11,6 @@ export type {
   SchemaOrigin,
 } from "./types.js";
 export { SchemaLoadError } from "./load-error.js";
-export { escapePointerToken, formatPointer, getAt, parsePointer, unescapePointerToken } from "./pointer.js";
 export { followRef, followRefs, refTokens, resolveRef } from "./ref.js";
 export { loadModelDocument, parseModelText, splitModelId, type LoadOptions } from "./load.js";
 export { bareMediaType } from "./operation.js";

@@ -3,11 +3,10 @@
  * into one `EndpointModel` per queue-shaped endpoint (spec 4.1), and every operation as written
  * (method, media types, success status) for drift. OpenAPI 3.1 and 3.0 are both accepted.
  */
-import { jsonSyntaxError } from "../json/index.js";
+import { formatPointer, jsonSyntaxError } from "../json/index.js";
 import { deref, refTargetPrefixes, selfContained } from "./bundle.js";
 import { SchemaLoadError } from "./load-error.js";
 import { endpointName, isJson, mediaOf, METHODS, successStatus } from "./operation.js";
-import { formatPointer } from "./pointer.js";
 import type { EndpointModel, ModelSchema, OperationModel, SchemaOrigin } from "./types.js";
 import { isSchemaObject } from "./walk.js";
 

@@ -4,7 +4,7 @@
  * matching and the editor schemas read a reference through here. Only references inside the
  * document (`#` and `#/…`); external ones are the loader's to refuse (src/schema/load.ts).
  */
-import { getAt, parsePointer } from "./pointer.js";
+import { getAt, parsePointer } from "../json/index.js";
 import type { JsonSchemaObject } from "./types.js";
 import { isSchemaObject } from "./walk.js";
 

@@ -11,7 +11,7 @@
  * Overlapping alternatives under a repetition (`(a|a)*`) are not detected. A linear engine (re2)
  * inside the generated code would instead make it a run-time dependency of the consumer's app.
  */
-import { escapePointerToken, formatPointer } from "./pointer.js";
+import { escapePointerToken, formatPointer } from "../json/index.js";
 import type { JsonSchemaObject } from "./types.js";
 import { forEachSchema } from "./walk.js";
 

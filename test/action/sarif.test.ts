@@ -10,9 +10,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readInputs, runCommand } from "../../src/action/index.js";
+import { stageErrorOf } from "../../src/cli/errors.js";
 import { sarifLog } from "../escape/sarif-schema.js";
 
 const ROOT = join(import.meta.dirname, "../..");
+/** what `vsk action` passes (src/cli/action.ts) */
+const isStageError = (error: unknown): boolean => stageErrorOf(error) !== undefined;
 let workspace: string;
 let app: string;
 
@@ -52,7 +55,7 @@ describe("sarif-file", () => {
     const a = join(app, "mirror/main/example/model-a/latest.json");
     writeFileSync(a, readFileSync(a, "utf8").replace(/"2:1",\s*/g, ""));
     const inputs = { ...readInputs({ VSK_ACTION_SARIF_FILE: "out/drift.sarif" }), schemaUrl: join(app, "mirror") };
-    const result = await runCommand(inputs, app, env());
+    const result = await runCommand(inputs, app, env(), isStageError);
     expect(result.exitCode).toBe(1);
     const run = sarifLog(readFileSync(join(app, "out/drift.sarif"), "utf8")).runs[0]!;
     const changes = JSON.parse(result.outputs["changes-json"]) as Array<{ id: string }>;
@@ -76,7 +79,7 @@ describe("sarif-file", () => {
       VSK_ACTION_PATHS: "requests/bad.json\nrequests/ok.json",
       VSK_ACTION_SARIF_FILE: "vsk.sarif",
     });
-    const result = await runCommand(inputs, app, env());
+    const result = await runCommand(inputs, app, env(), isStageError);
     expect(result.exitCode).toBe(1);
     expect(result.log).toContain("::error file=requests/bad.json,line=1,col=");
     const run = sarifLog(readFileSync(join(app, "vsk.sarif"), "utf8")).runs[0]!;
@@ -88,7 +91,7 @@ describe("sarif-file", () => {
 
     // the file's directory is a file: the step fails with one annotation
     writeFileSync(join(app, "blocked"), "");
-    const blocked = await runCommand({ ...inputs, sarifFile: "blocked/vsk.sarif" }, app, env());
+    const blocked = await runCommand({ ...inputs, sarifFile: "blocked/vsk.sarif" }, app, env(), isStageError);
     expect(blocked.exitCode).toBe(2);
     expect(blocked.log).toMatch(
       /::error title=video-schema-kit::could not write sarif-file blocked\/vsk\.sarif \((EEXIST|ENOTDIR)\)/,

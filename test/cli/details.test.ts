@@ -101,6 +101,9 @@ describe("did you mean (one line, exit 2)", () => {
       'vsk: lint: unknown option "--max-warning"; did you mean "--max-warnings"? (see `vsk lint --help`)',
     ],
     [["lint", "--zzz"], 'vsk: lint: unknown option "--zzz" (see `vsk lint --help`)'],
+    // what node's parseArgs refused when lint used it, lint (yargs since issue 42.5) refuses in the same words
+    [["lint", "--model"], "vsk: lint: Option '--model <value>' argument missing (see `vsk lint --help`)"],
+    [["lint", "--summary=yes"], "vsk: lint: Option '--summary' does not take an argument (see `vsk lint --help`)"],
     [["lint", "-x"], 'vsk: lint: unknown option "-x" (see `vsk lint --help`)'],
     // a URL pasted where an option or a command goes: every parser quotes it with its secrets redacted
     [[`--${SIGNED}`], 'vsk: unknown option "--https://h.example/x" before the command (see `vsk --help`)'],
@@ -117,6 +120,14 @@ describe("did you mean (one line, exit 2)", () => {
     ],
   ])("%j", async (args, message) => {
     expect(usageError(await spawnOrInProcess(args[0] === "lnit", args, dir))).toBe(message);
+  });
+});
+
+describe("yargs, bundled into the command (issue 42.5)", () => {
+  it("says its usage errors in English whatever LANG is, so they are worded as vsk words them", async () => {
+    // with yargs loaded from node_modules, its German locale turned this into "Unbekanntes Argument: extra"
+    const run = await vskAsync(["generate", "extra"], tempDir(), { LANG: "de_DE.UTF-8", LC_ALL: "de_DE.UTF-8" });
+    expect(usageError(run)).toBe('vsk: generate: unexpected argument "extra" (see `vsk generate --help`)');
   });
 });
 

@@ -308,8 +308,8 @@ describe("rules follow each endpoint's schema (spec 2.2, 4.4, 4.5)", () => {
   it("generate prints each endpoint's exported names: the alias's, else the model name's (issue 42.3)", () => {
     expect(run.stdout).toContain("Exports per endpoint, from out/index.mjs (");
     const printed = [
-      "  acme/kf/keyframes-to-video: buildVideoAKeyframesToVideo, safeBuildVideoAKeyframesToVideo, validateVideoAKeyframesToVideo, videoAKeyframesToVideoStandardSchema; types VideoAKeyframesToVideoInput, VideoAKeyframesToVideoOutput",
-      "  acme/refs/reference-to-video: buildRefsReferenceToVideo, safeBuildRefsReferenceToVideo, validateRefsReferenceToVideo, refsReferenceToVideoStandardSchema; types RefsReferenceToVideoInput, RefsReferenceToVideoOutput",
+      "  acme/kf/keyframes-to-video: buildVideoAKeyframesToVideo, safeBuildVideoAKeyframesToVideo, validateVideoAKeyframesToVideo, videoAKeyframesToVideoStandardSchema, videoAKeyframesToVideoJsonSchema, videoAKeyframesToVideoInputSchema, videoAKeyframesToVideoDefaults, videoAKeyframesToVideoPath; types VideoAKeyframesToVideoInput, VideoAKeyframesToVideoOutput",
+      "  acme/refs/reference-to-video: buildRefsReferenceToVideo, safeBuildRefsReferenceToVideo, validateRefsReferenceToVideo, refsReferenceToVideoStandardSchema, refsReferenceToVideoJsonSchema, refsReferenceToVideoInputSchema, refsReferenceToVideoDefaults, refsReferenceToVideoPath; types RefsReferenceToVideoInput, RefsReferenceToVideoOutput",
     ];
     for (const line of printed) expect(run.stdout).toContain(`${line}\n`);
     // and they are the names the modules export
@@ -320,6 +320,14 @@ describe("rules follow each endpoint's schema (spec 2.2, 4.4, 4.5)", () => {
       "validateVideoAKeyframesToVideo",
     ])
       expect(kf).toMatch(new RegExp(`export (async )?function ${name}\\b`));
+    for (const name of [
+      "videoAKeyframesToVideoStandardSchema",
+      "videoAKeyframesToVideoJsonSchema",
+      "videoAKeyframesToVideoInputSchema",
+      "videoAKeyframesToVideoDefaults",
+      "videoAKeyframesToVideoPath",
+    ])
+      expect(kf).toMatch(new RegExp(`export const ${name}\\b`));
     expect(kf).toContain("VideoAKeyframesToVideoInput,");
   });
 

@@ -80,7 +80,11 @@ export function githubAnchor(heading: string): string {
     .replace(/\s/g, "-");
 }
 
-/** The anchors of a Markdown page's headings. */
+/** The anchors of a Markdown page: its headings, and its explicit `<a id>` anchors. */
 export function anchorsOf(markdown: string): Set<string> {
-  return new Set([...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) => githubAnchor(m[1]!)));
+  return new Set([
+    ...[...markdown.matchAll(/^#{1,6} (.+)$/gm)].map((m) => githubAnchor(m[1]!)),
+    // explicit anchors (docs/drift-changes.md: one per change id)
+    ...[...markdown.matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]!),
+  ]);
 }

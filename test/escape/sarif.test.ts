@@ -125,7 +125,7 @@ describe("helpUri", () => {
     }
   });
 
-  it("drift's rules point at their direction's section of docs/drift-changes.md", () => {
+  it("drift's rules point at their id's own row of docs/drift-changes.md", () => {
     const changes = ["endpoint", "request", "response"].map((direction) => {
       const entry = CHANGE_CATALOGUE.find((e) => e.direction === direction)!;
       return {
@@ -155,6 +155,7 @@ describe("helpUri", () => {
       const [base, anchor] = rule.helpUri.split("#") as [string, string];
       expect(base).toBe(`${DOCS_BASE}drift-changes.md`);
       expect(anchors).toContain(anchor);
+      expect(changes.map((c) => c.id)).toContain(anchor);
     }
   });
 });

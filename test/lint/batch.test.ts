@@ -8,8 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/index.js";
-import { batchLinter } from "../../src/lint/batch.js";
-import type { Batch, BatchReply, WorkerOutput } from "../../src/lint/jobs.js";
+import { batchLinter, type Batch, type BatchReply, type WorkerOutput } from "../../src/lint/batch.js";
 import { openRegistry } from "../../src/lint/registry.js";
 import { ROOT } from "../cli/run.js";
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkRules, quickCheckSource, type RuleSpec } from "../../src/rules/index.js";
+import { checkRules, diagnose, quickCheckSource, type RuleSpec } from "../../src/rules/index.js";
 import { unknownFields } from "../../src/rules/unknown-fields.js";
 import { runKindCases } from "./kind-cases.js";
 import type { JsonSchemaObject } from "../../src/schema/index.js";
@@ -136,4 +136,34 @@ describe("rule kind unknownFields, case by case", () => {
     ],
     ["inside an object the schema leaves open", { given: { extra: { b: 1 } }, want: [] }],
   ]);
+});
+
+describe("unknown-field under a finding limit (issue 38.2: a payload with 200k unknown keys)", () => {
+  const many = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]));
+
+  it("words the first `max` of its findings and counts the rest, never shown", () => {
+    const found = checkRules([rule], { prompt: "p", ...many(7) }, [], false, undefined, 3);
+    expect(found).toHaveLength(7);
+    expect(found.slice(0, 3).map((d) => d.pointer)).toEqual(["/k0", "/k1", "/k2"]);
+    for (const d of found.slice(0, 3)) expect(d.message).toMatch(/is not a field of this endpoint/);
+    // the rest: warnings of the rule, counted, with nothing worded (no edit distance, no message)
+    for (const d of found.slice(3)) expect([d.severity, d.rule, d.message]).toEqual(["warning", rule.id, ""]);
+  });
+
+  it("what a limited check shows is the unlimited check's first `max`, with exact totals", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 12 }), (n, max) => {
+        const input = { prompt: "p", keyframes: [{ image_url: "a", frame_indx: 1 }], ...many(n) };
+        const all = diagnose(null, [rule], input);
+        const limited = diagnose(null, [rule], input, { max });
+        if (all.length <= max) expect(limited).toEqual(all);
+        else {
+          expect(limited.slice(0, max)).toEqual(all.slice(0, max));
+          expect(limited).toHaveLength(max + 1);
+          expect(limited[max]!.expected).toMatchObject({ more: all.length - max, errors: 0 });
+        }
+      }),
+      { seed: 382, numRuns: 200 },
+    );
+  });
 });

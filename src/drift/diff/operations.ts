@@ -4,7 +4,8 @@
  * each endpoint both sides have is then walked by `walk.ts`.
  */
 import type { EndpointModel, ModelSchema, OperationModel } from "../../schema/index.js";
-import { bareMediaType, formatPointer } from "../../schema/index.js";
+import { formatPointer } from "../../json/index.js";
+import { bareMediaType } from "../../schema/index.js";
 import type { ChangeKindName } from "../table/index.js";
 import type { Finding, FindingParams } from "./finding.js";
 import { diffEndpoint } from "./walk.js";

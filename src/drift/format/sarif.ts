@@ -25,7 +25,7 @@ import {
   type SarifRule,
 } from "../../escape/index.js";
 import { catalogueEntry } from "../table/index.js";
-import type { AcceptedChange, Change, ChangeSeverity, Direction, DriftReport } from "../types.js";
+import type { AcceptedChange, Change, ChangeSeverity, DriftReport } from "../types.js";
 import { pointerText, verdict } from "./shared.js";
 
 /** The key of our fingerprint in `partialFingerprints`. */
@@ -37,13 +37,6 @@ export const LEVEL: Record<ChangeSeverity, SarifLevel> = {
   unclassified: "warning",
   safe: "note",
   docs: "note",
-};
-
-/** docs/drift-changes.md's section of each direction (GitHub's anchors of its headings). */
-const SECTION: Record<Direction, string> = {
-  endpoint: "endpoints-spec-41-the-queue-submits-a-post-with-a-json-body",
-  request: "request-bodies-what-the-service-accepts",
-  response: "response-bodies-what-clients-receive",
 };
 
 /** The catalogue's description, its placeholders (`*field*`) as plain words. */
@@ -74,7 +67,8 @@ export function formatSarif(
         help: {
           text: `${entry?.severity ?? c.severity} (${c.direction}): ${description}. vsk drift compares the published schemas with the committed snapshot; accept a change with a reason in .vsk-drift-accept.json, or take the source as the snapshot with vsk drift --update.`,
         },
-        helpUri: `${tool.docsBase}drift-changes.md#${SECTION[c.direction]}`,
+        // the id's own row of docs/drift-changes.md (src/drift/catalogue-page.ts anchors each)
+        helpUri: `${tool.docsBase}drift-changes.md#${c.id}`,
         defaultConfiguration: { level: LEVEL[entry?.severity ?? c.severity] },
       };
       rules.set(c.id, (known = { index: rules.size, rule }));

@@ -14,19 +14,8 @@ export { sarifReporter, LINT_FINGERPRINT, type SarifPlace } from "./sarif.js";
 import type { Sink } from "./sink.js";
 
 export { Sink } from "./sink.js";
-export {
-  summaryLine,
-  withSummary,
-  foldIndices,
-  MAX_KEYS,
-  type SummaryMode,
-  type DetailedSummary,
-  type SummaryTables,
-  type EndpointCount,
-  type RuleCount,
-  type FieldCount,
-  type TallyData,
-} from "./summary.js";
+export { summaryLine, withSummary, foldIndices, MAX_KEYS, type SummaryMode, type DetailedSummary } from "./summary.js";
+export type { SummaryTables, EndpointCount, RuleCount, FieldCount, TallyData } from "./tables.js";
 export { jsonReporter, prettyReporter, githubReporter, markdownReporter };
 
 /** What a format may use besides its sink: set by the CLI from flags, the terminal and the environment, or by the Action. */

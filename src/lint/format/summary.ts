@@ -7,6 +7,17 @@
  */
 import { markdownCode, terminalText } from "../../escape/index.js";
 import type { LintResult, LintSummary, Reporter } from "../lint.js";
+import type {
+  Counted,
+  EndpointCount,
+  EndpointRow,
+  FieldCount,
+  FirstSeen,
+  RuleCount,
+  RuleRow,
+  SummaryTables,
+  TallyData,
+} from "./tables.js";
 import { plural } from "../../words/index.js";
 
 export function summaryLine(s: LintSummary): string {
@@ -15,54 +26,6 @@ export function summaryLine(s: LintSummary): string {
 
 /** `--summary` (after the results) or `--summary-only` (instead of them); `off`: the totals line only. */
 export type SummaryMode = "off" | "after" | "only";
-
-/** Where a rule was first seen, in result order. */
-export interface FirstSeen {
-  source: string;
-  line: number;
-  /** in a `.json` document: the field's column */
-  column?: number;
-  pointer: string;
-}
-
-/** A row that stands for every key beyond the first {@link MAX_KEYS} of its table: its keys are null. */
-interface Other {
-  other?: true;
-}
-
-export interface EndpointCount extends Other {
-  /** null when the payload could not be read or named no endpoint */
-  model: string | null;
-  endpoint: string | null;
-  requests: number;
-  invalid: number;
-  warnings: number;
-}
-
-export interface RuleCount extends Other {
-  rule: string | null;
-  /** diagnostics of the rule */
-  findings: number;
-  /** requests with at least one of them */
-  requests: number;
-  /** `requests` / all requests (0 when there are none) */
-  share: number;
-  first: FirstSeen | null;
-}
-
-export interface FieldCount extends Other {
-  /** the diagnostic's JSON Pointer into the request body (an envelope's `/input` left out), every array index folded to `*` (`/keyframes/* /frame_index`) */
-  field: string | null;
-  findings: number;
-  requests: number;
-}
-
-/** What `--summary` adds to the totals: also the `summary` keys of `--format json`. */
-export interface SummaryTables {
-  byEndpoint: EndpointCount[];
-  byRule: RuleCount[];
-  byField: FieldCount[];
-}
 
 export type DetailedSummary = LintSummary & Partial<SummaryTables>;
 
@@ -94,13 +57,6 @@ export function fieldOf(pointer: string): string {
   return foldIndices(pointer.startsWith("/input/") ? pointer.slice("/input".length) : pointer);
 }
 
-interface Counted {
-  findings: number;
-  requests: number;
-  /** the number of the last request counted in `requests` */
-  seen: number;
-}
-
 /** A table of counters by key, at most `max` keys ({@link MAX_KEYS}), the rest in one `other` counter. */
 class Table<T> {
   readonly rows = new Map<string, T>();
@@ -123,20 +79,6 @@ const byCount = <T extends { findings?: number; requests: number }>(key: (t: T) 
   return (a: T, b: T) =>
     (b.findings ?? b.requests) - (a.findings ?? a.requests) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 };
-
-type EndpointRow = Omit<EndpointCount, "other">;
-type RuleRow = Counted & { first: FirstSeen | null };
-
-/**
- * A tally's rows as plain data (structured-clone safe): what a `--jobs` worker sends with each
- * batch, uncapped, merged in order by {@link SummaryTally.merge}.
- */
-export interface TallyData {
-  requests: number;
-  endpoints: Map<string, EndpointRow>;
-  rules: Map<string, RuleRow>;
-  fields: Map<string, Counted>;
-}
 
 /** Counts results as they stream by; {@link tables} gives the rows, sorted by count then name. */
 export class SummaryTally {

@@ -1,15 +1,9 @@
 /**
- * src/schema/pointer.ts (issue 28.4): the one JSON Pointer module (RFC 6901) outside the runtime
+ * src/json/pointer.ts (issue 28.4; in src/schema until issue 42.6): the one JSON Pointer module (RFC 6901) outside the runtime
  * regions: escaping, parsing, formatting and the value a pointer names.
  */
 import { describe, expect, it } from "vitest";
-import {
-  escapePointerToken,
-  formatPointer,
-  getAt,
-  parsePointer,
-  unescapePointerToken,
-} from "../../src/schema/index.js";
+import { escapePointerToken, formatPointer, getAt, parsePointer, unescapePointerToken } from "../../src/json/index.js";
 
 describe("reference tokens", () => {
   it.each([

@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectOneSwitch, killAtEveryStep, leftovers, MIRROR, tree, vsk, vskNext } from "../snapshot/crash-harness.js";
+import { expectOneSwitch, killAtEveryStep, leftovers, MIRROR, tree, vsk } from "../snapshot/crash-harness.js";
 
 const work = mkdtempSync(join(tmpdir(), "vsk-crash-gen-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -72,7 +72,7 @@ describe("a SIGKILL at any step of generate leaves the old or the new generated/
           killedBetweenRenames = join(work, "killed-between-renames");
           cpSync(dir, killedBetweenRenames, { recursive: true });
         }
-        const run = await vskNext(["lint", "--model", "modelC", "payload.json"], dir);
+        const run = await vsk(["lint", "--model", "modelC", "payload.json"], dir);
         expect(run.code, run.stderr).toBe(0);
         return run;
       },

@@ -8,7 +8,6 @@ import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { expect } from "vitest";
-import { vskInProcess } from "../cli/run.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const CLI = join(ROOT, "dist/cli/vsk.js");
@@ -42,23 +41,6 @@ export function vsk(args: readonly string[], cwd: string, env: Record<string, st
       done({ code, signal, stdout, stderr });
     });
   });
-}
-
-/** The commands {@link vskNext} has run as a child process in this test file. */
-const spawnedNext = new Set<string>();
-
-/**
- * The command run after a kill, to see what it finds: its first run of each command (lint,
- * drift, …) in a test file as a child process, the later ones as the same program in this process
- * (test/cli/run.ts's vskInProcess, issue 42.4): the recovery they show is vsk's code, not the
- * process's. Not for a test in which this process holds the lock (its pid is alive).
- */
-export async function vskNext(args: readonly string[], cwd: string): Promise<Run> {
-  if (!spawnedNext.has(args[0]!)) {
-    spawnedNext.add(args[0]!);
-    return vsk(args, cwd);
-  }
-  return { ...(await vskInProcess([...args], cwd)), signal: null };
 }
 
 /** Every file (sha256 of its bytes, `normalize` applied first) and every directory under `dir`. */

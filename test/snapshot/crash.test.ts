@@ -13,7 +13,7 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../cli/run.js";
-import { expectOneSwitch, killAtEveryStep, leftovers, MIRROR, tree, vsk, vskNext } from "./crash-harness.js";
+import { expectOneSwitch, killAtEveryStep, leftovers, MIRROR, tree, vsk } from "./crash-harness.js";
 
 const work = mkdtempSync(join(tmpdir(), "vsk-crash-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -100,8 +100,8 @@ function outcome(
  */
 const reader = (dir: string, step: number) =>
   step % 2 === 0
-    ? vskNext(["lint", "--config", join(dir, "lint.json"), "--model", "modelC", "payload.json"], dir)
-    : vskNext(["drift", "--schema-url", mirror2, "--fail-on", "never"], dir);
+    ? vsk(["lint", "--config", join(dir, "lint.json"), "--model", "modelC", "payload.json"], dir)
+    : vsk(["drift", "--schema-url", mirror2, "--fail-on", "never"], dir);
 
 describe("a SIGKILL at any step of a snapshot write leaves the old or the new snapshot", () => {
   it("pull: killed before each change to the disk, then lint or drift: old or new, nothing left", async () => {
@@ -159,7 +159,7 @@ describe("a SIGKILL at any step of a snapshot write leaves the old or the new sn
       prepare: copyOfOne,
       command,
       next: async (dir) => {
-        const run = await vskNext(["drift", "--schema-url", mirror2, "--fail-on", "never"], dir);
+        const run = await vsk(["drift", "--schema-url", mirror2, "--fail-on", "never"], dir);
         expect(run.code, run.stderr).toBe(0);
         return run;
       },

@@ -10,6 +10,8 @@ export default defineConfig({
     // Most test files spend their time waiting for the child processes they start (the CLI as a
     // user runs it, tsc, plain node), so two files at once keep both cores busy.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // the built CLI's bundle, which test/cli/run.ts's vskInProcess loads: node loads it as bin/vsk.mjs does
+    server: { deps: { external: [/\/dist\/cli\//] } },
     reporters: ["default", "./test/summary-reporter.ts"],
   },
 });

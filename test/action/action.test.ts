@@ -11,6 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { outputLines, readInputs } from "../../src/action/index.js";
+import { vskInProcess } from "../cli/run.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const cli = join(root, "dist/cli/vsk.js");
@@ -87,9 +88,15 @@ beforeEach(() => {
   return () => rmSync(work, { recursive: true, force: true });
 });
 
+/**
+ * `vsk action` with the inputs as action.yml passes them: a real child process where `spawn` is
+ * set (the first run of each command, and a bad input), else the same program in this process with
+ * the same environment (issue 42.4: what the others check is the action's output, not the process).
+ */
 function action(
   inputs: Record<string, string>,
   extraEnv: Record<string, string> = {},
+  spawned = false,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -102,6 +109,7 @@ function action(
   };
   for (const [k, v] of Object.entries(inputs)) env[`VSK_ACTION_${k}`] = v;
   Object.assign(env, extraEnv);
+  if (!spawned) return vskInProcess(["action"], work, env as Record<string, string>, "exact");
   return new Promise((done) => {
     const child = spawn(process.execPath, [cli, "action"], { cwd: work, env });
     let stdout = "";
@@ -123,7 +131,7 @@ function outputs(): Record<string, string> {
 describe("command drift", () => {
   it("annotates, summarises, sets outputs, comments once and updates that comment on the next run", async () => {
     const inputs = { COMMAND: "drift", SCHEMA_URL: join(work, "mirror"), COMMENT: "true" };
-    const first = await action(inputs);
+    const first = await action(inputs, {}, true);
     expect(first.stderr).toBe("");
     expect(first.code).toBe(1);
     expect(first.stdout).toMatch(/^::error file=schemas-cache\/example\/model-a\/latest\.json,title=.*aspect_ratio/m);
@@ -279,7 +287,11 @@ describe("command lint", () => {
       join(work, "requests", "bad.json"),
       JSON.stringify({ model: "modelC", input: { prompt: "x", duration: 2 } }),
     );
-    const run = await action({ COMMAND: "lint", PATHS: "requests/ok.json\nrequests/bad.json\n", COMMENT: "true" });
+    const run = await action(
+      { COMMAND: "lint", PATHS: "requests/ok.json\nrequests/bad.json\n", COMMENT: "true" },
+      {},
+      true,
+    );
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
       "::error file=requests/bad.json,line=1,col=52,title=vsk lint duration-auto-or-range::",
@@ -327,7 +339,7 @@ describe("command lint", () => {
 
 describe("command check", () => {
   it("stale generated code fails with one annotation; fresh code passes", async () => {
-    const stale = await action({ COMMAND: "check" });
+    const stale = await action({ COMMAND: "check" }, {}, true);
     expect(stale.code).toBe(1);
     expect(stale.stdout).toMatch(/^::error title=vsk generate --check::generated\/ is stale/m);
     expect(outputs()["breaking-count"]).toBe("1");
@@ -353,7 +365,7 @@ describe("inputs", () => {
   });
 
   it("a bad input through the CLI is one line and exit 2", async () => {
-    const run = await action({ COMMAND: "deploy" });
+    const run = await action({ COMMAND: "deploy" }, {}, true);
     expect([run.code, run.stderr]).toEqual([
       2,
       'vsk: action: input command is "deploy"; use one of drift, lint, check\n',

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { format } from "node:util";
 import { afterAll, expect } from "vitest";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
@@ -78,7 +79,13 @@ export function vskAsync(args: string[], cwd: string, env: Record<string, string
  * a time (the process's cwd, env and output are shared); not for `--watch`, stdin or `--jobs`
  * workers, nor for a test that changes a module vsk has already loaded (the lint cache).
  */
-export async function vskInProcess(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Run> {
+export async function vskInProcess(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  /** "exact": the run's environment is `env` alone (as a spawn given `env`), not the test's own plus `env` */
+  environment: "clean" | "exact" = "clean",
+): Promise<Run> {
   const previous = inProcessQueue;
   let release!: () => void;
   inProcessQueue = new Promise<void>((r) => (release = r));
@@ -88,6 +95,8 @@ export async function vskInProcess(args: string[], cwd: string, env: Record<stri
   const savedCwd = process.cwd();
   const out = process.stdout.write;
   const err = process.stderr.write;
+  // yargs (a package, loaded by node as it is) prints help and some errors with console.log/error
+  const consoleMethods = { log: console.log, info: console.info, warn: console.warn, error: console.error };
   let stdout = "";
   let stderr = "";
   const capture =
@@ -100,10 +109,14 @@ export async function vskInProcess(args: string[], cwd: string, env: Record<stri
     };
   try {
     for (const key of Object.keys(process.env)) delete process.env[key];
-    Object.assign(process.env, cleanEnv(env));
+    Object.assign(process.env, environment === "exact" ? env : cleanEnv(env));
     process.chdir(cwd);
+    // as a child process's piped output: not a terminal (no colour, no progress line), no width
+    for (const stream of STREAMS) for (const key of ["isTTY", "columns"] as const) hide(stream, key);
     process.stdout.write = capture((t) => (stdout += t)) as typeof process.stdout.write;
     process.stderr.write = capture((t) => (stderr += t)) as typeof process.stderr.write;
+    console.log = console.info = (...args: unknown[]) => void (stdout += `${format(...args)}\n`);
+    console.warn = console.error = (...args: unknown[]) => void (stderr += `${format(...args)}\n`);
     let code: number;
     try {
       code = await program.main(args);
@@ -114,6 +127,8 @@ export async function vskInProcess(args: string[], cwd: string, env: Record<stri
   } finally {
     process.stdout.write = out;
     process.stderr.write = err;
+    Object.assign(console, consoleMethods);
+    restoreStreams();
     process.chdir(savedCwd);
     for (const key of Object.keys(process.env)) delete process.env[key];
     Object.assign(process.env, saved);
@@ -122,13 +137,27 @@ export async function vskInProcess(args: string[], cwd: string, env: Record<stri
 }
 
 let inProcessQueue: Promise<void> = Promise.resolve();
+
+const STREAMS = [process.stdin, process.stdout, process.stderr];
+const hidden: Array<() => void> = [];
+/** Makes `stream[key]` read undefined until {@link restoreStreams}. */
+function hide(stream: object, key: "isTTY" | "columns"): void {
+  const own = Object.getOwnPropertyDescriptor(stream, key);
+  Object.defineProperty(stream, key, { configurable: true, get: () => undefined });
+  hidden.push(() => {
+    if (own === undefined) delete (stream as Record<string, unknown>)[key];
+    else Object.defineProperty(stream, key, own);
+  });
+}
+function restoreStreams(): void {
+  for (const restore of hidden.splice(0).reverse()) restore();
+}
 let program: Promise<{ main(argv: string[]): Promise<number>; reportFailure(thrown: unknown): number }> | undefined;
 /** The bundle, loaded by node itself (not transformed by vitest), as bin/vsk.mjs loads it. */
 function loadProgram(): NonNullable<typeof program> {
   const bundle = join(ROOT, "dist/cli/vsk.js");
   if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run build\` first (npm test does)`);
-  const nativeImport = new Function("url", "return import(url)") as (url: string) => Promise<never>;
-  return (program ??= nativeImport(pathToFileURL(bundle).href));
+  return (program ??= import(/* @vite-ignore */ pathToFileURL(bundle).href) as Promise<never>);
 }
 
 /** A usage error: exit 2, nothing on stdout, exactly one line on stderr; returns that line. */

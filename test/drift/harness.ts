@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
+import { vskInProcess } from "../cli/run.js";
 import { startMirror, type MirrorServer } from "./serve.js";
 
 export const ROOT = join(import.meta.dirname, "../..");
@@ -31,8 +32,22 @@ interface Run {
 /** What the child reads on stdin: text, or an open file descriptor; nothing (closed at once) by default. */
 export type Stdin = { text: string } | { fd: number };
 
-/** Runs the built CLI asynchronously (the server lives in this process). */
+/** The tests that have run `vsk drift` as a child process: each test's first run is one (issue 42.4). */
+const spawnedIn = new Set<string>();
+
+/**
+ * Runs the built CLI asynchronously (the server lives in this process): each test's first run and
+ * every run given stdin as a child process, a test's later runs as the same program in this
+ * process (test/cli/run.ts's vskInProcess; what they check is drift's output, not the process).
+ */
 export function vsk(args: string[], cwd: string, env: Record<string, string> = {}, stdin?: Stdin): Promise<Run> {
+  const test = expect.getState().currentTestName ?? "";
+  if (stdin === undefined && spawnedIn.has(test)) return vskInProcess(["drift", ...args], cwd, env);
+  spawnedIn.add(test);
+  return spawned(args, cwd, env, stdin);
+}
+
+function spawned(args: string[], cwd: string, env: Record<string, string>, stdin?: Stdin): Promise<Run> {
   const base = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !k.startsWith("VSK_") && k !== "GITHUB_STEP_SUMMARY"),
   ) as Record<string, string>;

@@ -3,6 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { vskInProcess } from "../cli/run.js";
 
 const CLI = resolve("dist/cli/vsk.js");
 const work = mkdtempSync(join(tmpdir(), "vsk-outdir-"));
@@ -12,6 +13,17 @@ function vsk(cwd: string, ...args: string[]) {
   const run = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", input: "" });
   expect(run.stderr).not.toMatch(/\n\s+at /); // never a stack trace
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/**
+ * The same program in this process (issue 42.4), for the refusals after the first one: each is a
+ * message from one check, not something a child process adds (the first refusal, the
+ * regenerations and the clash run as real child processes).
+ */
+async function inProcess(cwd: string, ...args: string[]) {
+  const run = await vskInProcess(args, cwd);
+  expect(run.stderr).not.toMatch(/\n\s+at /); // never a stack trace
+  return { status: run.code, stdout: run.stdout, stderr: run.stderr };
 }
 
 function project(name: string, config: Record<string, unknown>): string {
@@ -33,28 +45,28 @@ describe("vsk generate replaces only a directory it made", () => {
     expect(readFileSync(join(dir, "api/server.ts"), "utf8")).toBe("export const handwritten = 1;\n");
   });
 
-  it("refuses / and an outDir under a file with one line, never walking or crashing", () => {
+  it("refuses / and an outDir under a file with one line, never walking or crashing", async () => {
     const slash = project("slash", { outDir: "/" });
-    expect(vsk(slash, "generate")).toMatchObject({
+    expect(await inProcess(slash, "generate")).toMatchObject({
       status: 2,
       stderr: expect.stringMatching(/current directory or one of its parents/),
     });
     const under = project("under", { outDir: "vsk.config.json/sub" });
-    expect(vsk(under, "generate")).toMatchObject({
+    expect(await inProcess(under, "generate")).toMatchObject({
       status: 2,
       stderr: expect.stringMatching(/cannot write .*\(ENOTDIR\)/),
     });
   });
 
-  it("refuses an outDir that is a file, or the project itself, with one line", () => {
+  it("refuses an outDir that is a file, or the project itself, with one line", async () => {
     const file = project("file", { outDir: "vsk.config.json" });
-    expect(vsk(file, "generate")).toMatchObject({
+    expect(await inProcess(file, "generate")).toMatchObject({
       status: 2,
       stderr: expect.stringMatching(/is a file, not a directory/),
     });
     const self = project("self", { outDir: "." });
     writeFileSync(join(self, "notes.txt"), "mine");
-    expect(vsk(self, "generate")).toMatchObject({
+    expect(await inProcess(self, "generate")).toMatchObject({
       status: 2,
       stderr: expect.stringMatching(/current directory or one of its parents/),
     });
@@ -82,7 +94,7 @@ describe("vsk generate replaces only a directory it made", () => {
     expect(existsSync(join(dir, "gen"))).toBe(false);
   });
 
-  it("a refused outDir is said before any code is generated (issue 42.4), so a clash it never reached is not reported", () => {
+  it("a refused outDir is said before any code is generated (issue 42.4), so a clash it never reached is not reported", async () => {
     // the same clash as above, which only generating finds: the refusal comes first
     const dir = project("refused-first", {
       models: [{ id: "example/model-a" }, { id: "other/model-a" }],
@@ -92,7 +104,7 @@ describe("vsk generate replaces only a directory it made", () => {
     cpSync(resolve("schemas-cache/example/model-a"), join(dir, "schemas-cache/other/model-a"), { recursive: true });
     mkdirSync(join(dir, "api"));
     writeFileSync(join(dir, "api/server.ts"), "export const handwritten = 1;\n");
-    const run = vsk(dir, "generate");
+    const run = await inProcess(dir, "generate");
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/outDir .*api holds files that vsk did not generate \(server\.ts\)/);
     expect(run.stderr).not.toMatch(/would both generate/);
@@ -101,7 +113,7 @@ describe("vsk generate replaces only a directory it made", () => {
       outDir: "vsk.config.json/sub",
     });
     cpSync(join(dir, "schemas-cache"), join(under, "schemas-cache"), { recursive: true });
-    expect(vsk(under, "generate")).toMatchObject({
+    expect(await inProcess(under, "generate")).toMatchObject({
       status: 2,
       stderr: expect.stringMatching(/^vsk: cannot write .*\(ENOTDIR\)/),
     });

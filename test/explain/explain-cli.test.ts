@@ -10,23 +10,36 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { explain, explainText, readHttpText } from "../../src/explain/index.js";
+import { vskInProcess } from "../cli/run.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const cli = join(root, "dist/cli/vsk.js");
 const fixtures = "test/fixtures/runtime";
 
-function vsk(args: string[], stdin?: string): { code: number | null; stdout: string; stderr: string } {
+/**
+ * `vsk explain ARGS`: a real child process where the run reads stdin or `spawn` is set (one per
+ * behaviour: text, JSON, stdin, a bad input, --help), else the same program in this process
+ * (test/cli/run.ts's vskInProcess: the spawn is not what those cases test; issue 42.4).
+ */
+async function vsk(
+  args: string[],
+  options: { stdin?: string; spawn?: boolean } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  if (options.stdin === undefined && options.spawn !== true) return vskInProcess(["explain", ...args], root);
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first (npm test does)`);
   const run = spawnSync(process.execPath, [cli, "explain", ...args], {
     cwd: root,
     encoding: "utf8",
-    input: stdin ?? "",
+    input: options.stdin ?? "",
   });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-function explainJson(args: string[], stdin?: string): Record<string, any> {
-  const run = vsk([...args, "--format", "json"], stdin);
+async function explainJson(
+  args: string[],
+  options: { stdin?: string; spawn?: boolean } = {},
+): Promise<Record<string, any>> {
+  const run = await vsk([...args, "--format", "json"], options);
   expect(run.stderr).toBe("");
   expect(run.code).toBe(0);
   return JSON.parse(run.stdout) as Record<string, any>;
@@ -60,7 +73,7 @@ describe("vsk explain: text output matches the expected file beside each fixture
   it.each(golden)("%s", async (name, extra) => {
     const input = `${fixtures}/${name.replace(/\.as-webhook$/, "")}.json`;
     const expectedFile = join(root, fixtures, `${name}.expected.txt`);
-    const run = vsk([input, ...extra]);
+    const run = await vsk([input, ...extra], { spawn: name === golden[0]![0] });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     await expect(run.stdout).toMatchFileSnapshot(expectedFile);
@@ -99,16 +112,16 @@ describe("vsk explain: what a person needs to see", () => {
       [/failed at\s+2026-09-04T12:00:00Z/, /responded\s+2026-09-04T12:05:31Z/],
     ],
   ];
-  it.each(cases)("%s", (_name, fixture, patterns) => {
-    const run = vsk([`${fixtures}/${fixture}.json`]);
+  it.each(cases)("%s", async (_name, fixture, patterns) => {
+    const run = await vsk([`${fixtures}/${fixture}.json`]);
     expect(run.code).toBe(0);
     for (const pattern of patterns) expect(run.stdout).toMatch(pattern);
   });
 
-  it("never prints a URL's query string", () => {
+  it("never prints a URL's query string", async () => {
     for (const fixture of ["prediction-failed-fetch-403", "result-edge-502", "result-output"]) {
       for (const format of ["text", "json"]) {
-        const run = vsk([`${fixtures}/${fixture}.json`, "--format", format]);
+        const run = await vsk([`${fixtures}/${fixture}.json`, "--format", format]);
         expect(run.stdout).not.toMatch(/X-Amz|token=|Signature=/);
       }
     }
@@ -116,8 +129,8 @@ describe("vsk explain: what a person needs to see", () => {
 });
 
 describe("vsk explain --format json: one object for machines", () => {
-  it("a failed prediction: the PredictionError, retry decision and action", () => {
-    const out = explainJson([`${fixtures}/prediction-failed-fetch-403.json`]);
+  it("a failed prediction: the PredictionError, retry decision and action", async () => {
+    const out = await explainJson([`${fixtures}/prediction-failed-fetch-403.json`], { spawn: true });
     expect(out).toMatchObject({
       input: "prediction",
       status: "failed",
@@ -136,9 +149,9 @@ describe("vsk explain --format json: one object for machines", () => {
     expect(out.action).toMatch(/presigned link/);
   });
 
-  it("the same failure from the result endpoint and from the status record gives the same error (spec 7.3)", () => {
-    const fromResult = explainJson([`${fixtures}/result-prediction-failed.json`]);
-    const fromStatus = explainJson([`${fixtures}/prediction-failed-timeout.json`]);
+  it("the same failure from the result endpoint and from the status record gives the same error (spec 7.3)", async () => {
+    const fromResult = await explainJson([`${fixtures}/result-prediction-failed.json`]);
+    const fromStatus = await explainJson([`${fixtures}/prediction-failed-timeout.json`]);
     expect(fromResult).toMatchObject({
       input: "result_response",
       resultKind: "prediction_failed",
@@ -165,17 +178,17 @@ describe("vsk explain --format json: one object for machines", () => {
     ["result-edge-empty", { resultKind: "edge_error", httpStatus: 0, failed: false, bodyExcerpt: "" }],
     ["result-output", { resultKind: "output", httpStatus: 200, failed: false }],
   ];
-  it.each(kinds)("%s", (fixture, want) => {
-    expect(explainJson([`${fixtures}/${fixture}.json`])).toMatchObject(want);
+  it.each(kinds)("%s", async (fixture, want) => {
+    expect(await explainJson([`${fixtures}/${fixture}.json`])).toMatchObject(want);
   });
 
-  it("reads standard input with - and with no FILE", () => {
+  it("reads standard input with - and with no FILE", async () => {
     const record = JSON.stringify({
       status: "failed",
       error: { code: "unsafe_content", reason: "moderation_blocked", message: "blocked", timestamp: "t" },
     });
     for (const args of [["-"], []]) {
-      const out = explainJson(args, record);
+      const out = await explainJson(args, { stdin: record });
       expect(out).toMatchObject({
         source: "stdin",
         failed: true,
@@ -186,8 +199,8 @@ describe("vsk explain --format json: one object for machines", () => {
     }
   });
 
-  it("--as overrides detection", () => {
-    const out = explainJson([`${fixtures}/webhook-succeeded-null-error.json`, "--as", "webhook"]);
+  it("--as overrides detection", async () => {
+    const out = await explainJson([`${fixtures}/webhook-succeeded-null-error.json`, "--as", "webhook"]);
     expect(out).toMatchObject({ input: "webhook", detectedBy: "--as" });
     expect(out.notes.join(" ")).toMatch(/6\.2/);
   });
@@ -235,8 +248,9 @@ describe("vsk explain: bad input is a one-line message and exit 2, never a stack
     ["two files", ["a.json", "b.json"], undefined, /^vsk: explain: unexpected argument "b\.json"/],
     ["a directory", [fixtures], undefined, /^vsk: explain: cannot read test\/fixtures\/runtime: it is a directory\n$/],
   ];
-  it.each(cases)("%s", (_name, args, stdin, message) => {
-    const run = vsk(args, stdin);
+  it.each(cases)("%s", async (_name, args, stdin, message) => {
+    // the stdin cases and the first run as child processes; a missing file decides nothing else
+    const run = await vsk(args, stdin === undefined ? { spawn: args === cases[0]![1] } : { stdin });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe("");
     expect(run.stderr).toMatch(message);
@@ -244,8 +258,8 @@ describe("vsk explain: bad input is a one-line message and exit 2, never a stack
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it("--help prints usage and exits 0", () => {
-    const run = vsk(["--help"]);
+  it("--help prints usage and exits 0", async () => {
+    const run = await vsk(["--help"], { spawn: true });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/vsk explain \[FILE\|-\] \[--format text\|json\]/);
   });
@@ -260,8 +274,8 @@ describe("vsk explain: bodies from in front of the service, not JSON (spec 7.3, 
     httpStatus: e.httpStatus,
   });
 
-  it("a raw plain-text body: the same resultKind, failed and httpStatus as the body wrapped with its status", () => {
-    const raw = explainJson(["-"], edgeText);
+  it("a raw plain-text body: the same resultKind, failed and httpStatus as the body wrapped with its status", async () => {
+    const raw = await explainJson(["-"], { stdin: edgeText });
     const wrapped = explain({ status: 502, headers: {}, body: edgeText }, "stdin", undefined);
     expect(fields(raw)).toEqual(fields(wrapped as unknown as Record<string, unknown>));
     expect(fields(raw)).toEqual({ input: "result_response", resultKind: "edge_error", failed: false, httpStatus: 502 });
@@ -270,11 +284,11 @@ describe("vsk explain: bodies from in front of the service, not JSON (spec 7.3, 
     expect(raw.bodyExcerpt).toBe(edgeText);
   });
 
-  it("`curl -i` output (HTTP/2 status line, headers, an HTML body): its status, where it came from, what to do", () => {
+  it("`curl -i` output (HTTP/2 status line, headers, an HTML body): its status, where it came from, what to do", async () => {
     const saved =
       "HTTP/2 502 \r\ncontent-type: text/html\r\nserver: cloudflare\r\n\r\n" +
       "<html><head><title>502 Bad Gateway</title></head><body>Retry https://edge.example.net/r?token=secret123</body></html>\r\n";
-    const run = vsk(["-"], saved);
+    const run = await vsk(["-"], { stdin: saved });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(

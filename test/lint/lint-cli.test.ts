@@ -16,6 +16,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { vskInProcess } from "../cli/run.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const cli = join(root, "dist/cli/vsk.js");
@@ -66,22 +67,40 @@ function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.Process
   return env;
 }
 
-function vsk(
+/**
+ * `vsk lint ARGS`: a real child process where the run reads stdin or `spawn` is set (the first run
+ * of each behaviour, the 50 MB and 100 000-level inputs), else the same program in this process
+ * (test/cli/run.ts's vskInProcess, issue 42.4): what the others check is lint's output.
+ */
+async function vsk(
   args: string[],
-  options: { cwd?: string; input?: string | Buffer; env?: Record<string, string | undefined> } = {},
-): Run {
+  options: {
+    cwd?: string;
+    input?: string | Buffer;
+    env?: Record<string, string | undefined>;
+    spawn?: boolean;
+  } = {},
+): Promise<Run> {
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first (npm test does)`);
-  const spawnOptions: SpawnSyncOptions = {
-    cwd: options.cwd ?? fixtures,
-    encoding: "utf8",
-    env: baseEnv(options.env),
-    maxBuffer: 64 * 1024 * 1024,
-    // stdin is a pipe unless a test gives input; "ignore" keeps it from being a TTY too
-    stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-    ...(options.input === undefined ? {} : { input: options.input }),
-  };
-  const run = spawnSync(process.execPath, [cli, "lint", ...args], spawnOptions);
-  const result = { code: run.status, stdout: String(run.stdout), stderr: String(run.stderr) };
+  let result: Run;
+  if (options.input === undefined && options.spawn !== true) {
+    const env = Object.fromEntries(
+      Object.entries(baseEnv(options.env)).filter((e): e is [string, string] => e[1] !== undefined),
+    );
+    result = await vskInProcess(["lint", ...args], options.cwd ?? fixtures, env, "exact");
+  } else {
+    const spawnOptions: SpawnSyncOptions = {
+      cwd: options.cwd ?? fixtures,
+      encoding: "utf8",
+      env: baseEnv(options.env),
+      maxBuffer: 64 * 1024 * 1024,
+      // stdin is a pipe unless a test gives input; "ignore" keeps it from being a TTY too
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+      ...(options.input === undefined ? {} : { input: options.input }),
+    };
+    const run = spawnSync(process.execPath, [cli, "lint", ...args], spawnOptions);
+    result = { code: run.status, stdout: String(run.stdout), stderr: String(run.stderr) };
+  }
   // no input, however bad, gets a stack trace or leaks a signed URL's query string
   expect(result.stderr).not.toMatch(/^\s+at /m);
   expect(result.stderr).not.toContain("internal error");
@@ -90,8 +109,8 @@ function vsk(
 }
 
 /** `--format json`: exactly one JSON object on stdout, valid against the committed schema. */
-function lintJson(args: string[], options: Parameters<typeof vsk>[1] = {}): Run & { report: Report } {
-  const run = vsk([...args, "--format", "json"], options);
+async function lintJson(args: string[], options: Parameters<typeof vsk>[1] = {}): Promise<Run & { report: Report }> {
+  const run = await vsk([...args, "--format", "json"], options);
   const report = JSON.parse(run.stdout) as Report; // throws unless stdout is exactly one JSON value
   expect(typeof report === "object" && report !== null && !Array.isArray(report)).toBe(true);
   const ok = validateReport(report);
@@ -135,8 +154,8 @@ afterAll(() => {
 
 describe("formats", () => {
   it("pretty: file:line  pointer  message, grouped per payload, a summary line, no ANSI codes when not a TTY or with NO_COLOR", async () => {
-    const plain = vsk(["mixed.ndjson"]);
-    const noColor = vsk(["mixed.ndjson"], { env: { NO_COLOR: "1" } });
+    const plain = await vsk(["mixed.ndjson"], { spawn: true });
+    const noColor = await vsk(["mixed.ndjson"], { env: { NO_COLOR: "1" } });
     expect(plain.code).toBe(1);
     expect(plain.stdout).not.toMatch(ANSI);
     expect(noColor.stdout).toBe(plain.stdout);
@@ -166,13 +185,13 @@ describe("formats", () => {
     },
   );
 
-  it("pretty --show-valid also lists the valid payloads", () => {
-    const run = vsk(["mixed.ndjson", "--show-valid"]);
+  it("pretty --show-valid also lists the valid payloads", async () => {
+    const run = await vsk(["mixed.ndjson", "--show-valid"]);
     expect(run.stdout).toMatch(/^mixed\.ndjson:1 {2}valid$/m);
   });
 
   it("json: one object, schema-valid, one result per payload with its line, model and endpoint", async () => {
-    const { code, report, stdout, stderr } = lintJson(["mixed.ndjson"]);
+    const { code, report, stdout, stderr } = await lintJson(["mixed.ndjson"]);
     expect(code).toBe(1);
     expect(stderr).toBe("");
     await golden("mixed.json", stdout);
@@ -197,11 +216,11 @@ describe("formats", () => {
     });
   });
 
-  it("json with no payload at all is still one valid object", () => {
+  it("json with no payload at all is still one valid object", async () => {
     const empty = join(tmp, "no-payloads");
     mkdirSync(empty, { recursive: true });
     // nothing to lint is exit 2 (issue 25.0), yet stdout is still the one object; --allow-empty: 0
-    const nothing = lintJson([empty]);
+    const nothing = await lintJson([empty]);
     expect(nothing.code).toBe(2);
     // it says what it is (issue 30.8): the $id of schemas/lint-report.schema.json and its version
     const none = {
@@ -211,7 +230,7 @@ describe("formats", () => {
       summary: { requests: 0, valid: 0, invalid: 0, warnings: 0 },
     };
     expect(nothing.report).toEqual(none);
-    const { code, report } = lintJson([empty, "--allow-empty"]);
+    const { code, report } = await lintJson([empty, "--allow-empty"]);
     expect(code).toBe(0);
     expect(report).toEqual(none);
   });
@@ -219,7 +238,10 @@ describe("formats", () => {
   it("github: ::error / ::warning annotations with file and line, and a Markdown summary appended to $GITHUB_STEP_SUMMARY", async () => {
     const summaryFile = join(tmp, "step-summary.md");
     writeFileSync(summaryFile, "## an earlier step\n\n");
-    const run = vsk(["mixed.ndjson", "--format", "github"], { env: { GITHUB_STEP_SUMMARY: summaryFile } });
+    const run = await vsk(["mixed.ndjson", "--format", "github"], {
+      env: { GITHUB_STEP_SUMMARY: summaryFile },
+      spawn: true,
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe("");
     await golden("mixed.github.txt", run.stdout);
@@ -238,8 +260,8 @@ describe("formats", () => {
     await golden("mixed.summary.md", summary);
   });
 
-  it("github without $GITHUB_STEP_SUMMARY only annotates", () => {
-    const run = vsk(["payloads/keyframes-frame-past-end.json", ...KEYFRAMES, "--format", "github"]);
+  it("github without $GITHUB_STEP_SUMMARY only annotates", async () => {
+    const run = await vsk(["payloads/keyframes-frame-past-end.json", ...KEYFRAMES, "--format", "github"]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe(
       "::error file=payloads/keyframes-frame-past-end.json,line=10,col=22,title=vsk lint frame-index-within-duration::keyframes[1].frame_index: 130 is past the last frame (120) of the default 5 s video (duration × 24, spec 2.2)\n" +
@@ -249,13 +271,13 @@ describe("formats", () => {
 });
 
 describe("exit codes", () => {
-  it("0 when every payload is valid", () => {
-    const run = vsk(["payloads/keyframes-valid.json", ...KEYFRAMES]);
+  it("0 when every payload is valid", async () => {
+    const run = await vsk(["payloads/keyframes-valid.json", ...KEYFRAMES], { spawn: true });
     expect(run).toEqual({ code: 0, stdout: "1 request: 1 valid, 0 invalid, 0 warnings\n", stderr: "" });
   });
 
-  it("0 with warnings, 1 when they exceed --max-warnings", () => {
-    const warned = lintJson(["payloads/keyframes-unknown-field.json", ...KEYFRAMES]);
+  it("0 with warnings, 1 when they exceed --max-warnings", async () => {
+    const warned = await lintJson(["payloads/keyframes-unknown-field.json", ...KEYFRAMES]);
     expect(warned.code).toBe(0);
     expect(warned.report.results[0]!.diagnostics).toEqual([
       expect.objectContaining({
@@ -265,23 +287,23 @@ describe("exit codes", () => {
         message: expect.stringContaining("negative_promt: is not a field of this endpoint"),
       }),
     ]);
-    expect(vsk(["payloads/keyframes-unknown-field.json", ...KEYFRAMES, "--max-warnings", "1"]).code).toBe(0);
-    const strict = vsk(["payloads/keyframes-unknown-field.json", ...KEYFRAMES, "--max-warnings", "0"]);
+    expect((await vsk(["payloads/keyframes-unknown-field.json", ...KEYFRAMES, "--max-warnings", "1"])).code).toBe(0);
+    const strict = await vsk(["payloads/keyframes-unknown-field.json", ...KEYFRAMES, "--max-warnings", "0"]);
     expect(strict.code).toBe(1);
     expect(strict.stdout).toContain("1 request: 1 valid, 0 invalid, 1 warning");
   });
 
-  it("1 when a payload is invalid; the message names the field and says expected vs received", () => {
-    const run = vsk(["payloads/keyframes-frame-past-end.json", ...KEYFRAMES]);
+  it("1 when a payload is invalid; the message names the field and says expected vs received", async () => {
+    const run = await vsk(["payloads/keyframes-frame-past-end.json", ...KEYFRAMES]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
       "payloads/keyframes-frame-past-end.json:10:22  /keyframes/1/frame_index  keyframes[1].frame_index: 130 is past the last frame (120)",
     );
   });
 
-  it("2 for an unknown model, listing the known ones", () => {
+  it("2 for an unknown model, listing the known ones", async () => {
     for (const model of ["modelZ", "example/model-z"]) {
-      const run = vsk(["payloads/keyframes-valid.json", "--model", model, "--endpoint", "keyframes-to-video"]);
+      const run = await vsk(["payloads/keyframes-valid.json", "--model", model, "--endpoint", "keyframes-to-video"]);
       expect(run.code).toBe(2);
       expect(run.stdout).toBe("");
       expect(run.stderr).toContain(`unknown model "${model}"`);
@@ -289,33 +311,31 @@ describe("exit codes", () => {
     }
   });
 
-  it("2 for an unknown endpoint, listing the known ones", () => {
-    const run = vsk(["payloads/keyframes-valid.json", "--model", "modelA", "--endpoint", "image-to-video"]);
+  it("2 for an unknown endpoint, listing the known ones", async () => {
+    const run = await vsk(["payloads/keyframes-valid.json", "--model", "modelA", "--endpoint", "image-to-video"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
       'unknown endpoint "image-to-video" for example/model-a; known: keyframes-to-video, text-to-video',
     );
-    const alone = vsk(["payloads/keyframes-valid.json", "--endpoint", "image-to-video"]);
+    const alone = await vsk(["payloads/keyframes-valid.json", "--endpoint", "image-to-video"]);
     expect(alone.code).toBe(2);
     for (const known of KNOWN_MODELS) expect(alone.stderr).toContain(known);
     // text-to-video belongs to two models: --model is needed
-    const ambiguous = vsk(["payloads/keyframes-valid.json", "--endpoint", "text-to-video"]);
+    const ambiguous = await vsk(["payloads/keyframes-valid.json", "--endpoint", "text-to-video"]);
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain("add --model");
   });
 
-  it("--endpoint alone is enough when only one model has it; --model alone when the model has one endpoint", () => {
-    expect(vsk(["payloads/keyframes-valid.json", "--endpoint", "keyframes-to-video"]).code).toBe(0);
-    expect(vsk(["dir/a-valid.json", "--model", "modelB"]).code).toBe(0); // an envelope: its own model wins
+  it("--endpoint alone is enough when only one model has it; --model alone when the model has one endpoint", async () => {
+    expect((await vsk(["payloads/keyframes-valid.json", "--endpoint", "keyframes-to-video"])).code).toBe(0);
+    expect((await vsk(["dir/a-valid.json", "--model", "modelB"])).code).toBe(0); // an envelope: its own model wins
   });
 
-  it("2 for a missing file, after every other file was linted", () => {
-    const { code, report, stderr } = lintJson([
-      "payloads/keyframes-valid.json",
-      "no-such-file.json",
-      "payloads/keyframes-frame-past-end.json",
-      ...KEYFRAMES,
-    ]);
+  it("2 for a missing file, after every other file was linted", async () => {
+    const { code, report, stderr } = await lintJson(
+      ["payloads/keyframes-valid.json", "no-such-file.json", "payloads/keyframes-frame-past-end.json", ...KEYFRAMES],
+      { spawn: true },
+    );
     expect(code).toBe(2);
     expect(report.results.map((r) => r.source)).toEqual([
       "payloads/keyframes-valid.json",
@@ -324,28 +344,32 @@ describe("exit codes", () => {
     expect(stderr).toBe("vsk: no-such-file.json: no such file or directory\n");
   });
 
-  it("2 for a bad --format, a bad --max-warnings, an unknown option, stdin named twice", () => {
-    const bad = vsk(["payloads/keyframes-valid.json", ...KEYFRAMES, "--format", "xml"]);
+  it("2 for a bad --format, a bad --max-warnings, an unknown option, stdin named twice", async () => {
+    const bad = await vsk(["payloads/keyframes-valid.json", ...KEYFRAMES, "--format", "xml"]);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe("");
     expect(bad.stderr).toContain('--format must be one of pretty, json, github, markdown, sarif, not "xml"');
-    expect(vsk(["payloads/keyframes-valid.json", "--max-warnings", "many"]).code).toBe(2);
-    const unknown = vsk(["payloads/keyframes-valid.json", "--strict"]);
+    expect((await vsk(["payloads/keyframes-valid.json", "--max-warnings", "many"])).code).toBe(2);
+    const unknown = await vsk(["payloads/keyframes-valid.json", "--strict"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("--strict");
-    expect(vsk(["-", "-"], { input: "{}" }).code).toBe(2);
+    expect((await vsk(["-", "-"], { input: "{}" })).code).toBe(2);
   });
 
-  it("--help prints the usage and exits 0", () => {
-    const run = vsk(["--help"]);
+  it("--help prints the usage and exits 0", async () => {
+    const run = await vsk(["--help"], { spawn: true });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Usage: vsk lint [FILES… | -] [options]");
   });
 });
 
 describe("inputs", () => {
-  it("envelopes (id or alias) and bare payloads; an envelope's own model and endpoint win over the flags", () => {
-    const { code, report } = lintJson(["payloads/envelope-valid.json", "payloads/keyframes-valid.json", ...KEYFRAMES]);
+  it("envelopes (id or alias) and bare payloads; an envelope's own model and endpoint win over the flags", async () => {
+    const { code, report } = await lintJson([
+      "payloads/envelope-valid.json",
+      "payloads/keyframes-valid.json",
+      ...KEYFRAMES,
+    ]);
     expect(code).toBe(0);
     expect(report.results.map((r) => [r.source, r.model, r.endpoint])).toEqual([
       ["payloads/envelope-valid.json", "example/model-b", "reference-to-video"],
@@ -353,13 +377,13 @@ describe("inputs", () => {
     ]);
   });
 
-  it("a top-level $schema (a request file's editor schema) is ignored, in bare payloads and envelopes", () => {
+  it("a top-level $schema (a request file's editor schema) is ignored, in bare payloads and envelopes", async () => {
     const request = {
       $schema: "../generated/example/model-a/keyframes-to-video.schema.json",
       prompt: "A paper boat",
       keyframes: [{ image_url: "https://cdn.example.com/0.png", frame_index: 0 }],
     };
-    const bare = lintJson(["-", ...KEYFRAMES], { input: JSON.stringify(request) });
+    const bare = await lintJson(["-", ...KEYFRAMES], { input: JSON.stringify(request) });
     expect(bare.code).toBe(0);
     expect(bare.report.results.map((r) => [r.valid, r.diagnostics])).toEqual([[true, []]]);
     const envelope = {
@@ -368,25 +392,25 @@ describe("inputs", () => {
       endpoint: "keyframes-to-video",
       input: request,
     };
-    const wrapped = lintJson(["-"], { input: JSON.stringify(envelope) });
+    const wrapped = await lintJson(["-"], { input: JSON.stringify(envelope) });
     expect(wrapped.code).toBe(0);
     // inside an envelope's input, $schema is a field like any other: not what the editor reads
     expect(wrapped.report.results[0]!.diagnostics.map((d) => [d.pointer, d.rule])).toEqual([
       ["/input/$schema", "unknown-field"],
     ]);
     // only the key is ignored: the rest is checked as ever
-    const bad = lintJson(["-", ...KEYFRAMES], { input: JSON.stringify({ ...request, aspect: "1:1" }) });
+    const bad = await lintJson(["-", ...KEYFRAMES], { input: JSON.stringify({ ...request, aspect: "1:1" }) });
     expect(bad.report.results[0]!.diagnostics.map((d) => [d.pointer, d.rule])).toEqual([["/aspect", "unknown-field"]]);
   });
 
-  it("a bare payload without --model/--endpoint is reported, not guessed", () => {
-    const { code, report } = lintJson(["payloads/keyframes-valid.json"]);
+  it("a bare payload without --model/--endpoint is reported, not guessed", async () => {
+    const { code, report } = await lintJson(["payloads/keyframes-valid.json"]);
     expect(code).toBe(1);
     expect(rules(report.results[0]!)).toEqual(["lint/no-endpoint"]);
   });
 
-  it("mixed endpoints in one NDJSON file: each line against its own endpoint; pointers of envelopes start at /input", () => {
-    const { report } = lintJson(["mixed.ndjson"]);
+  it("mixed endpoints in one NDJSON file: each line against its own endpoint; pointers of envelopes start at /input", async () => {
+    const { report } = await lintJson(["mixed.ndjson"]);
     const endpoints = report.results.map((r) => (r.endpoint === null ? null : `${r.model}/${r.endpoint}`));
     expect(endpoints).toEqual([
       "example/model-a/keyframes-to-video",
@@ -422,8 +446,8 @@ describe("inputs", () => {
     });
   });
 
-  it("a directory expands to its .json, .ndjson and .jsonl files, recursively and sorted, skipping dot files and others", () => {
-    const { code, report } = lintJson(["dir"]);
+  it("a directory expands to its .json, .ndjson and .jsonl files, recursively and sorted, skipping dot files and others", async () => {
+    const { code, report } = await lintJson(["dir"]);
     expect(code).toBe(1);
     expect(report.results.map((r) => `${r.source}:${r.line}:${r.valid}`)).toEqual([
       "dir/a-valid.json:1:true",
@@ -437,36 +461,36 @@ describe("inputs", () => {
     expect(at(report, "dir/logs/night.ndjson", 1).diagnostics[0]!.message).toBe("seed: -1 is below the minimum 0");
   });
 
-  it("a glob expands to its matching payload files; a glob matching nothing exits 2", () => {
-    const { report } = lintJson(["dir/**/*.{ndjson,jsonl,txt}"]);
+  it("a glob expands to its matching payload files; a glob matching nothing exits 2", async () => {
+    const { report } = await lintJson(["dir/**/*.{ndjson,jsonl,txt}"]);
     expect([...new Set(report.results.map((r) => r.source))]).toEqual(["dir/logs/day.jsonl", "dir/logs/night.ndjson"]);
-    const none = vsk(["nothing/**/*.json"]);
+    const none = await vsk(["nothing/**/*.json"]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("nothing/**/*.json: no .json, .ndjson or .jsonl file matches this pattern");
   });
 
-  it("an existing file or directory whose name holds glob characters is read as named, not as a pattern", () => {
-    const { code, report } = lintJson(["brackets/requests[1].json", "brackets/logs{old}"]);
+  it("an existing file or directory whose name holds glob characters is read as named, not as a pattern", async () => {
+    const { code, report } = await lintJson(["brackets/requests[1].json", "brackets/logs{old}"]);
     expect(code).toBe(1);
     expect(report.results.map((r) => `${r.source}:${r.line}:${r.valid}`)).toEqual([
       "brackets/requests[1].json:1:true",
       "brackets/logs{old}/day.ndjson:1:false",
     ]);
     // one that does not exist is still a pattern: [12] matches requests1.json or requests2.json, neither there
-    const none = vsk(["brackets/requests[12].json"]);
+    const none = await vsk(["brackets/requests[12].json"]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("brackets/requests[12].json: no .json, .ndjson or .jsonl file matches this pattern");
   });
 
-  it("stdin: - with --ndjson reads one payload per line, as <stdin>", () => {
-    const { code, report } = lintJson(["-", "--ndjson"], { input: readFileSync(join(fixtures, "mixed.ndjson")) });
+  it("stdin: - with --ndjson reads one payload per line, as <stdin>", async () => {
+    const { code, report } = await lintJson(["-", "--ndjson"], { input: readFileSync(join(fixtures, "mixed.ndjson")) });
     expect(code).toBe(1);
-    const fromFile = lintJson(["mixed.ndjson"]).report;
+    const fromFile = (await lintJson(["mixed.ndjson"])).report;
     expect(report.results).toEqual(fromFile.results.map((r) => ({ ...r, source: "<stdin>" })));
   });
 
-  it("stdin: - alone reads one JSON payload, or NDJSON when it holds one per line (issue 25.2)", () => {
-    const one = lintJson(["-", ...KEYFRAMES], {
+  it("stdin: - alone reads one JSON payload, or NDJSON when it holds one per line (issue 25.2)", async () => {
+    const one = await lintJson(["-", ...KEYFRAMES], {
       input: readFileSync(join(fixtures, "payloads/keyframes-frame-past-end.json")),
     });
     expect(one.code).toBe(1);
@@ -475,23 +499,25 @@ describe("inputs", () => {
       line: 1,
       diagnostics: [expect.objectContaining({ pointer: "/keyframes/1/frame_index" })],
     });
-    const several = lintJson(["-", ...TEXT_A], { input: readFileSync(join(fixtures, "odd/several-payloads.json")) });
+    const several = await lintJson(["-", ...TEXT_A], {
+      input: readFileSync(join(fixtures, "odd/several-payloads.json")),
+    });
     expect(several.report.results.map((r) => [r.source, r.line, r.valid])).toEqual([
       ["<stdin>", 1, true],
       ["<stdin>", 2, true],
     ]);
     // the same text in a .json file is one document still, and the message points at .ndjson / --ndjson
-    const file = lintJson(["odd/several-payloads.json", ...TEXT_A]);
+    const file = await lintJson(["odd/several-payloads.json", ...TEXT_A]);
     expect(file.report.results[0]!.diagnostics[0]!.message).toContain("pass --ndjson");
   });
 
-  it("piped stdin without - is not read: no file named is exit 2 (issue 30.3); - reads it", () => {
+  it("piped stdin without - is not read: no file named is exit 2 (issue 30.3); - reads it", async () => {
     const input = readFileSync(join(fixtures, "payloads/keyframes-valid.json"));
-    const unnamed = vsk([...KEYFRAMES, "--format", "json"], { input });
+    const unnamed = await vsk([...KEYFRAMES, "--format", "json"], { input });
     expect(unnamed.code).toBe(2);
     expect(unnamed.stdout).toBe("");
     expect(unnamed.stderr).toContain("lint: no input files: name files, directories or globs, or - to read stdin");
-    const run = lintJson(["-", ...KEYFRAMES], { input });
+    const run = await lintJson(["-", ...KEYFRAMES], { input });
     expect(run.code).toBe(0);
     expect(run.report.results).toEqual([
       {
@@ -503,12 +529,12 @@ describe("inputs", () => {
         diagnostics: [],
       },
     ]);
-    const piped = lintJson(["-", "--ndjson"], { input: readFileSync(join(fixtures, "dir/logs/day.jsonl")) });
+    const piped = await lintJson(["-", "--ndjson"], { input: readFileSync(join(fixtures, "dir/logs/day.jsonl")) });
     expect(piped.report.results.map((r) => r.line)).toEqual([1, 2]);
   });
 
-  it("stdin and files in one run", () => {
-    const { report } = lintJson(["payloads/keyframes-valid.json", "-", ...KEYFRAMES], {
+  it("stdin and files in one run", async () => {
+    const { report } = await lintJson(["payloads/keyframes-valid.json", "-", ...KEYFRAMES], {
       input: readFileSync(join(fixtures, "payloads/keyframes-frame-past-end.json")),
     });
     expect(report.results.map((r) => [r.source, r.valid])).toEqual([
@@ -519,8 +545,8 @@ describe("inputs", () => {
 });
 
 describe("bad input gets a clear answer, and nothing else is lost", () => {
-  it("a malformed line is reported at its line number as lint/invalid-json; every other line is still linted", () => {
-    const { report } = lintJson(["mixed.ndjson"]);
+  it("a malformed line is reported at its line number as lint/invalid-json; every other line is still linted", async () => {
+    const { report } = await lintJson(["mixed.ndjson"]);
     const bad = at(report, "mixed.ndjson", 3);
     expect(bad).toMatchObject({ model: null, endpoint: null, valid: false });
     expect(bad.diagnostics).toHaveLength(1);
@@ -531,16 +557,16 @@ describe("bad input gets a clear answer, and nothing else is lost", () => {
     expect(report.results.filter((r) => r.line > 3)).toHaveLength(8);
   });
 
-  it("a syntax error in a .json file points at its line and column", () => {
-    const { report } = lintJson(["odd/crlf.json", ...TEXT_A]);
+  it("a syntax error in a .json file points at its line and column", async () => {
+    const { report } = await lintJson(["odd/crlf.json", ...TEXT_A]);
     expect(report.results[0]).toMatchObject({ source: "odd/crlf.json", line: 3, valid: false });
     expect(report.results[0]!.diagnostics[0]!.message).toMatch(
       /^not valid JSON at line 3, column 17: .+; fix the JSON$/,
     );
   });
 
-  it("a payload that is not an object: a type error at the root, with or without an envelope", () => {
-    const { report } = lintJson(["odd/not-object.ndjson", ...TEXT_A]);
+  it("a payload that is not an object: a type error at the root, with or without an envelope", async () => {
+    const { report } = await lintJson(["odd/not-object.ndjson", ...TEXT_A]);
     expect(report.results.map((r) => r.diagnostics[0]?.message ?? "valid")).toEqual([
       "(request body): expected object, received an array",
       '(request body): expected object, received string "a string"',
@@ -551,13 +577,13 @@ describe("bad input gets a clear answer, and nothing else is lost", () => {
     ]);
     for (const r of report.results.slice(0, 5))
       expect(r.diagnostics[0]).toMatchObject({ pointer: "", rule: "schema/type" });
-    expect(at(lintJson(["mixed.ndjson"]).report, "mixed.ndjson", 10).diagnostics[0]).toMatchObject({
+    expect(at((await lintJson(["mixed.ndjson"])).report, "mixed.ndjson", 10).diagnostics[0]).toMatchObject({
       pointer: "/input",
       message: "(request body): expected object, received an array",
     });
   });
 
-  it("a 100 000-level nested array, as the payload and as a field value, in .json and NDJSON", () => {
+  it("a 100 000-level nested array, as the payload and as a field value, in .json and NDJSON", async () => {
     const deep = "[".repeat(100_000) + "]".repeat(100_000);
     writeFileSync(join(tmp, "deep.json"), deep);
     writeFileSync(join(tmp, "deep-field.json"), `{"prompt": "x", "aspect_ratio": ${deep}, "extra": ${deep}}`);
@@ -571,7 +597,7 @@ describe("bad input gets a clear answer, and nothing else is lost", () => {
         `{"model": "modelA", "endpoint": "text-to-video", "input": {"prompt": "after"}}`,
       ].join("\n") + "\n",
     );
-    const single = lintJson(["deep.json", "deep-field.json", ...TEXT_A], { cwd: tmp });
+    const single = await lintJson(["deep.json", "deep-field.json", ...TEXT_A], { cwd: tmp, spawn: true });
     expect(single.code).toBe(1);
     expect(single.report.results[0]!.diagnostics).toEqual([
       expect.objectContaining({ pointer: "", message: "(request body): expected object, received an array" }),
@@ -583,12 +609,12 @@ describe("bad input gets a clear answer, and nothing else is lost", () => {
       ["warning", "/extra"],
     ]);
     expect(field[0]!.message).toBe("aspect_ratio: expected string, received an array");
-    const keyframes = lintJson(["deep-keyframes.json", ...KEYFRAMES], { cwd: tmp });
+    const keyframes = await lintJson(["deep-keyframes.json", ...KEYFRAMES], { cwd: tmp, spawn: true });
     expect(keyframes.report.results[0]!.diagnostics[0]).toMatchObject({
       pointer: "/keyframes/0",
       message: "keyframes[0]: expected object, received an array",
     });
-    const lines = lintJson(["deep.ndjson", ...TEXT_A], { cwd: tmp });
+    const lines = await lintJson(["deep.ndjson", ...TEXT_A], { cwd: tmp, spawn: true });
     expect(lines.report.results.map((r) => [r.line, r.diagnostics[0]?.pointer ?? "valid"])).toEqual([
       [1, ""],
       [2, "/input/duration"],
@@ -598,10 +624,10 @@ describe("bad input gets a clear answer, and nothing else is lost", () => {
   });
 
   // 150 MB through child processes: on a loaded 2-core machine well past the default 30 s
-  it("a 50 MB string: linted, never echoed (messages cut it and name its length)", { timeout: 120_000 }, () => {
+  it("a 50 MB string: linted, never echoed (messages cut it and name its length)", { timeout: 120_000 }, async () => {
     const fifty = 50 * 1024 * 1024;
     writeFileSync(join(tmp, "big-prompt.json"), JSON.stringify({ prompt: "word ".repeat(fifty / 5), duration: 5 }));
-    const prompt = vsk(["big-prompt.json", ...TEXT_A, "--format", "json"], { cwd: tmp });
+    const prompt = await vsk(["big-prompt.json", ...TEXT_A, "--format", "json"], { cwd: tmp, spawn: true });
     expect(prompt.code).toBe(0);
     expect(prompt.stdout.length).toBeLessThan(1000);
     const big = `https://cdn.example/x.png?X-Amz-Signature=${SECRET}` + "x".repeat(fifty);
@@ -611,7 +637,7 @@ describe("bad input gets a clear answer, and nothing else is lost", () => {
       '{"model": "modelC", "endpoint": "text-to-video", "input": {"prompt": 1}}',
     ].join("\n");
     // lines of 50 MB: over the default 8 MiB cap, so raised for this test
-    const lines = lintJson(["-", "--ndjson", "--max-line-bytes", String(2 * fifty)], { input });
+    const lines = await lintJson(["-", "--ndjson", "--max-line-bytes", String(2 * fifty)], { input });
     expect(lines.stdout.length).toBeLessThan(5000);
     expect(lines.report.results.map((r) => [r.line, r.valid])).toEqual([
       [1, false],
@@ -624,8 +650,8 @@ describe("bad input gets a clear answer, and nothing else is lost", () => {
     );
   });
 
-  it("__proto__ and constructor keys are unknown-field warnings, in payloads and envelopes; an envelope naming them is an unknown model or endpoint", () => {
-    const { report } = lintJson(["odd/proto.json", "odd/proto.ndjson", ...TEXT_A]);
+  it("__proto__ and constructor keys are unknown-field warnings, in payloads and envelopes; an envelope naming them is an unknown model or endpoint", async () => {
+    const { report } = await lintJson(["odd/proto.json", "odd/proto.ndjson", ...TEXT_A]);
     const warnings = (r: Result) =>
       r.diagnostics.filter((d) => d.severity === "warning").map((d) => [d.pointer, d.rule]);
     expect(warnings(at(report, "odd/proto.json", 1))).toEqual([
@@ -659,7 +685,7 @@ describe("bad input gets a clear answer, and nothing else is lost", () => {
       });
   });
 
-  it("__proto__ and constructor keys pollute no prototype (a driver runs main() in-process)", () => {
+  it("__proto__ and constructor keys pollute no prototype (a driver runs main() in-process)", async () => {
     const driver = join(tmp, "pollution-driver.mjs");
     writeFileSync(
       driver,
@@ -676,8 +702,8 @@ process.stderr.write(JSON.stringify({ code, polluted: ({}).polluted ?? null, arr
     expect((JSON.parse(run.stdout) as Report).summary.requests).toBe(5);
   });
 
-  it("a binary file is reported as lint/binary-file, .json or .ndjson", () => {
-    const { report } = lintJson(["odd/binary.json", "odd/binary.ndjson", ...TEXT_A]);
+  it("a binary file is reported as lint/binary-file, .json or .ndjson", async () => {
+    const { report } = await lintJson(["odd/binary.json", "odd/binary.ndjson", ...TEXT_A]);
     expect(report.results.map((r) => [r.source, r.line, rules(r)])).toEqual([
       ["odd/binary.json", 1, ["lint/binary-file"]],
       ["odd/binary.ndjson", 1, ["lint/binary-file"]],
@@ -685,19 +711,19 @@ process.stderr.write(JSON.stringify({ code, polluted: ({}).polluted ?? null, arr
     expect(report.results[0]!.diagnostics[0]!.message).toContain("binary");
   });
 
-  it("an empty .json or .ndjson file is lint/empty-file (an empty log is more often a truncated export)", () => {
-    const { code, report } = lintJson(["odd/empty.json", "odd/whitespace.json", "odd/empty.ndjson", ...TEXT_A]);
+  it("an empty .json or .ndjson file is lint/empty-file (an empty log is more often a truncated export)", async () => {
+    const { code, report } = await lintJson(["odd/empty.json", "odd/whitespace.json", "odd/empty.ndjson", ...TEXT_A]);
     expect(code).toBe(1);
     expect(report.results.map((r) => [r.source, rules(r)])).toEqual([
       ["odd/empty.json", ["lint/empty-file"]],
       ["odd/whitespace.json", ["lint/empty-file"]],
       ["odd/empty.ndjson", ["lint/empty-file"]],
     ]);
-    expect(lintJson(["-"], { input: "" }).report.results.map(rules)).toEqual([["lint/empty-file"]]);
+    expect((await lintJson(["-"], { input: "" })).report.results.map(rules)).toEqual([["lint/empty-file"]]);
   });
 
-  it("a file without a trailing newline: its last line is linted", () => {
-    const { report } = lintJson(["odd/no-trailing-newline.ndjson", "odd/no-trailing-newline.json", ...TEXT_A]);
+  it("a file without a trailing newline: its last line is linted", async () => {
+    const { report } = await lintJson(["odd/no-trailing-newline.ndjson", "odd/no-trailing-newline.json", ...TEXT_A]);
     expect(report.results.map((r) => [r.source, r.line, r.diagnostics.map((d) => d.message)])).toEqual([
       ["odd/no-trailing-newline.ndjson", 1, []],
       ["odd/no-trailing-newline.ndjson", 2, ["duration: 3 is below the minimum 5"]],
@@ -705,8 +731,8 @@ process.stderr.write(JSON.stringify({ code, polluted: ({}).polluted ?? null, arr
     ]);
   });
 
-  it("CRLF line endings: right line numbers, no stray \\r in values", () => {
-    const { report } = lintJson(["odd/crlf.ndjson", ...TEXT_A]);
+  it("CRLF line endings: right line numbers, no stray \\r in values", async () => {
+    const { report } = await lintJson(["odd/crlf.ndjson", ...TEXT_A]);
     expect(report.results.map((r) => [r.line, rules(r)])).toEqual([
       [1, []],
       [2, ["lint/invalid-json"]],
@@ -716,8 +742,8 @@ process.stderr.write(JSON.stringify({ code, polluted: ({}).polluted ?? null, arr
     expect(report.results[1]!.diagnostics[0]!.message).toMatch(/^not valid JSON at line 2, column 2: /);
   });
 
-  it("a UTF-8 byte order mark is skipped, in .json and NDJSON", () => {
-    const { report } = lintJson(["odd/bom.json", "odd/bom.ndjson", ...TEXT_A]);
+  it("a UTF-8 byte order mark is skipped, in .json and NDJSON", async () => {
+    const { report } = await lintJson(["odd/bom.json", "odd/bom.ndjson", ...TEXT_A]);
     expect(report.results.map((r) => [r.source, r.line, rules(r)])).toEqual([
       ["odd/bom.json", 1, ["schema/maximum"]],
       ["odd/bom.ndjson", 1, []],
@@ -725,8 +751,8 @@ process.stderr.write(JSON.stringify({ code, polluted: ({}).polluted ?? null, arr
     ]);
   });
 
-  it("a URL's query string never appears in any format (checked on every run) and the URL itself is kept", () => {
-    const json = lintJson(["secrets.ndjson"]);
+  it("a URL's query string never appears in any format (checked on every run) and the URL itself is kept", async () => {
+    const json = await lintJson(["secrets.ndjson"]);
     expect(json.report.summary.requests).toBe(8);
     expect(at(json.report, "secrets.ndjson", 1).diagnostics[0]!.message).toContain(
       'aspect_ratio: "https://cdn.example/x.png" is not one of',
@@ -750,29 +776,29 @@ process.stderr.write(JSON.stringify({ code, polluted: ({}).polluted ?? null, arr
     expect(at(json.report, "secrets.ndjson", 8).diagnostics[0]!.message).toMatch(
       /^not valid JSON at line 8, column 63: /,
     );
-    vsk(["secrets.ndjson"]);
+    await vsk(["secrets.ndjson"]);
     const summaryFile = join(tmp, "secrets-summary.md");
-    vsk(["secrets.ndjson", "--format", "github"], { env: { GITHUB_STEP_SUMMARY: summaryFile } });
+    await vsk(["secrets.ndjson", "--format", "github"], { env: { GITHUB_STEP_SUMMARY: summaryFile } });
     expect(readFileSync(summaryFile, "utf8")).not.toContain(SECRET);
-    vsk(["-", "--ndjson"], { input: readFileSync(join(fixtures, "secrets.ndjson")) });
+    await vsk(["-", "--ndjson"], { input: readFileSync(join(fixtures, "secrets.ndjson")) });
   });
 });
 
 describe("flags say what went wrong", () => {
-  it("--max-warnings: an empty value is a usage error; going over the limit says so", () => {
-    expect(vsk(["mixed.ndjson", "--max-warnings", ""])).toMatchObject({
+  it("--max-warnings: an empty value is a usage error; going over the limit says so", async () => {
+    expect(await vsk(["mixed.ndjson", "--max-warnings", ""])).toMatchObject({
       code: 2,
       stderr: expect.stringMatching(/--max-warnings must be a whole number/),
     });
-    const over = vsk(["-", "--model", "modelC", "--max-warnings", "0"], {
+    const over = await vsk(["-", "--model", "modelC", "--max-warnings", "0"], {
       input: '{"prompt":"p","aspect_ratio":"16:9"}',
     });
     expect(over.code).toBe(1);
     expect(over.stderr).toMatch(/1 warning, more than --max-warnings 0/);
   });
 
-  it("a flag value that is a signed URL is echoed without its query string", () => {
-    const run = vsk(["mixed.ndjson", "--model", "https://a.example/b?sig=SECRET"]);
+  it("a flag value that is a signed URL is echoed without its query string", async () => {
+    const run = await vsk(["mixed.ndjson", "--model", "https://a.example/b?sig=SECRET"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/unknown model "https:\/\/a\.example\/b"/);
     expect(run.stderr).not.toContain("SECRET");

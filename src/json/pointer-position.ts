@@ -37,18 +37,13 @@ function ws(text: string, i: number): number {
   }
 }
 
-/** Whether the last string {@link stringEnd} crossed holds a backslash. */
-let escaped = false;
-
 /** The offset just past the string whose opening quote is at `i`. */
 function stringEnd(text: string, i: number): number {
-  escaped = false;
   for (;;) {
     const quote = text.indexOf('"', i + 1);
     if (quote === -1) return text.length + 1;
     let slashes = 0;
     while (text.charCodeAt(quote - 1 - slashes) === 92) slashes++;
-    if (slashes > 0) escaped = true;
     if (slashes % 2 === 0) return quote + 1;
     i = quote;
   }
@@ -81,10 +76,17 @@ function skip(text: string, i: number): number {
   }
 }
 
-/** Whether the key whose quotes are at `open` and `end - 1` ({@link stringEnd} just crossed it) is `segment`. */
+/**
+ * Whether the key whose quotes are at `open` and `end - 1` is `segment`: compared in place, or
+ * decoded when it holds any escape (`\u001b`, `\n`, `\"`: anywhere in it, not only before a quote).
+ * An escape only shortens a key, so a key shorter as written than `segment` is not it.
+ */
 function keyIs(text: string, open: number, end: number, segment: string): boolean {
-  if (!escaped) return end - open - 2 === segment.length && text.startsWith(segment, open + 1);
-  return (JSON.parse(text.slice(open, end)) as string) === segment;
+  const written = end - open - 2;
+  if (written < segment.length) return false;
+  for (let k = open + 1; k < end - 1; k++)
+    if (text.charCodeAt(k) === 92) return (JSON.parse(text.slice(open, end)) as string) === segment;
+  return written === segment.length && text.startsWith(segment, open + 1);
 }
 
 /** The offset of the value of `segment` in the container at `i` (its value's whitespace skipped); -1 when there is none. */

@@ -504,7 +504,7 @@ describe.each(FIXTURES)("a consumer project: $name", (fixture) => {
         expect(generated.stdout).toContain(`${line}\n`);
       // and the names to import, from the alias (issue 42.3): the app code below uses them
       expect(generated.stdout).toContain(
-        "  acme/video-a/keyframes-to-video: buildAlphaKeyframesToVideo, safeBuildAlphaKeyframesToVideo, validateAlphaKeyframesToVideo, alphaKeyframesToVideoStandardSchema; types AlphaKeyframesToVideoInput, AlphaKeyframesToVideoOutput\n",
+        "  acme/video-a/keyframes-to-video: buildAlphaKeyframesToVideo, safeBuildAlphaKeyframesToVideo, validateAlphaKeyframesToVideo, alphaKeyframesToVideoStandardSchema, alphaKeyframesToVideoJsonSchema, alphaKeyframesToVideoInputSchema, alphaKeyframesToVideoDefaults, alphaKeyframesToVideoPath; types AlphaKeyframesToVideoInput, AlphaKeyframesToVideoOutput\n",
       );
     });
 

@@ -57,6 +57,7 @@ import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { PAYLOADS } from "./payloads.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "dist/cli/vsk.js"); // what bin/vsk.mjs runs (scripts/bundle.mjs)
@@ -644,18 +645,8 @@ if (ONLY.includes("e")) {
     $ref: "#/$defs/KeyframesToVideoInput",
     $defs: defs,
   });
-  // bench/validators.mjs' "keyframes INVALID": a missing prompt, bad keyframes, three bad enums/ranges
-  const img = (i) => `https://cdn.example.com/assets/keyframe-${i}.png?X-Amz-Signature=abc${i}`;
-  const payload = {
-    keyframes: [
-      { image_url: img(0), frame_index: -1 },
-      { image_url: 5, frame_index: 3 },
-      { image_url: img(2), frame_index: 3 },
-    ],
-    aspect_ratio: "3:2",
-    duration: 25,
-    resolution: "720P",
-  };
+  // a missing prompt, bad keyframes, three bad enums/ranges: the payload bench/validators.mjs measures
+  const payload = PAYLOADS["keyframes INVALID"];
   const text = JSON.stringify(payload, null, 2);
   const findings = validate(payload, { max: 100 });
   if (ajvValidate(payload) || findings.length === 0) throw new Error("(e): the payload is meant to be invalid");

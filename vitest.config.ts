@@ -13,6 +13,8 @@ export default defineConfig({
     maxWorkers: Math.max(3, availableParallelism() + 1),
     // the built CLI's bundle, which test/cli/run.ts's vskInProcess loads: node loads it as bin/vsk.mjs does
     server: { deps: { external: [/\/dist\/cli\//] } },
+    // fast-check runs a fixed seed (VSK_FC_SEED=random to explore)
+    setupFiles: ["./test/setup/fast-check.ts"],
     reporters: ["default", "./test/summary-reporter.ts"],
   },
 });

@@ -172,26 +172,54 @@ function keepTrailing(match: string, redact: (text: string) => string): string {
 }
 
 /**
+ * A JSON Pointer (RFC 6901) with each reference token redacted as the value it is (a field name
+ * can be a signed URL), then escaped again; never the pointer's text, where a cut inside a `~1`
+ * left `~` alone and the pointer invalid (`/a~1?x:@@~1b` lost `1?x:@@`). A text that is not a
+ * pointer (no leading `/`) is redacted as text.
+ *
+ * @example redactPointer("/https:~1~1h.example~1a?sig=1") // "/https:~1~1h.example~1a"
+ */
+export function redactPointer(pointer: string, redact: (text: string) => string = redactUrlsInText): string {
+  if (typeof pointer !== "string") return "";
+  if (!pointer.startsWith("/")) return redact(pointer);
+  // the fast path: unescaping adds only `/` and `~`, so no `~` and nothing to redact in the text is certain
+  if (redact === redactUrlsInText && !pointer.includes("~") && !MAY_HOLD_SECRET.test(pointer)) return pointer;
+  let out = "";
+  for (const raw of pointer.slice(1).split("/")) {
+    const token = redact(raw.includes("~") ? raw.replace(/~1/g, "/").replace(/~0/g, "~") : raw);
+    out += "/" + token.replace(/~/g, "~0").replace(/\//g, "~1");
+  }
+  return out;
+}
+
+/**
  * A JSON-like value with every string in it (object keys too) passed through `redact`, by default
  * {@link redactUrlsInText}: what a report holds is redacted as data, before it is serialized for
  * any format, never as finished text (issue 23.2: a redactor run on serialized JSON cut an escaped
- * quote and broke the document). Returns a copy; the value is not changed.
+ * quote and broke the document). The strings under a key of `pointerKeys` are JSON Pointers and
+ * are redacted token by token ({@link redactPointer}). Returns a copy; the value is not changed.
  */
-export function redactValues<T>(value: T, redact: (text: string) => string = redactUrlsInText): T {
-  const walk = (v: unknown): unknown => {
-    if (typeof v === "string") return redact(v);
-    if (Array.isArray(v)) return v.map(walk);
+export function redactValues<T>(
+  value: T,
+  redact: (text: string) => string = redactUrlsInText,
+  pointerKeys: ReadonlySet<string> = NO_KEYS,
+): T {
+  const walk = (v: unknown, pointer: boolean): unknown => {
+    if (typeof v === "string") return pointer ? redactPointer(v, redact) : redact(v);
+    if (Array.isArray(v)) return v.map((item) => walk(item, pointer));
     if (typeof v !== "object" || v === null) return v;
     const out: Record<string, unknown> = {};
     // defineProperty: a `__proto__` key from the data stays a key, never the copy's prototype
     for (const [key, item] of Object.entries(v))
       Object.defineProperty(out, redact(key), {
-        value: walk(item),
+        value: walk(item, pointer || pointerKeys.has(key)),
         enumerable: true,
         writable: true,
         configurable: true,
       });
     return out;
   };
-  return walk(value) as T;
+  return walk(value, false) as T;
 }
+
+const NO_KEYS: ReadonlySet<string> = new Set();

@@ -10,7 +10,7 @@
 
 // URL redaction is the runtime's (spec 7.2, input_fetch_failed rule 3): `vsk generate` copies
 // that module beside support.mts as redact.mts, so generated code still depends on nothing else.
-import { mayHoldSecret, redactUrl, redactUrlsInText } from "./redact.mjs";
+import { mayHoldSecret, redactPointer, redactUrl, redactUrlsInText } from "./redact.mjs";
 export { redactUrl, redactUrlsInText };
 
 // ---------------------------------------------------------------------------------------------
@@ -178,7 +178,7 @@ export function diagnostic(
   received?: Received,
 ): Diagnostic {
   // a field named like a signed URL must not carry its query string into any output either
-  return redacted(severity, redactOnce(pointer), rule, redactOnce(message), expected, received);
+  return redacted(severity, redactPointerOnce(pointer), rule, redactOnce(message), expected, received);
 }
 
 /**
@@ -230,6 +230,26 @@ function redactOnce(text: string): string {
     if (text.length <= 1024) {
       if (REDACTED.size >= 4096) REDACTED.clear();
       REDACTED.set(text, out);
+    }
+  }
+  return out;
+}
+
+/** Pointers already redacted, token by token (bounded). */
+const REDACTED_POINTERS = new Map<string, string>();
+
+/**
+ * `redactPointer`, remembered for pointers up to 1024 characters: each field name is redacted as
+ * the value it is, never the pointer's text (a cut inside `~1` left an invalid pointer).
+ */
+export function redactPointerOnce(pointer: string): string {
+  if (!pointer.includes("~") && !mayHoldSecret(pointer)) return pointer; // most pointers, without a lookup
+  let out = REDACTED_POINTERS.get(pointer);
+  if (out === undefined) {
+    out = redactPointer(pointer);
+    if (pointer.length <= 1024) {
+      if (REDACTED_POINTERS.size >= 4096) REDACTED_POINTERS.clear();
+      REDACTED_POINTERS.set(pointer, out);
     }
   }
   return out;
@@ -1567,7 +1587,7 @@ function itemText(rule: UniqueItemFieldRule, text: UniqueItemFieldText, i: numbe
   const label = fieldLabel(pointer);
   const item = fieldLabel(`${rule.array}/${i}`);
   text.pointers[at] = pointer;
-  text.shownPointers[at] = redactUrlsInText(pointer);
+  text.shownPointers[at] = redactPointerOnce(pointer);
   text.labels[at] = label;
   text.labelSafe[at] = safePiece(label);
   text.items[at] = item;

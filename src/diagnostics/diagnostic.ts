@@ -3,7 +3,7 @@
  * vocabulary for its validation failure (spec 7.1, 7.2), and the error a builder throws. Every
  * pointer and message goes through URL redaction (spec 7.2, input_fetch_failed rule 3).
  */
-import { mayHoldSecret, redactUrlsInText } from "../runtime/redact.js";
+import { mayHoldSecret, redactPointer, redactUrlsInText } from "../runtime/redact.js";
 
 // #region runtime (copied into the generated support module: no imports in here)
 export type Severity = "error" | "warning";
@@ -166,7 +166,7 @@ export function diagnostic(
   received?: Received,
 ): Diagnostic {
   // a field named like a signed URL must not carry its query string into any output either
-  return redacted(severity, redactOnce(pointer), rule, redactOnce(message), expected, received);
+  return redacted(severity, redactPointerOnce(pointer), rule, redactOnce(message), expected, received);
 }
 
 /**
@@ -218,6 +218,26 @@ export function redactOnce(text: string): string {
     if (text.length <= 1024) {
       if (REDACTED.size >= 4096) REDACTED.clear();
       REDACTED.set(text, out);
+    }
+  }
+  return out;
+}
+
+/** Pointers already redacted, token by token (bounded). */
+const REDACTED_POINTERS = new Map<string, string>();
+
+/**
+ * `redactPointer`, remembered for pointers up to 1024 characters: each field name is redacted as
+ * the value it is, never the pointer's text (a cut inside `~1` left an invalid pointer).
+ */
+export function redactPointerOnce(pointer: string): string {
+  if (!pointer.includes("~") && !mayHoldSecret(pointer)) return pointer; // most pointers, without a lookup
+  let out = REDACTED_POINTERS.get(pointer);
+  if (out === undefined) {
+    out = redactPointer(pointer);
+    if (pointer.length <= 1024) {
+      if (REDACTED_POINTERS.size >= 4096) REDACTED_POINTERS.clear();
+      REDACTED_POINTERS.set(pointer, out);
     }
   }
   return out;

@@ -20,6 +20,7 @@ export {
   type BuildResult,
   diagnostic,
   redacted,
+  redactPointerOnce,
   safePiece,
   type InvalidPointers,
   invalidPointers,

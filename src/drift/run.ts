@@ -49,6 +49,9 @@ export interface DriftRun {
   config: VskConfig;
 }
 
+/** The report's JSON Pointers (a change's `pointer.before/after` and `field`, a request's `pointer`): redacted token by token. */
+const POINTER_KEYS: ReadonlySet<string> = new Set(["pointer", "field"]);
+
 /**
  * Runs drift. `log` gets our one-line notes (retries, `--update`), redacted and not yet escaped.
  * Throws `DriftUsageError` for a usage problem of drift itself and `DriftStageError` for a
@@ -158,7 +161,7 @@ export async function runDrift(options: DriftOptions, log: (line: string) => voi
   // Every value of the report (schema text, field names, examples, messages) is redacted as data,
   // before any format serializes it: never the finished text, which the redaction could break (issue 23.2).
   return {
-    report: redactValues(report, scrub),
+    report: redactValues(report, scrub, POINTER_KEYS),
     files: new Map(comparisons.map((c) => [scrub(c.ref.id), scrub(relative(cwd, c.snapshotFile))])),
     config,
   };

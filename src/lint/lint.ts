@@ -8,7 +8,7 @@ import {
   describeValue,
   moreFindings,
   redacted,
-  redactUrlsInText,
+  redactPointerOnce,
   type Diagnostic,
 } from "../diagnostics/index.js";
 import {
@@ -219,7 +219,7 @@ function lintDiagnostic(
   pointer = "",
   severity: Diagnostic["severity"] = "error",
 ): Diagnostic {
-  return redacted(severity, redactUrlsInText(pointer), rule, message);
+  return redacted(severity, redactPointerOnce(pointer), rule, message);
 }
 
 /** What `--jobs` needs of a plain file being read (a `fs.ReadStream`; structural, issue 30.10): its size left. */

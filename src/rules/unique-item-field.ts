@@ -14,7 +14,7 @@ import {
   itemsAt,
   receivedOf,
   redacted,
-  redactUrlsInText,
+  redactPointerOnce,
   safePiece,
   valueAt,
   type Diagnostic,
@@ -93,7 +93,7 @@ function itemText(rule: UniqueItemFieldRule, text: UniqueItemFieldText, i: numbe
   const label = fieldLabel(pointer);
   const item = fieldLabel(`${rule.array}/${i}`);
   text.pointers[at] = pointer;
-  text.shownPointers[at] = redactUrlsInText(pointer);
+  text.shownPointers[at] = redactPointerOnce(pointer);
   text.labels[at] = label;
   text.labelSafe[at] = safePiece(label);
   text.items[at] = item;

@@ -75,7 +75,7 @@ describe("vsk lint output with signed URLs inside arbitrary strings", () => {
           expect(run.stdout + run.stderr).not.toContain("X-Sig");
         }
       }),
-      { numRuns: 6 },
+      { numRuns: 6, seed: 2311 },
     );
   });
 
@@ -89,6 +89,22 @@ describe("vsk lint output with signed URLs inside arbitrary strings", () => {
     expect(report.results[0]!.diagnostics[0]!.message).toMatch(
       /^"https:\/\/h\.example\/p\\"q" appears again at line 1/,
     );
+  });
+
+  it("redacts a field name inside a pointer as the name it is: the pointer stays valid and names the field the message names", () => {
+    // the pointer's text was redacted: `a~1x:[@@~1https:…` lost `a~1x:[@@` (user info to a URL
+    // reader), so the pointer named `/https://…` while the message named `a//https://…`
+    writeFileSync(
+      join(dir, "log.ndjson"),
+      '{"model":"modelA","endpoint":"text-to-video","input":{"prompt":"x","a/x:[@@/https://h.example/v?sig=SECRET":1}}\n',
+    );
+    const report = JSON.parse(lint("json").stdout) as {
+      results: { diagnostics: { pointer: string; message: string }[] }[];
+    };
+    expect(validateReport(report) ? [] : validateReport.errors).toEqual([]);
+    const [finding] = report.results[0]!.diagnostics;
+    expect(finding!.pointer).toBe("/input/a~1~1https:~1~1h.example~1v");
+    expect(finding!.message).toMatch(/^\["a\/\/https:\/\/h\.example\/v"\]: is not a field/);
   });
 
   it("quotes a flag's value redacted, then quoted", () => {

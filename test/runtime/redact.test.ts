@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readPrediction, readQueueStatus, readWebhook, redactUrl, redactUrlsInText } from "../../src/runtime/index.js";
-import { mayHoldSecret, redactEveryWord } from "../../src/runtime/redact.js";
+import { mayHoldSecret, redactEveryWord, redactPointer } from "../../src/runtime/redact.js";
 
 describe("redactUrl", () => {
   const cases: [string, string, string][] = [
@@ -184,4 +184,40 @@ describe("the readers' notes never echo a signed URL (spec 7.2 rule 3)", () => {
         expect(notes.join("\n")).not.toContain("SECRET");
       }
     });
+});
+
+describe("redactPointer: a JSON Pointer is redacted token by token (issue 23.2)", () => {
+  const RFC6901 = /^(\/([^~]|~[01])*)*$/;
+  const encode = (tokens: readonly string[]): string =>
+    tokens.map((t) => "/" + t.replace(/~/g, "~0").replace(/\//g, "~1")).join("");
+
+  it("a field name with user info before a signed URL keeps a valid pointer (drift's counterexample)", () => {
+    const key = '/?\u001b|:[@@/\u202e https://h.example/a#sig=SECRET?.\n"`';
+    const out = redactPointer(encode(["properties", key]));
+    // redacting the pointer's text cut `1?\u001b|:[@@` out of `~1?\u001b|:[@@~1`, leaving a lone `~`
+    expect(out).toMatch(RFC6901);
+    expect(out).not.toContain("SECRET");
+    expect(out).toBe(encode(["properties", redactUrlsInText(key)]));
+  });
+
+  it("leaves a pointer with nothing to redact as it is, and redacts text that is not a pointer as text", () => {
+    expect(redactPointer("/keyframes/0/image_url")).toBe("/keyframes/0/image_url");
+    expect(redactPointer("")).toBe("");
+    expect(redactPointer("https://h.example/a?sig=1")).toBe("https://h.example/a");
+  });
+
+  it("property: equals the pointer of the redacted tokens, always a valid pointer (seeded)", () => {
+    const token = fc.string({
+      maxLength: 24,
+      unit: fc.constantFrom(..."/~01?#&=;:@.\\ ahx".split(""), "https://h.example/a", "//h.example/", "u:p@", "?sig=S"),
+    });
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 5 }), (tokens) => {
+        const out = redactPointer(encode(tokens));
+        expect(out).toMatch(RFC6901);
+        expect(out).toBe(encode(tokens.map(redactUrlsInText)));
+      }),
+      { seed: 2611, numRuns: 2000 },
+    );
+  });
 });

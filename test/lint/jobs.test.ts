@@ -14,7 +14,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLI, ROOT, tempDir, usageError, vsk, type Run } from "../cli/run.js";
+import { CLI, ROOT, tempDir, usageError, vsk, vskInProcess, type Run } from "../cli/run.js";
 
 /** `--jobs`' default on this machine (src/lint/jobs.ts defaultJobs). */
 const DEFAULT_JOBS = Math.min(availableParallelism(), 4);
@@ -219,7 +219,9 @@ describe("lint --jobs", () => {
     const probe = '{"model":"probe","endpoint":"echo","input":{}}\n';
     // the probe's wait line holds this thread until a worker has started (the input is too small to outlast a slow start)
     const wait = '{"model":"probe","endpoint":"echo","input":{"wait":true}}\n';
-    const large = Buffer.from(padded.repeat(INLINE_LINES) + wait + (padded + probe).repeat(lines(80_000)));
+    // just over 66 MiB (scaled) past the first lines: no more than the threshold needs
+    const pairs = Math.ceil((66 * MiB) / (padded + probe).length) + 1;
+    const large = Buffer.from(padded.repeat(INLINE_LINES) + wait + (padded + probe).repeat(pairs));
     expect(large.length - INLINE_LINES * padded.length).toBeGreaterThan(66 * MiB);
     writeFileSync(join(project, "large.ndjson"), large);
     writeFileSync(join(project, "large.ndjson.gz"), gzipSync(large));
@@ -279,15 +281,21 @@ describe("lint --jobs", () => {
     expect(lint(["dies.ndjson", "--format", "json", "--jobs", "1"]).code).toBe(1);
   }, 240_000);
 
-  it.each(["0", "-1", "abc", "1.5", "65", ""])("--jobs %j is a usage error (exit 2)", (value) => {
-    const line = usageError(vsk(["lint", "one.json", `--jobs=${value}`], project));
+  it("--jobs=0 is a usage error (exit 2) from the installed command", () => {
+    const line = usageError(vsk(["lint", "one.json", "--jobs=0"], project));
+    expect(line).toBe('vsk: lint: --jobs must be a whole number from 1 to 64, not "0" (see `vsk lint --help`)');
+  });
+
+  // the same check in process (the spawn is tested above)
+  it.each(["0", "-1", "abc", "1.5", "65", ""])("--jobs %j is a usage error (exit 2)", async (value) => {
+    const line = usageError(await vskInProcess(["lint", "one.json", `--jobs=${value}`], project));
     expect(line).toBe(
       `vsk: lint: --jobs must be a whole number from 1 to 64, not ${JSON.stringify(value)} (see \`vsk lint --help\`)`,
     );
   });
 
-  it("--jobs -1 (a value like an option) is a usage error that says how to write it", () => {
-    const line = usageError(vsk(["lint", "one.json", "--jobs", "-1"], project));
+  it("--jobs -1 (a value like an option) is a usage error that says how to write it", async () => {
+    const line = usageError(await vskInProcess(["lint", "one.json", "--jobs", "-1"], project));
     expect(line).toBe(
       "vsk: lint: --jobs is followed by an option, not its value (a value starting with - is written --jobs=VALUE) (see `vsk lint --help`)",
     );

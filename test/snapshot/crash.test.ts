@@ -12,8 +12,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../cli/run.js";
-import { expectOneSwitch, killAtEveryStep, leftovers, MIRROR, tree, vsk } from "./crash-harness.js";
+import { ROOT, vskInProcess } from "../cli/run.js";
+import { expectOneSwitch, killAtEveryStep, leftovers, MIRROR, tree, vsk, type Run } from "./crash-harness.js";
 
 const work = mkdtempSync(join(tmpdir(), "vsk-crash-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -95,13 +95,23 @@ function outcome(
 }
 
 /**
+ * A reader after a kill, run in this process (issue 42.4): what it finds on disk is under test,
+ * not its spawn (the killed writers are real processes, and "generate --check right after a kill"
+ * below runs its reader as one).
+ */
+const inProcess = async (args: string[], cwd: string): Promise<Run> => ({
+  ...(await vskInProcess(args, cwd)),
+  signal: null,
+});
+
+/**
  * The next command is a reader: lint or drift, in turn. drift exits 3 on the old snapshot, which
  * has no model-c yet ("no snapshot at …"): that is its verdict on a whole snapshot, not a failure.
  */
 const reader = (dir: string, step: number) =>
   step % 2 === 0
-    ? vsk(["lint", "--config", join(dir, "lint.json"), "--model", "modelC", "payload.json"], dir)
-    : vsk(["drift", "--schema-url", mirror2, "--fail-on", "never"], dir);
+    ? inProcess(["lint", "--config", join(dir, "lint.json"), "--model", "modelC", "payload.json"], dir)
+    : inProcess(["drift", "--schema-url", mirror2, "--fail-on", "never"], dir);
 
 describe("a SIGKILL at any step of a snapshot write leaves the old or the new snapshot", () => {
   it("pull: killed before each change to the disk, then lint or drift: old or new, nothing left", async () => {
@@ -159,7 +169,7 @@ describe("a SIGKILL at any step of a snapshot write leaves the old or the new sn
       prepare: copyOfOne,
       command,
       next: async (dir) => {
-        const run = await vsk(["drift", "--schema-url", mirror2, "--fail-on", "never"], dir);
+        const run = await inProcess(["drift", "--schema-url", mirror2, "--fail-on", "never"], dir);
         expect(run.code, run.stderr).toBe(0);
         return run;
       },

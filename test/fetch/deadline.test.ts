@@ -85,15 +85,15 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("an overall deadline per request", () => {
   it.each(["body", "headers"] as const)(
-    "pull --timeout 1 against a server trickling its %s gives up, says it timed out, exits 3 and writes nothing",
+    "pull --timeout 0.3 against a server trickling its %s gives up, says it timed out, exits 3 and writes nothing",
     async (what) => {
       const server = await trickleServer(what);
       try {
         const before = readFileSync(join(dir, "schemas-cache/manifest.json"), "utf8");
-        const run = await vsk(["pull", "--schema-url", server.origin, "--model", "modelA", "--timeout", "1"], dir);
+        const run = await vsk(["pull", "--schema-url", server.origin, "--model", "modelA", "--timeout", "0.3"], dir);
         expect(run.code).toBe(3);
         expect(run.stderr).toMatch(
-          /example\/model-a: .*: timed out: no complete answer within the 1 s deadline \(--timeout or VSK_FETCH_TIMEOUT\)/,
+          /example\/model-a: .*: timed out: no complete answer within the 0.3 s deadline \(--timeout or VSK_FETCH_TIMEOUT\)/,
         );
         expect(run.stderr).not.toMatch(/^\s+at /m);
         expect(readFileSync(join(dir, "schemas-cache/manifest.json"), "utf8")).toBe(before);
@@ -107,19 +107,19 @@ describe("an overall deadline per request", () => {
     const server = await trickleServer("body");
     try {
       const run = await vsk(["pull", "--schema-url", server.origin, "--model", "modelB"], dir, {
-        VSK_FETCH_TIMEOUT: "0.5",
+        VSK_FETCH_TIMEOUT: "0.2",
       });
       expect(run.code).toBe(3);
-      expect(run.stderr).toContain("timed out: no complete answer within the 0.5 s deadline");
+      expect(run.stderr).toContain("timed out: no complete answer within the 0.2 s deadline");
     } finally {
       await server.close();
     }
   });
 
-  it("drift --timeout 1 reports the model as an error (exit 3), never as no drift", async () => {
+  it("drift --timeout 0.3 reports the model as an error (exit 3), never as no drift", async () => {
     const server = await trickleServer("body");
     try {
-      const run = await vsk(["drift", "--schema-url", server.origin, "--timeout", "1", "--format", "json"], dir);
+      const run = await vsk(["drift", "--schema-url", server.origin, "--timeout", "0.3", "--format", "json"], dir);
       expect(run.code).toBe(3);
       const report = JSON.parse(run.stdout) as { models: { status: string; message?: string }[] };
       expect(report.models.map((m) => m.status)).toEqual(["error", "error", "error"]);

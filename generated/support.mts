@@ -711,6 +711,8 @@ interface LastAt {
   tokens: ReadonlyArray<string | number>;
   value: unknown;
   seen: SeenMessage;
+  /** `schema/<keyword>` */
+  rule: string;
 }
 const LAST = new Map<string, LastAt>();
 
@@ -719,10 +721,8 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   const last = LAST.get(error.schemaPath);
   if (last !== undefined && last.keyword === error.keyword && last.instancePath === error.instancePath) {
     const seen = last.seen;
-    if (valueAtTokens(input, last.tokens) === last.value && sameParams(seen.params, p)) {
-      const rule = SCHEMA_RULES.get(error.keyword)!;
-      return redacted("error", seen.pointer, rule, seen.message, seen.expected, seen.received);
-    }
+    if (valueAtTokens(input, last.tokens) === last.value && sameParams(seen.params, p))
+      return redacted("error", seen.pointer, last.rule, seen.message, seen.expected, seen.received);
   }
   const pointer = errorPointer(error);
   const value = valueAt(input, pointer);
@@ -732,7 +732,7 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   const byValue = memo ? SEEN.get(error.schemaPath)?.get(pointer) : undefined;
   const seen = byValue?.get(value);
   if (seen !== undefined && sameParams(seen.params, p)) {
-    rememberLast(error, pointer, value, seen);
+    rememberLast(error, pointer, value, seen, rule);
     return redacted("error", seen.pointer, rule, seen.message, seen.expected, seen.received);
   }
   const wording = SCHEMA_MESSAGES[error.keyword];
@@ -764,7 +764,7 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
       received: d.received,
     };
     values.set(value, remembered);
-    rememberLast(error, pointer, value, remembered);
+    rememberLast(error, pointer, value, remembered, rule);
   }
   return d;
 }
@@ -799,7 +799,18 @@ function errorKey(pointer: string, error: AjvError): string {
   return key;
 }
 
-function rememberLast(error: AjvError, pointer: string, value: unknown, seen: SeenMessage): void {
+/** errorKey of the `j`th error (a function, not a closure made on every call). */
+function keyAt(all: readonly AjvError[], j: number): string {
+  return errorKey(errorPointer(all[j]!), all[j]!);
+}
+
+function rememberLast(
+  error: AjvError,
+  pointer: string,
+  value: unknown,
+  seen: SeenMessage,
+  rule: string,
+): void {
   const tokens = pointer === "" ? [] : pointerTokens(pointer);
   LAST.set(error.schemaPath, {
     keyword: error.keyword,
@@ -807,6 +818,7 @@ function rememberLast(error: AjvError, pointer: string, value: unknown, seen: Se
     tokens,
     value,
     seen,
+    rule,
   });
 }
 
@@ -919,7 +931,6 @@ export function diagnosticsFromAjv(
   let keptPointers: Set<string> | undefined;
   let keys: Set<string> | undefined;
   const all = collapseAnyOf(errors);
-  const keyAt = (j: number): string => errorKey(errorPointer(all[j]!), all[j]!);
   for (let i = 0; i < all.length; i++) {
     const error = all[i]!;
     if (out.length >= max && omitted !== undefined) {
@@ -931,7 +942,7 @@ export function diagnosticsFromAjv(
       }
       if (keys === undefined && error.schemaPath !== firstPath) {
         keys = new Set();
-        for (let j = 0; j < i; j++) keys.add(keyAt(j));
+        for (let j = 0; j < i; j++) keys.add(keyAt(all, j));
       }
       if (keys !== undefined) {
         const key = errorKey(pointer, error);
@@ -940,7 +951,7 @@ export function diagnosticsFromAjv(
       } else if (keptPointers!.has(pointer)) {
         const key = errorKey(pointer, error);
         let again = false;
-        for (let j = 0; j < firstPast && !again; j++) again = keyAt(j) === key;
+        for (let j = 0; j < firstPast && !again; j++) again = keyAt(all, j) === key;
         if (again) continue;
       }
       omitted.push(pointer);
@@ -2101,12 +2112,17 @@ export function diagnose(
   // a rule's findings past `max` are never shown (a finding's place in `out` is at least its place
   // among its rule's): a rule words `max` at most and counts the rest (issue 38.2: 200k unknown keys)
   const ruleFindings = checkRules(rules, input, schemaErrors, limit?.errorsOnly === true, omitted, max);
-  let out = schemaErrors;
+  // schemaErrors is this call's own array (diagnosticsFromAjv's): the rules' findings join it
+  const out = schemaErrors;
   if (ruleFindings.length > 0) {
     // errors first, then warnings, each in order (schema errors are all errors)
-    out = schemaErrors.slice();
-    for (const d of ruleFindings) if (d.severity === "error") out.push(d);
-    for (const d of ruleFindings) if (d.severity === "warning") out.push(d);
+    let warnings = false;
+    for (let i = 0; i < ruleFindings.length; i++)
+      if (ruleFindings[i]!.severity === "error") out.push(ruleFindings[i]!);
+      else warnings = true;
+    if (warnings)
+      for (let i = 0; i < ruleFindings.length; i++)
+        if (ruleFindings[i]!.severity === "warning") out.push(ruleFindings[i]!);
   }
   if (omitted.length === 0 && out.length <= max) return out;
   let moreErrors = omitted.length;

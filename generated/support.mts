@@ -1564,6 +1564,8 @@ interface UniqueItemFieldText {
   tailSafe: boolean;
   /** every diagnostic's `expected` (frozen: shared) */
   expected: Expected;
+  /** by item index, the last message of a value two items share: the other item and the value it was for */
+  pairs: Array<{ other: number; value: unknown; message: string } | undefined>;
 }
 const UNIQUE_TEXT = new WeakMap<UniqueItemFieldRule, UniqueItemFieldText>();
 /** Indexes past this are worked out each time (a bounded cache). */
@@ -1584,6 +1586,7 @@ function uniqueTextOf(rule: UniqueItemFieldRule): UniqueItemFieldText {
       tail,
       tailSafe: safePiece(tail),
       expected: Object.freeze({ kind: rule.kind, array: rule.array, field: rule.field }),
+      pairs: [],
     };
     UNIQUE_TEXT.set(rule, text);
   }
@@ -1699,6 +1702,24 @@ function duplicatesOf(
   out: Diagnostic[],
 ): void {
   for (const i of indexes) {
+    if (indexes.length === 2 && i < UNIQUE_TEXT_INDEXES) {
+      // the usual repeat, two items: its message is remembered per item (a log repeats its mistakes)
+      const other = indexes[0] === i ? indexes[1]! : indexes[0]!;
+      const j = itemText(rule, text, other);
+      const at = itemText(rule, text, i);
+      let pair = text.pairs[i];
+      if (pair === undefined || pair.other !== other || pair.value !== value) {
+        const message = `${text.labels[at]!}: ${uniqueItemFieldMessage(value, text.items[j]!, text.tail)}`;
+        text.pairs[i] = pair = { other, value, message };
+      }
+      const received = receivedOf(value);
+      out.push(
+        text.tailSafe && text.itemSafe[j]! && text.labelSafe[at]!
+          ? redacted("error", text.shownPointers[at]!, rule.id, pair.message, text.expected, received)
+          : diagnostic("error", text.pointers[at]!, rule.id, pair.message, text.expected, received),
+      );
+      continue;
+    }
     // name a few of the others: thousands of duplicates must not make the output quadratic
     let others = "";
     let safe = text.tailSafe;

@@ -32,6 +32,19 @@ const cases: KindCase[] = [
 describe("rule kind uniqueItemField", () => {
   runKindCases(uniqueItemField, rule, cases);
 
+  it("words a pair's message anew when the other item or the value changes (one after another)", () => {
+    const messages = (frames: number[]) =>
+      checkUniqueItemField(rule, { keyframes: frames.map((f) => ({ frame_index: f })) }, new Set()).map(
+        (d) => d.message,
+      );
+    const pair = (i: number, v: number, j: number) =>
+      `keyframes[${i}].frame_index: ${v} is also used by keyframes[${j}]; each frame_index must be unique (spec 2.2)`;
+    expect(messages([5, 9, 5])).toEqual([pair(0, 5, 2), pair(2, 5, 0)]);
+    expect(messages([5, 5, 9])).toEqual([pair(0, 5, 1), pair(1, 5, 0)]);
+    expect(messages([7, 7])).toEqual([pair(0, 7, 1), pair(1, 7, 0)]);
+    expect(messages([7, 7])).toEqual([pair(0, 7, 1), pair(1, 7, 0)]);
+  });
+
   it("names each repeated value's items in the order of its first use, whatever the array's size (seeded)", () => {
     // up to 32 items the values are compared pairwise, beyond in a Map: both give the groups in
     // the order of their first item and each group's items in order; a number and a bigint differ

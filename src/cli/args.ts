@@ -52,7 +52,4 @@ interface YargsOptions {
   alias: Record<string, string[]>;
 }
 
-/** True when yargs printed help and the command should stop. */
-export function helpShown(argv: readonly string[]): boolean {
-  return argv.includes("--help") || argv.includes("-h");
-}
+export { helpShown } from "./typed.js";

@@ -52,4 +52,7 @@ interface YargsOptions {
   alias: Record<string, string[]>;
 }
 
-export { helpShown } from "./typed.js";
+/** True when yargs printed help and the command should stop. */
+export function helpShown(argv: readonly string[]): boolean {
+  return argv.includes("--help") || argv.includes("-h");
+}

@@ -33,7 +33,8 @@ import {
 } from "../lint/index.js";
 import { terminalText } from "../escape/index.js";
 import { CliError, ExitCode, toCliError } from "./errors.js";
-import { helpShown, shownArgument } from "./typed.js";
+import { shownArgument } from "./typed.js";
+import { commandParser, helpShown } from "./args.js";
 import { byteSize, limitSize, plural } from "../words/index.js";
 import { ProgressLine, progressWanted } from "./progress.js";
 import type { PREFLIGHT_DEFAULTS, PreflightOptions } from "../preflight/index.js";
@@ -148,67 +149,13 @@ type LintValues = {
       : string;
 };
 
-type LintArgs = { values: LintValues; positionals: string[] };
-
 /** The flags and the inputs, or "help" when yargs printed the help. */
-async function parseLintArgs(argv: string[]): Promise<LintArgs | "help"> {
+async function parseLintArgs(argv: string[]): Promise<{ values: LintValues; positionals: string[] } | "help"> {
   const help = helpShown(argv);
   if (!help) {
     const problem = valueProblem(argv);
     if (problem !== undefined) usage(problem);
-    const plain = plainLintArgs(argv);
-    if (plain !== undefined) return plain;
   }
-  return yargsLintArgs(argv, help);
-}
-
-/**
- * lint's everyday command line read without yargs (issue 40.4, cold start: loading and compiling
- * the bundled yargs was ~16 ms of `vsk lint file.json`'s ~50 ms over node's own start): files,
- * `-`, and lint's own long flags, `--name VALUE`, `--name=VALUE`, `--flag`, `--no-flag`, each
- * read as yargs reads it (the last value wins; `--preflight-allow-host` collects). Anything
- * else is yargs' to parse, to word its error or to show the help: undefined for a short flag, an
- * unknown or misspelt option, `--`, a value that is empty or starts with `-`, and a bare `true`
- * or `false` (yargs may take it as a boolean flag's value). The test holds it to yargs' answer.
- */
-export function plainLintArgs(argv: readonly string[]): LintArgs | undefined {
-  const values: Record<string, unknown> = {};
-  const positionals: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i]!;
-    if (word === "true" || word === "false") return undefined;
-    if (word === "-" || !word.startsWith("-")) {
-      positionals.push(word);
-      continue;
-    }
-    if (!word.startsWith("--") || word === "--") return undefined;
-    const eq = word.indexOf("=");
-    const name = word.slice(2, eq === -1 ? undefined : eq);
-    const type = Object.hasOwn(OPTIONS, name) ? OPTIONS[name as OptionName] : undefined;
-    if (type === "boolean") {
-      if (eq !== -1) return undefined;
-      values[name] = true;
-      continue;
-    }
-    if (type === undefined) {
-      const negated = name.startsWith("no-") ? name.slice(3) : "";
-      if (eq !== -1 || !Object.hasOwn(OPTIONS, negated) || OPTIONS[negated as OptionName] !== "boolean")
-        return undefined;
-      values[negated] = false;
-      continue;
-    }
-    const value = eq === -1 ? argv[++i] : word.slice(eq + 1);
-    if (value === undefined || value === "" || value.startsWith("-") || value === "true" || value === "false")
-      return undefined;
-    if (name === "preflight-allow-host") ((values[name] ??= []) as string[]).push(value);
-    else values[name] = value;
-  }
-  return { values: values as LintValues, positionals };
-}
-
-/** The flags and the inputs as yargs parses them (cli/args.ts, every command's parser), or "help". */
-export async function yargsLintArgs(argv: string[], help = helpShown(argv)): Promise<LintArgs | "help"> {
-  const { commandParser } = await import("./args.js");
   const texts = described(help ? (await import("../preflight/index.js")).PREFLIGHT_DEFAULTS : undefined);
   const parser = commandParser(argv, "lint", "[FILES… | -] [options]", ABOUT)
     // files are positionals: only options are checked strictly

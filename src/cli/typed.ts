@@ -25,8 +25,3 @@ export function unknownOption(flag: string, flags: Iterable<string>, where = "")
 export function unexpectedArgument(word: string): string {
   return `unexpected argument ${shownArgument(word)}`;
 }
-
-/** True when yargs printed help and the command should stop (here, not in args.ts: lint asks before it loads yargs). */
-export function helpShown(argv: readonly string[]): boolean {
-  return argv.includes("--help") || argv.includes("-h");
-}

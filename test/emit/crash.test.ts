@@ -8,7 +8,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectOneSwitch, leftovers, MIRROR, tree, vsk, type KillRun, type Run } from "../snapshot/crash-harness.js";
+import { expectOneSwitch, killAtEveryStep, leftovers, MIRROR, tree, vsk } from "../snapshot/crash-harness.js";
 
 const work = mkdtempSync(join(tmpdir(), "vsk-crash-gen-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -54,61 +54,6 @@ beforeAll(async () => {
   expect(newTree).not.toEqual(oldTree);
 }, 120_000);
 
-/** Every step up to here is a kill (the lock, the new directory, the first files' writes). */
-const DENSE_START = 8;
-/** Every step this close before the run's end is a kill (the commit point, the switch, the cleanup). */
-const DENSE_END = 16;
-/** Between them generate writes one file after another, the same two steps each: one kill in this many. */
-const STRIDE = 4;
-
-/**
- * The crash harness's kill at every step (test/snapshot/crash-harness.ts, `killAtEveryStep`), with
- * fewer kills where they repeat themselves (issue 42.4): every step of the lock, the first files'
- * writes, the commit and the switch, and one in STRIDE of the file writes between them, which are
- * one step protocol (`writeFileDurable`, the same for every file) repeated per file. Each kill
- * is a whole generate and a lint: 70 kills became about 30. Runs three at a time, in step order.
- */
-async function killAtSampledSteps(options: {
-  prepare: () => string;
-  next: (dir: string, name: string) => Promise<Run>;
-  check: (dir: string, step: number) => string;
-}): Promise<KillRun[]> {
-  const killed = new Map<number, KillRun>();
-  let completedAt = Infinity;
-  const kill = async (step: number): Promise<void> => {
-    const dir = options.prepare();
-    const run = await vsk(["generate"], dir, { VSK_TEST_KILL_AT: String(step) });
-    if (run.signal !== "SIGKILL") {
-      expect(run, `the run with VSK_TEST_KILL_AT=${step} completes`).toMatchObject({ code: 0 });
-      completedAt = Math.min(completedAt, step);
-      return;
-    }
-    const name = /vsk: test: killed at step (\d+) \((.*)\)\n/.exec(run.stderr);
-    expect(name?.[1], `the run killed at step ${step} says where`).toBe(String(step));
-    const after = await options.next(dir, name![2]!);
-    expect(after.stderr, "never a stack trace").not.toMatch(/\n\s+at /);
-    expect(after.signal).toBeNull();
-    killed.set(step, { step, name: name![2]!, outcome: options.check(dir, step) });
-  };
-  const inBatches = async (steps: number[]): Promise<void> => {
-    for (let i = 0; i < steps.length; i += 3) await Promise.all(steps.slice(i, i + 3).map(kill));
-  };
-  // until a run completes: dense, then sparse
-  for (let next = 1; completedAt === Infinity;) {
-    const batch: number[] = [];
-    for (; batch.length < 3; next += next < DENSE_START ? 1 : STRIDE) batch.push(next);
-    await inBatches(batch);
-  }
-  // then every step of the run's end that was not tried (the end is before the first completed run)
-  const end: number[] = [];
-  for (let step = Math.max(DENSE_START, completedAt - STRIDE - DENSE_END); step < completedAt; step++)
-    if (!killed.has(step)) end.push(step);
-  await inBatches(end);
-  for (const step of killed.keys())
-    expect(step, `step ${step} was reached although step ${completedAt} was not`).toBeLessThan(completedAt);
-  return [...killed.values()].sort((a, b) => a.step - b.step);
-}
-
 /** The step between the two renames of generate's switch (its old output moved away, the new one not yet in place). */
 const BETWEEN_RENAMES = "rename generated.vsk-new to generated";
 /**
@@ -119,8 +64,9 @@ let killedBetweenRenames: string | undefined;
 
 describe("a SIGKILL at any step of generate leaves the old or the new generated/", () => {
   it("killed before each change to the disk, then lint: old or new, nothing left beside it", async () => {
-    const runs = await killAtSampledSteps({
+    const runs = await killAtEveryStep({
       prepare: copyWithNewSnapshot,
+      command: ["generate"],
       next: async (dir, name) => {
         if (name === BETWEEN_RENAMES) {
           killedBetweenRenames = join(work, "killed-between-renames");

@@ -374,7 +374,7 @@ export function valueAt(root: unknown, pointer: string): unknown {
 }
 
 /** The value at a pointer already split by {@link pointerTokens}. */
-function valueAtTokens(root: unknown, tokens: ReadonlyArray<string | number>): unknown {
+export function valueAtTokens(root: unknown, tokens: ReadonlyArray<string | number>): unknown {
   let current: unknown = root;
   for (const token of tokens) {
     if (typeof current !== "object" || current === null) return undefined;
@@ -393,7 +393,7 @@ function valueAtTokens(root: unknown, tokens: ReadonlyArray<string | number>): u
 const TOKENS = new Map<string, ReadonlyArray<string | number>>();
 
 /** `/keyframes/1/frame_index` → `["keyframes", 1, "frame_index"]` (not for the root, `""`) (canonical array indexes as numbers). */
-function pointerTokens(pointer: string): ReadonlyArray<string | number> {
+export function pointerTokens(pointer: string): ReadonlyArray<string | number> {
   let tokens = TOKENS.get(pointer);
   if (tokens === undefined) {
     tokens = pointer
@@ -711,6 +711,8 @@ interface LastAt {
   tokens: ReadonlyArray<string | number>;
   value: unknown;
   seen: SeenMessage;
+  /** `schema/<keyword>` */
+  rule: string;
 }
 const LAST = new Map<string, LastAt>();
 
@@ -719,10 +721,8 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   const last = LAST.get(error.schemaPath);
   if (last !== undefined && last.keyword === error.keyword && last.instancePath === error.instancePath) {
     const seen = last.seen;
-    if (valueAtTokens(input, last.tokens) === last.value && sameParams(seen.params, p)) {
-      const rule = SCHEMA_RULES.get(error.keyword)!;
-      return redacted("error", seen.pointer, rule, seen.message, seen.expected, seen.received);
-    }
+    if (valueAtTokens(input, last.tokens) === last.value && sameParams(seen.params, p))
+      return redacted("error", seen.pointer, last.rule, seen.message, seen.expected, seen.received);
   }
   const pointer = errorPointer(error);
   const value = valueAt(input, pointer);
@@ -732,7 +732,7 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   const byValue = memo ? SEEN.get(error.schemaPath)?.get(pointer) : undefined;
   const seen = byValue?.get(value);
   if (seen !== undefined && sameParams(seen.params, p)) {
-    rememberLast(error, pointer, value, seen);
+    rememberLast(error, pointer, value, seen, rule);
     return redacted("error", seen.pointer, rule, seen.message, seen.expected, seen.received);
   }
   const wording = SCHEMA_MESSAGES[error.keyword];
@@ -764,7 +764,7 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
       received: d.received,
     };
     values.set(value, remembered);
-    rememberLast(error, pointer, value, remembered);
+    rememberLast(error, pointer, value, remembered, rule);
   }
   return d;
 }
@@ -799,7 +799,18 @@ function errorKey(pointer: string, error: AjvError): string {
   return key;
 }
 
-function rememberLast(error: AjvError, pointer: string, value: unknown, seen: SeenMessage): void {
+/** errorKey of the `j`th error (a function, not a closure made on every call). */
+function keyAt(all: readonly AjvError[], j: number): string {
+  return errorKey(errorPointer(all[j]!), all[j]!);
+}
+
+function rememberLast(
+  error: AjvError,
+  pointer: string,
+  value: unknown,
+  seen: SeenMessage,
+  rule: string,
+): void {
   const tokens = pointer === "" ? [] : pointerTokens(pointer);
   LAST.set(error.schemaPath, {
     keyword: error.keyword,
@@ -807,6 +818,7 @@ function rememberLast(error: AjvError, pointer: string, value: unknown, seen: Se
     tokens,
     value,
     seen,
+    rule,
   });
 }
 
@@ -919,7 +931,6 @@ export function diagnosticsFromAjv(
   let keptPointers: Set<string> | undefined;
   let keys: Set<string> | undefined;
   const all = collapseAnyOf(errors);
-  const keyAt = (j: number): string => errorKey(errorPointer(all[j]!), all[j]!);
   for (let i = 0; i < all.length; i++) {
     const error = all[i]!;
     if (out.length >= max && omitted !== undefined) {
@@ -931,7 +942,7 @@ export function diagnosticsFromAjv(
       }
       if (keys === undefined && error.schemaPath !== firstPath) {
         keys = new Set();
-        for (let j = 0; j < i; j++) keys.add(keyAt(j));
+        for (let j = 0; j < i; j++) keys.add(keyAt(all, j));
       }
       if (keys !== undefined) {
         const key = errorKey(pointer, error);
@@ -940,7 +951,7 @@ export function diagnosticsFromAjv(
       } else if (keptPointers!.has(pointer)) {
         const key = errorKey(pointer, error);
         let again = false;
-        for (let j = 0; j < firstPast && !again; j++) again = keyAt(j) === key;
+        for (let j = 0; j < firstPast && !again; j++) again = keyAt(all, j) === key;
         if (again) continue;
       }
       omitted.push(pointer);
@@ -1553,6 +1564,8 @@ interface UniqueItemFieldText {
   tailSafe: boolean;
   /** every diagnostic's `expected` (frozen: shared) */
   expected: Expected;
+  /** by item index, the last message of a value two items share: the other item and the value it was for */
+  pairs: Array<{ other: number; value: unknown; message: string } | undefined>;
 }
 const UNIQUE_TEXT = new WeakMap<UniqueItemFieldRule, UniqueItemFieldText>();
 /** Indexes past this are worked out each time (a bounded cache). */
@@ -1573,6 +1586,7 @@ function uniqueTextOf(rule: UniqueItemFieldRule): UniqueItemFieldText {
       tail,
       tailSafe: safePiece(tail),
       expected: Object.freeze({ kind: rule.kind, array: rule.array, field: rule.field }),
+      pairs: [],
     };
     UNIQUE_TEXT.set(rule, text);
   }
@@ -1595,6 +1609,9 @@ function itemText(rule: UniqueItemFieldRule, text: UniqueItemFieldText, i: numbe
   return at;
 }
 
+/** Arrays up to this many items are grouped by comparing values pairwise (no Map, no lists). */
+const UNIQUE_PAIRWISE = 32;
+
 /** spec 2.2: frame_index "must be unique across the keyframes of one request" */
 export function checkUniqueItemField(
   rule: UniqueItemFieldRule,
@@ -1605,21 +1622,37 @@ export function checkUniqueItemField(
   const items = itemsAt(input, rule.array);
   if (items.length < 2) return out;
   const text = uniqueTextOf(rule);
+  if (items.length <= UNIQUE_PAIRWISE) {
+    // the values compared as a Map's keys would be (SameValueZero: NaN is NaN), each group in the
+    // order of its first item: the order the Map below gives
+    const values: unknown[] = [];
+    let repeated = false;
+    for (let i = 0; i < items.length; i++) {
+      const v = uniqueValueOf(rule, text, items[i], i, invalid);
+      values.push(v);
+      if (v === undefined || repeated) continue;
+      for (let j = 0; j < i && !repeated; j++) repeated = sameKey(values[j], v);
+    }
+    if (!repeated) return out;
+    const grouped: boolean[] = [];
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v === undefined || grouped[i]) continue;
+      const indexes = [i];
+      for (let j = i + 1; j < values.length; j++)
+        if (!grouped[j] && sameKey(values[j], v)) {
+          indexes.push(j);
+          grouped[j] = true;
+        }
+      if (indexes.length > 1) duplicatesOf(rule, text, v, indexes, out);
+    }
+    return out;
+  }
   const byValue = new Map<unknown, number[]>();
   let repeated = false;
   for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    if (
-      typeof item !== "object" ||
-      item === null ||
-      Array.isArray(item) ||
-      !Object.prototype.hasOwnProperty.call(item, rule.field)
-    )
-      continue;
-    const v = (item as Record<string, unknown>)[rule.field];
-    // a bigint: vsk lint's exact value of an integer beyond 2^53, read from the payload's text
-    if (typeof v !== "number" && typeof v !== "bigint") continue;
-    if (invalid.size > 0 && invalid.has(text.pointers[itemText(rule, text, i)]!)) continue;
+    const v = uniqueValueOf(rule, text, items[i], i, invalid);
+    if (v === undefined) continue;
     const list = byValue.get(v);
     if (list) {
       list.push(i);
@@ -1628,33 +1661,88 @@ export function checkUniqueItemField(
   }
   if (!repeated) return out;
   byValue.forEach((indexes, value) => {
-    if (indexes.length < 2) return;
-    for (const i of indexes) {
-      // name a few of the others: thousands of duplicates must not make the output quadratic
-      let others = "";
-      let safe = text.tailSafe;
-      let named = 0;
-      for (let k = 0; k < indexes.length && named < 3; k++) {
-        if (indexes[k] === i) continue;
-        const j = itemText(rule, text, indexes[k]!);
-        others += (named === 0 ? "" : ", ") + text.items[j]!;
-        safe &&= text.itemSafe[j]!;
-        named++;
-      }
-      const more = indexes.length - 1 - named;
-      if (more > 0) others += `, ${more} more`;
-      const at = itemText(rule, text, i);
-      const message = `${text.labels[at]!}: ${uniqueItemFieldMessage(value, others, text.tail)}`;
-      const received = receivedOf(value);
-      // the pieces were checked once each (a number holds nothing to redact): see safePiece
-      out.push(
-        safe && text.labelSafe[at]!
-          ? redacted("error", text.shownPointers[at]!, rule.id, message, text.expected, received)
-          : diagnostic("error", text.pointers[at]!, rule.id, message, text.expected, received),
-      );
-    }
+    if (indexes.length > 1) duplicatesOf(rule, text, value, indexes, out);
   });
   return out;
+}
+
+/** SameValueZero, a Map key's equality (a number and a bigint differ). */
+function sameKey(a: unknown, b: unknown): boolean {
+  return a === b || (a !== a && b !== b);
+}
+
+/** Item `i`'s field when the rule checks it (a number or a bigint, its field not already invalid), else undefined. */
+function uniqueValueOf(
+  rule: UniqueItemFieldRule,
+  text: UniqueItemFieldText,
+  item: unknown,
+  i: number,
+  invalid: InvalidPointers,
+): unknown {
+  if (
+    typeof item !== "object" ||
+    item === null ||
+    Array.isArray(item) ||
+    !Object.prototype.hasOwnProperty.call(item, rule.field)
+  )
+    return undefined;
+  const v = (item as Record<string, unknown>)[rule.field];
+  // a bigint: vsk lint's exact value of an integer beyond 2^53, read from the payload's text
+  if (typeof v !== "number" && typeof v !== "bigint") return undefined;
+  if (invalid.size > 0 && invalid.has(text.pointers[itemText(rule, text, i)]!)) return undefined;
+  return v;
+}
+
+/** The findings of one value used by several items (`indexes`, ascending), one per item. */
+function duplicatesOf(
+  rule: UniqueItemFieldRule,
+  text: UniqueItemFieldText,
+  value: unknown,
+  indexes: readonly number[],
+  out: Diagnostic[],
+): void {
+  for (const i of indexes) {
+    if (indexes.length === 2 && i < UNIQUE_TEXT_INDEXES) {
+      // the usual repeat, two items: its message is remembered per item (a log repeats its mistakes)
+      const other = indexes[0] === i ? indexes[1]! : indexes[0]!;
+      const j = itemText(rule, text, other);
+      const at = itemText(rule, text, i);
+      let pair = text.pairs[i];
+      if (pair === undefined || pair.other !== other || pair.value !== value) {
+        const message = `${text.labels[at]!}: ${uniqueItemFieldMessage(value, text.items[j]!, text.tail)}`;
+        text.pairs[i] = pair = { other, value, message };
+      }
+      const received = receivedOf(value);
+      out.push(
+        text.tailSafe && text.itemSafe[j]! && text.labelSafe[at]!
+          ? redacted("error", text.shownPointers[at]!, rule.id, pair.message, text.expected, received)
+          : diagnostic("error", text.pointers[at]!, rule.id, pair.message, text.expected, received),
+      );
+      continue;
+    }
+    // name a few of the others: thousands of duplicates must not make the output quadratic
+    let others = "";
+    let safe = text.tailSafe;
+    let named = 0;
+    for (let k = 0; k < indexes.length && named < 3; k++) {
+      if (indexes[k] === i) continue;
+      const j = itemText(rule, text, indexes[k]!);
+      others += (named === 0 ? "" : ", ") + text.items[j]!;
+      safe &&= text.itemSafe[j]!;
+      named++;
+    }
+    const more = indexes.length - 1 - named;
+    if (more > 0) others += `, ${more} more`;
+    const at = itemText(rule, text, i);
+    const message = `${text.labels[at]!}: ${uniqueItemFieldMessage(value, others, text.tail)}`;
+    const received = receivedOf(value);
+    // the pieces were checked once each (a number holds nothing to redact): see safePiece
+    out.push(
+      safe && text.labelSafe[at]!
+        ? redacted("error", text.shownPointers[at]!, rule.id, message, text.expected, received)
+        : diagnostic("error", text.pointers[at]!, rule.id, message, text.expected, received),
+    );
+  }
 }
 
 // vsk's src/rules/item-field-within-duration.ts
@@ -1698,8 +1786,10 @@ export function checkItemFieldWithinDuration(
   if (typeof seconds !== "number" || !Number.isFinite(seconds)) return [];
   const last = seconds * rule.framesPerSecond;
   const out: Diagnostic[] = [];
+  // the field's pointer split once, not made and looked up again for every item
+  const field = pointerTokens("/" + rule.field);
   itemsAt(input, rule.array).forEach((item, i) => {
-    const v = valueAt(item, "/" + rule.field);
+    const v = valueAtTokens(item, field);
     if (typeof v === "number" && v > last && !invalid.has(`${rule.array}/${i}/${rule.field}`)) {
       const pointer = `${rule.array}/${i}/${rule.field}`;
       out.push(
@@ -2101,12 +2191,17 @@ export function diagnose(
   // a rule's findings past `max` are never shown (a finding's place in `out` is at least its place
   // among its rule's): a rule words `max` at most and counts the rest (issue 38.2: 200k unknown keys)
   const ruleFindings = checkRules(rules, input, schemaErrors, limit?.errorsOnly === true, omitted, max);
-  let out = schemaErrors;
+  // schemaErrors is this call's own array (diagnosticsFromAjv's): the rules' findings join it
+  const out = schemaErrors;
   if (ruleFindings.length > 0) {
     // errors first, then warnings, each in order (schema errors are all errors)
-    out = schemaErrors.slice();
-    for (const d of ruleFindings) if (d.severity === "error") out.push(d);
-    for (const d of ruleFindings) if (d.severity === "warning") out.push(d);
+    let warnings = false;
+    for (let i = 0; i < ruleFindings.length; i++)
+      if (ruleFindings[i]!.severity === "error") out.push(ruleFindings[i]!);
+      else warnings = true;
+    if (warnings)
+      for (let i = 0; i < ruleFindings.length; i++)
+        if (ruleFindings[i]!.severity === "warning") out.push(ruleFindings[i]!);
   }
   if (omitted.length === 0 && out.length <= max) return out;
   let moreErrors = omitted.length;

@@ -8,6 +8,7 @@ import {
   howItDiffers,
   endpointExports,
   endpointRules,
+  FormatCache,
   generateFiles,
   writeGenerated,
   type EmitInput,
@@ -150,12 +151,21 @@ async function generateOnce(
   }
   let files: GeneratedFile[];
   let rules: ReturnType<typeof endpointRules>;
+  // the layout of modules generated before (src/emit/format.ts): prettier only for what is new
+  const formatCache = new FormatCache(outDir);
   try {
     rules = endpointRules(inputs);
-    files = await generateFiles(inputs, { lang: args.lang });
+    files = await generateFiles(inputs, { lang: args.lang, formatCache });
   } catch (error) {
     throw toCliError(error);
   }
+  const inside = relative(cwd, formatCache.root);
+  const cacheShown = inside === "" || inside.startsWith("..") ? formatCache.root : inside;
+  const cacheNote = formatCache.refused ?? (formatCache.problem && `it cannot be written (${formatCache.problem})`);
+  if (cacheNote !== undefined)
+    process.stderr.write(
+      `vsk: the format cache ${cacheShown} is not used: ${cacheNote}; prettier formatted every module (remove the cache, or give it back to your user with mode 0700)\n`,
+    );
   const shown = relative(cwd, outDir) || ".";
   const snapshotShown = relative(cwd, snapshotDir) || ".";
   if (args.check) {
@@ -219,6 +229,10 @@ async function generateOnce(
     "Cross-field rules per endpoint (decided from each endpoint's schema; also in endpoints.json):",
     ...rules.map((r) => `  ${r.key}: ${r.rules.length === 0 ? "no cross-field rules" : r.rules.join(", ")}`),
   ];
+  if (cacheNote === undefined)
+    lines.push(
+      `Layout: ${plural(formatCache.hits, "module")} from the format cache (${cacheShown}), ${formatCache.written} formatted by prettier.`,
+    );
   try {
     const cache = await buildLintCache(outDir);
     if (cache !== undefined)

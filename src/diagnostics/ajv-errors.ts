@@ -130,6 +130,8 @@ interface LastAt {
   tokens: ReadonlyArray<string | number>;
   value: unknown;
   seen: SeenMessage;
+  /** `schema/<keyword>` */
+  rule: string;
 }
 const LAST = new Map<string, LastAt>();
 
@@ -138,10 +140,8 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   const last = LAST.get(error.schemaPath);
   if (last !== undefined && last.keyword === error.keyword && last.instancePath === error.instancePath) {
     const seen = last.seen;
-    if (valueAtTokens(input, last.tokens) === last.value && sameParams(seen.params, p)) {
-      const rule = SCHEMA_RULES.get(error.keyword)!;
-      return redacted("error", seen.pointer, rule, seen.message, seen.expected, seen.received);
-    }
+    if (valueAtTokens(input, last.tokens) === last.value && sameParams(seen.params, p))
+      return redacted("error", seen.pointer, last.rule, seen.message, seen.expected, seen.received);
   }
   const pointer = errorPointer(error);
   const value = valueAt(input, pointer);
@@ -151,7 +151,7 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
   const byValue = memo ? SEEN.get(error.schemaPath)?.get(pointer) : undefined;
   const seen = byValue?.get(value);
   if (seen !== undefined && sameParams(seen.params, p)) {
-    rememberLast(error, pointer, value, seen);
+    rememberLast(error, pointer, value, seen, rule);
     return redacted("error", seen.pointer, rule, seen.message, seen.expected, seen.received);
   }
   const wording = SCHEMA_MESSAGES[error.keyword];
@@ -183,7 +183,7 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
       received: d.received,
     };
     values.set(value, remembered);
-    rememberLast(error, pointer, value, remembered);
+    rememberLast(error, pointer, value, remembered, rule);
   }
   return d;
 }
@@ -218,9 +218,14 @@ function errorKey(pointer: string, error: AjvError): string {
   return key;
 }
 
-function rememberLast(error: AjvError, pointer: string, value: unknown, seen: SeenMessage): void {
+/** errorKey of the `j`th error (a function, not a closure made on every call). */
+function keyAt(all: readonly AjvError[], j: number): string {
+  return errorKey(errorPointer(all[j]!), all[j]!);
+}
+
+function rememberLast(error: AjvError, pointer: string, value: unknown, seen: SeenMessage, rule: string): void {
   const tokens = pointer === "" ? [] : pointerTokens(pointer);
-  LAST.set(error.schemaPath, { keyword: error.keyword, instancePath: error.instancePath, tokens, value, seen });
+  LAST.set(error.schemaPath, { keyword: error.keyword, instancePath: error.instancePath, tokens, value, seen, rule });
 }
 
 /**
@@ -331,7 +336,6 @@ export function diagnosticsFromAjv(
   let keptPointers: Set<string> | undefined;
   let keys: Set<string> | undefined;
   const all = collapseAnyOf(errors);
-  const keyAt = (j: number): string => errorKey(errorPointer(all[j]!), all[j]!);
   for (let i = 0; i < all.length; i++) {
     const error = all[i]!;
     if (out.length >= max && omitted !== undefined) {
@@ -343,7 +347,7 @@ export function diagnosticsFromAjv(
       }
       if (keys === undefined && error.schemaPath !== firstPath) {
         keys = new Set();
-        for (let j = 0; j < i; j++) keys.add(keyAt(j));
+        for (let j = 0; j < i; j++) keys.add(keyAt(all, j));
       }
       if (keys !== undefined) {
         const key = errorKey(pointer, error);
@@ -352,7 +356,7 @@ export function diagnosticsFromAjv(
       } else if (keptPointers!.has(pointer)) {
         const key = errorKey(pointer, error);
         let again = false;
-        for (let j = 0; j < firstPast && !again; j++) again = keyAt(j) === key;
+        for (let j = 0; j < firstPast && !again; j++) again = keyAt(all, j) === key;
         if (again) continue;
       }
       omitted.push(pointer);

@@ -1,7 +1,8 @@
 /**
  * Crash-safe, serialised file writes and reads that never hang on what a user's tree holds: the
  * lock every writer takes, the directory swap of `generated/`, the file operations the snapshot
- * journal (src/snapshot) is built from, and the crash test hook. Imports nothing else of vsk.
+ * journal (src/snapshot) is built from, the crash test hook, and where vsk's caches live and when
+ * they are trusted. Imports nothing else of vsk.
  */
 export { announce, printable } from "./recovery-notice.js";
 export {
@@ -21,6 +22,7 @@ export {
 } from "./files.js";
 export { acquireLock, isAlive, LockBusyError, lockTimeoutMs, readLock, type Lock, type LockInfo } from "./lock.js";
 export { step } from "./crash-hook.js";
+export { CACHE_NAME, cacheDir, contentHash, distrust, distrustChain, writeCacheFile } from "./cache.js";
 export {
   readableDirectory,
   recoverDirectory,

@@ -7,9 +7,10 @@ import { Project, StructureKind, VariableDeclarationKind, type SourceFile } from
 import type { EndpointModel, JsonSchemaObject } from "../schema/index.js";
 import { isSchemaObject, PROTOTYPE_MEMBERS } from "../schema/index.js";
 import type { JsonSchemaRule } from "../diagnostics/index.js";
-import { DEFAULT_MAX_FINDINGS, escapeToken } from "../diagnostics/index.js";
+import { escapeToken } from "../diagnostics/index.js";
 import { kindOf, type RuleSpec } from "../rules/index.js";
 import type { EndpointNames } from "./names.js";
+import { standardProps } from "./standard-props.js";
 
 let project: Project | undefined;
 function sourceFile(name: string): SourceFile {
@@ -54,15 +55,6 @@ export interface BuilderImports {
   support: string;
   validator: string;
   types: string;
-}
-
-/**
- * The `~standard` property of an endpoint (Standard Schema v1, issue 27), as code: its own
- * synchronous `validate` around the endpoint's validator, `types` declaring its Input, and
- * `jsonSchema`, the endpoint module's Standard JSON Schema converter (issue 42.2).
- */
-export function standardProps(input: string, validator: string, jsonSchema: string): string {
-  return `{ version: 1, vendor: "video-schema-kit", validate: (value: unknown) => standardResult<${input}>(value, ${validator}(value, { max: ${DEFAULT_MAX_FINDINGS}, errorsOnly: true })), types: undefined as StandardSchemaV1.Types<${input}> | undefined, jsonSchema: ${jsonSchema} }`;
 }
 
 /**

@@ -14,6 +14,7 @@ import { EmitConfigError, EmitError, emitValidator } from "./validator.js";
 import { findUnsafePattern, MAX_SCHEMA_DEPTH, protoAsPatternProperty, tooDeep } from "./hostile-shapes.js";
 import { quote } from "../words/index.js";
 import type { GeneratedFile } from "./generated-file.js";
+import { format, type FormatCache } from "./format.js";
 
 /**
  * ts-morph and json-schema-to-typescript take about a second to import; they are loaded only
@@ -43,6 +44,8 @@ export type Lang = "ts" | "js";
 export interface GenerateOptions {
   /** `ts` (default): `.mts` modules the consumer's own `tsc` or bundler compiles; `js`: `.js` + `.d.ts` */
   lang?: Lang;
+  /** formatted modules remembered by content (src/emit/format.ts); without one, prettier formats every module */
+  formatCache?: FormatCache;
 }
 
 /**
@@ -137,54 +140,6 @@ async function typesOf(
  * no `.editorconfig` (only `resolveConfig` does), so the consumer's settings never reach the
  * output, and a prettier default changing in a later version does not either.
  */
-export const PRETTIER_OPTIONS = {
-  printWidth: 110,
-  tabWidth: 2,
-  useTabs: false,
-  semi: true,
-  singleQuote: false,
-  jsxSingleQuote: false,
-  quoteProps: "as-needed",
-  trailingComma: "all",
-  bracketSpacing: true,
-  bracketSameLine: false,
-  arrowParens: "always",
-  endOfLine: "lf",
-  proseWrap: "preserve",
-  embeddedLanguageFormatting: "auto",
-  objectWrap: "preserve",
-} as const;
-
-/**
- * The prettier parser of a generated file, or undefined for files prettier leaves alone. Babel's
- * TypeScript parser formats the large validator modules about twice as fast as `typescript`.
- */
-function parserFor(path: string): "babel-ts" | "babel" | undefined {
-  if (/\.m?ts$/.test(path)) return "babel-ts";
-  return path.endsWith(".js") ? "babel" : undefined;
-}
-
-async function format(files: GeneratedFile[]): Promise<GeneratedFile[]> {
-  const prettier = await import("prettier");
-  return Promise.all(
-    files.map(async (f) => {
-      const parser = parserFor(f.path);
-      if (parser === undefined || f.formatted === true) return f;
-      try {
-        return { ...f, content: await prettier.format(f.content, { parser, ...PRETTIER_OPTIONS }) };
-      } catch (error) {
-        // prettier recurses once per nesting level: a schema nested some 100 levels deep overflows
-        // its stack, and the file is kept as generated (valid, deterministic, not pretty)
-        if (error instanceof RangeError) return f;
-        const message = (error instanceof Error ? error.message : String(error)).split("\n")[0];
-        throw new EmitError(
-          `${f.path}: the generated code does not parse (a bug in vsk, please report it): ${message}`,
-        );
-      }
-    }),
-  );
-}
-
 /** One Ajv per option set (a `__proto__` field needs own-property checks), shared by a run's endpoints. */
 export function ajvCache(): (schema: JsonSchemaObject) => ReturnType<typeof createAjv> {
   const ajvs = new Map<boolean, ReturnType<typeof createAjv>>();
@@ -297,6 +252,6 @@ export async function generateFiles(
   const sources = lang === "js" ? await (await import("./compile.js")).compileToJavaScript(files) : files;
   sources.push(...editorSchemas);
   sources.push({ path: "endpoints.json", content: emitEndpointManifest(registry, lang === "js" ? ".js" : ext.source) });
-  const formatted = await format(sources);
+  const formatted = await format(sources, options.formatCache);
   return formatted.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -23,6 +23,6 @@ export {
   generateFiles,
   type GenerateOptions,
   type Lang,
-  PRETTIER_OPTIONS,
   supportFiles,
 } from "./generate.js";
+export { FormatCache, PRETTIER_OPTIONS } from "./format.js";

@@ -8,18 +8,26 @@
  * with their whitespace left out: a comment added or changed by hand is an edit, not a layout
  * change (issue 42.3). Only `generate --check` calls it, and only for files that differ.
  */
-import { ts } from "ts-morph";
+import { createRequire } from "node:module";
+import type { ts } from "ts-morph";
 
-const STATEMENT_LISTS: ReadonlyArray<(node: ts.Node) => boolean> = [
-  ts.isSourceFile,
-  ts.isBlock,
-  ts.isModuleBlock,
-  ts.isCaseClause,
-  ts.isDefaultClause,
-];
+/**
+ * TypeScript's API, loaded on the first comparison: `vsk generate` (and its `--help`) loads this
+ * module, and ts-morph costs ~300 ms to load, which only `--check` on a differing file needs.
+ */
+let api: typeof ts | undefined;
+const typescript = (): typeof ts =>
+  (api ??= (createRequire(import.meta.url)("ts-morph") as typeof import("ts-morph")).ts);
+
+const statementLists = (): ReadonlyArray<(node: ts.Node) => boolean> => {
+  const t = typescript();
+  return [t.isSourceFile, t.isBlock, t.isModuleBlock, t.isCaseClause, t.isDefaultClause];
+};
 
 /** The layout-free form of a module: node kinds, names and literal values, in order. */
 function codeShape(path: string, text: string): string | undefined {
+  const ts = typescript();
+  const lists = statementLists();
   const kind = /\.d\.[cm]?ts$|\.[cm]?ts$/.test(path) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
   const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, kind);
   // a file that does not parse is not ours in another layout
@@ -28,7 +36,7 @@ function codeShape(path: string, text: string): string | undefined {
   const visit = (node: ts.Node): void => {
     // without semicolons prettier guards a line starting with `(` or `[` by a lone `;`: an empty
     // statement in a statement list does nothing (one that is an `if`'s or a loop's body does)
-    if (ts.isEmptyStatement(node) && STATEMENT_LISTS.some((is) => is(node.parent))) return;
+    if (ts.isEmptyStatement(node) && lists.some((is) => is(node.parent))) return;
     // prettier adds and drops parentheses that change nothing (arrow parameters, long conditions)
     if (ts.isParenthesizedExpression(node)) return visit(node.expression);
     if (ts.isParenthesizedTypeNode(node)) return visit(node.type);
@@ -56,6 +64,7 @@ function codeShape(path: string, text: string): string | undefined {
  * comment's lines and wraps nothing), sorted (one may move a comment across a bracket).
  */
 function commentShape(path: string, text: string): string {
+  const ts = typescript();
   const kind = /\.d\.[cm]?ts$|\.[cm]?ts$/.test(path) ? ts.ScriptKind.TS : ts.ScriptKind.JS;
   const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, kind);
   const seen = new Set<number>();

@@ -1,6 +1,6 @@
 /** Emits `index.ts`: the endpoint registry and `EndpointTypeMap`, and `endpoints.json` for the linter. */
 import type { EndpointModel } from "../schema/index.js";
-import { standardProps } from "./builders.js";
+import { standardProps } from "./standard-props.js";
 import type { EndpointNames } from "./names.js";
 
 export interface RegistryEntry {

@@ -14,79 +14,26 @@
  * others may write, or that is a symbolic link is refused: lint warns and compiles into a
  * private directory of its own for that run instead (removed when it ends).
  */
-import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { homedir, tmpdir } from "node:os";
-import { basename, dirname, isAbsolute, join } from "node:path";
+  cacheDir,
+  contentHash as hash,
+  distrust,
+  distrustChain,
+  writeCacheFile as writeAtomically,
+} from "../durable/index.js";
 
 /** The support modules every validator imports, relative to the generated directory. */
 const SUPPORT = ["support.mts", "redact.mts"];
 
-/** The directory every cache path of ours sits in; it and everything below it is checked. */
-const CACHE_NAME = "video-schema-kit";
-
-const hash = (...texts: string[]): string => {
-  const h = createHash("sha256");
-  for (const t of texts) h.update(t).update("\0");
-  return h.digest("hex").slice(0, 16);
-};
-
 /**
- * The lint cache directory for a generated directory: the nearest `node_modules/.cache` above
- * it, else `$XDG_CACHE_HOME` (an absolute path; the XDG spec ignores a relative one), else `~/.cache`.
+ * The lint cache directory for a generated directory (src/durable/cache.ts): the nearest
+ * `node_modules/.cache` above it, else `$XDG_CACHE_HOME`, else `~/.cache`.
  */
 export function lintCacheDir(generatedDir: string, env: NodeJS.ProcessEnv = process.env): string {
-  for (let dir = generatedDir; ; dir = dirname(dir)) {
-    const modules = join(dir, "node_modules");
-    if (existsSync(modules) && statSync(modules).isDirectory()) return join(modules, ".cache", CACHE_NAME, "lint");
-    if (dirname(dir) === dir) break;
-  }
-  const xdg = env.XDG_CACHE_HOME;
-  return join(xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), ".cache"), CACHE_NAME, "lint");
-}
-
-/**
- * Why a path of the cache cannot be trusted, or undefined (also when it does not exist yet: we
- * create it). Ownership and mode are POSIX; on Windows (no uid) nothing is refused.
- */
-function distrust(path: string): string | undefined {
-  const uid = process.getuid?.();
-  if (uid === undefined) return undefined;
-  let info;
-  try {
-    info = lstatSync(path);
-  } catch {
-    return undefined;
-  }
-  if (info.isSymbolicLink()) return `${path} is a symbolic link`;
-  if (info.uid !== uid) return `${path} is owned by another user (uid ${info.uid}, not ${uid})`;
-  if ((info.mode & 0o022) !== 0)
-    return `${path} is writable by others (mode ${(info.mode & 0o777).toString(8).padStart(3, "0")})`;
-  return undefined;
-}
-
-/** The first untrusted directory from the `video-schema-kit` directory down to `root`, or undefined. */
-function distrustChain(root: string): string | undefined {
-  const chain: string[] = [];
-  for (let dir = root; ; dir = dirname(dir)) {
-    chain.unshift(dir);
-    if (basename(dir) === CACHE_NAME || dirname(dir) === dir) break;
-  }
-  for (const dir of chain) {
-    const problem = distrust(dir);
-    if (problem !== undefined) return problem;
-  }
-  return undefined;
+  return cacheDir(generatedDir, "lint", env);
 }
 
 /** A TypeScript module to JavaScript (types erased, imports kept); from the compiler ts-morph bundles. */
@@ -104,19 +51,6 @@ export async function loadTranspiler(): Promise<Transpile> {
         removeComments: false,
       },
     }).outputText;
-}
-
-/** Writes a file whole or not at all (a temp file renamed into place). */
-function writeAtomically(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.vsk-tmp-${process.pid}`;
-  try {
-    writeFileSync(temp, text, { mode: 0o600 });
-    renameSync(temp, file);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
 }
 
 /** The JavaScript build of a generated directory's TypeScript validators, for lint. */

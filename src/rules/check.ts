@@ -89,12 +89,17 @@ export function diagnose(
   // a rule's findings past `max` are never shown (a finding's place in `out` is at least its place
   // among its rule's): a rule words `max` at most and counts the rest (issue 38.2: 200k unknown keys)
   const ruleFindings = checkRules(rules, input, schemaErrors, limit?.errorsOnly === true, omitted, max);
-  let out = schemaErrors;
+  // schemaErrors is this call's own array (diagnosticsFromAjv's): the rules' findings join it
+  const out = schemaErrors;
   if (ruleFindings.length > 0) {
     // errors first, then warnings, each in order (schema errors are all errors)
-    out = schemaErrors.slice();
-    for (const d of ruleFindings) if (d.severity === "error") out.push(d);
-    for (const d of ruleFindings) if (d.severity === "warning") out.push(d);
+    let warnings = false;
+    for (let i = 0; i < ruleFindings.length; i++)
+      if (ruleFindings[i]!.severity === "error") out.push(ruleFindings[i]!);
+      else warnings = true;
+    if (warnings)
+      for (let i = 0; i < ruleFindings.length; i++)
+        if (ruleFindings[i]!.severity === "warning") out.push(ruleFindings[i]!);
   }
   if (omitted.length === 0 && out.length <= max) return out;
   let moreErrors = omitted.length;

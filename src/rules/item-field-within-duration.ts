@@ -14,7 +14,9 @@ import {
   fieldLabel,
   itemsAt,
   receivedOf,
+  pointerTokens,
   valueAt,
+  valueAtTokens,
   type Diagnostic,
   type InvalidPointers,
 } from "../diagnostics/index.js";
@@ -63,8 +65,10 @@ export function checkItemFieldWithinDuration(
   if (typeof seconds !== "number" || !Number.isFinite(seconds)) return [];
   const last = seconds * rule.framesPerSecond;
   const out: Diagnostic[] = [];
+  // the field's pointer split once, not made and looked up again for every item
+  const field = pointerTokens("/" + rule.field);
   itemsAt(input, rule.array).forEach((item, i) => {
-    const v = valueAt(item, "/" + rule.field);
+    const v = valueAtTokens(item, field);
     if (typeof v === "number" && v > last && !invalid.has(`${rule.array}/${i}/${rule.field}`)) {
       const pointer = `${rule.array}/${i}/${rule.field}`;
       out.push(

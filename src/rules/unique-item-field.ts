@@ -59,6 +59,8 @@ interface UniqueItemFieldText {
   tailSafe: boolean;
   /** every diagnostic's `expected` (frozen: shared) */
   expected: Expected;
+  /** by item index, the last message of a value two items share: the other item and the value it was for */
+  pairs: Array<{ other: number; value: unknown; message: string } | undefined>;
 }
 const UNIQUE_TEXT = new WeakMap<UniqueItemFieldRule, UniqueItemFieldText>();
 /** Indexes past this are worked out each time (a bounded cache). */
@@ -79,6 +81,7 @@ function uniqueTextOf(rule: UniqueItemFieldRule): UniqueItemFieldText {
       tail,
       tailSafe: safePiece(tail),
       expected: Object.freeze({ kind: rule.kind, array: rule.array, field: rule.field }),
+      pairs: [],
     };
     UNIQUE_TEXT.set(rule, text);
   }
@@ -101,6 +104,9 @@ function itemText(rule: UniqueItemFieldRule, text: UniqueItemFieldText, i: numbe
   return at;
 }
 
+/** Arrays up to this many items are grouped by comparing values pairwise (no Map, no lists). */
+const UNIQUE_PAIRWISE = 32;
+
 /** spec 2.2: frame_index "must be unique across the keyframes of one request" */
 export function checkUniqueItemField(
   rule: UniqueItemFieldRule,
@@ -111,21 +117,37 @@ export function checkUniqueItemField(
   const items = itemsAt(input, rule.array);
   if (items.length < 2) return out;
   const text = uniqueTextOf(rule);
+  if (items.length <= UNIQUE_PAIRWISE) {
+    // the values compared as a Map's keys would be (SameValueZero: NaN is NaN), each group in the
+    // order of its first item: the order the Map below gives
+    const values: unknown[] = [];
+    let repeated = false;
+    for (let i = 0; i < items.length; i++) {
+      const v = uniqueValueOf(rule, text, items[i], i, invalid);
+      values.push(v);
+      if (v === undefined || repeated) continue;
+      for (let j = 0; j < i && !repeated; j++) repeated = sameKey(values[j], v);
+    }
+    if (!repeated) return out;
+    const grouped: boolean[] = [];
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v === undefined || grouped[i]) continue;
+      const indexes = [i];
+      for (let j = i + 1; j < values.length; j++)
+        if (!grouped[j] && sameKey(values[j], v)) {
+          indexes.push(j);
+          grouped[j] = true;
+        }
+      if (indexes.length > 1) duplicatesOf(rule, text, v, indexes, out);
+    }
+    return out;
+  }
   const byValue = new Map<unknown, number[]>();
   let repeated = false;
   for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    if (
-      typeof item !== "object" ||
-      item === null ||
-      Array.isArray(item) ||
-      !Object.prototype.hasOwnProperty.call(item, rule.field)
-    )
-      continue;
-    const v = (item as Record<string, unknown>)[rule.field];
-    // a bigint: vsk lint's exact value of an integer beyond 2^53, read from the payload's text
-    if (typeof v !== "number" && typeof v !== "bigint") continue;
-    if (invalid.size > 0 && invalid.has(text.pointers[itemText(rule, text, i)]!)) continue;
+    const v = uniqueValueOf(rule, text, items[i], i, invalid);
+    if (v === undefined) continue;
     const list = byValue.get(v);
     if (list) {
       list.push(i);
@@ -134,33 +156,88 @@ export function checkUniqueItemField(
   }
   if (!repeated) return out;
   byValue.forEach((indexes, value) => {
-    if (indexes.length < 2) return;
-    for (const i of indexes) {
-      // name a few of the others: thousands of duplicates must not make the output quadratic
-      let others = "";
-      let safe = text.tailSafe;
-      let named = 0;
-      for (let k = 0; k < indexes.length && named < 3; k++) {
-        if (indexes[k] === i) continue;
-        const j = itemText(rule, text, indexes[k]!);
-        others += (named === 0 ? "" : ", ") + text.items[j]!;
-        safe &&= text.itemSafe[j]!;
-        named++;
-      }
-      const more = indexes.length - 1 - named;
-      if (more > 0) others += `, ${more} more`;
-      const at = itemText(rule, text, i);
-      const message = `${text.labels[at]!}: ${uniqueItemFieldMessage(value, others, text.tail)}`;
-      const received = receivedOf(value);
-      // the pieces were checked once each (a number holds nothing to redact): see safePiece
-      out.push(
-        safe && text.labelSafe[at]!
-          ? redacted("error", text.shownPointers[at]!, rule.id, message, text.expected, received)
-          : diagnostic("error", text.pointers[at]!, rule.id, message, text.expected, received),
-      );
-    }
+    if (indexes.length > 1) duplicatesOf(rule, text, value, indexes, out);
   });
   return out;
+}
+
+/** SameValueZero, a Map key's equality (a number and a bigint differ). */
+function sameKey(a: unknown, b: unknown): boolean {
+  return a === b || (a !== a && b !== b);
+}
+
+/** Item `i`'s field when the rule checks it (a number or a bigint, its field not already invalid), else undefined. */
+function uniqueValueOf(
+  rule: UniqueItemFieldRule,
+  text: UniqueItemFieldText,
+  item: unknown,
+  i: number,
+  invalid: InvalidPointers,
+): unknown {
+  if (
+    typeof item !== "object" ||
+    item === null ||
+    Array.isArray(item) ||
+    !Object.prototype.hasOwnProperty.call(item, rule.field)
+  )
+    return undefined;
+  const v = (item as Record<string, unknown>)[rule.field];
+  // a bigint: vsk lint's exact value of an integer beyond 2^53, read from the payload's text
+  if (typeof v !== "number" && typeof v !== "bigint") return undefined;
+  if (invalid.size > 0 && invalid.has(text.pointers[itemText(rule, text, i)]!)) return undefined;
+  return v;
+}
+
+/** The findings of one value used by several items (`indexes`, ascending), one per item. */
+function duplicatesOf(
+  rule: UniqueItemFieldRule,
+  text: UniqueItemFieldText,
+  value: unknown,
+  indexes: readonly number[],
+  out: Diagnostic[],
+): void {
+  for (const i of indexes) {
+    if (indexes.length === 2 && i < UNIQUE_TEXT_INDEXES) {
+      // the usual repeat, two items: its message is remembered per item (a log repeats its mistakes)
+      const other = indexes[0] === i ? indexes[1]! : indexes[0]!;
+      const j = itemText(rule, text, other);
+      const at = itemText(rule, text, i);
+      let pair = text.pairs[i];
+      if (pair === undefined || pair.other !== other || pair.value !== value) {
+        const message = `${text.labels[at]!}: ${uniqueItemFieldMessage(value, text.items[j]!, text.tail)}`;
+        text.pairs[i] = pair = { other, value, message };
+      }
+      const received = receivedOf(value);
+      out.push(
+        text.tailSafe && text.itemSafe[j]! && text.labelSafe[at]!
+          ? redacted("error", text.shownPointers[at]!, rule.id, pair.message, text.expected, received)
+          : diagnostic("error", text.pointers[at]!, rule.id, pair.message, text.expected, received),
+      );
+      continue;
+    }
+    // name a few of the others: thousands of duplicates must not make the output quadratic
+    let others = "";
+    let safe = text.tailSafe;
+    let named = 0;
+    for (let k = 0; k < indexes.length && named < 3; k++) {
+      if (indexes[k] === i) continue;
+      const j = itemText(rule, text, indexes[k]!);
+      others += (named === 0 ? "" : ", ") + text.items[j]!;
+      safe &&= text.itemSafe[j]!;
+      named++;
+    }
+    const more = indexes.length - 1 - named;
+    if (more > 0) others += `, ${more} more`;
+    const at = itemText(rule, text, i);
+    const message = `${text.labels[at]!}: ${uniqueItemFieldMessage(value, others, text.tail)}`;
+    const received = receivedOf(value);
+    // the pieces were checked once each (a number holds nothing to redact): see safePiece
+    out.push(
+      safe && text.labelSafe[at]!
+        ? redacted("error", text.shownPointers[at]!, rule.id, message, text.expected, received)
+        : diagnostic("error", text.pointers[at]!, rule.id, message, text.expected, received),
+    );
+  }
 }
 // #endregion runtime
 

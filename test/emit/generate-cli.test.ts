@@ -227,7 +227,8 @@ describe("vsk generate (default models, child process)", () => {
     const commented = join(dir, "out/example/model-c/text-to-video.mts");
     const original = readFileSync(commented, "utf8");
     writeFileSync(commented, `${original}// TODO: ask the vendor about 4K\n`);
-    const run = await vsk(dir, "--check");
+    // in process: --check's exit 1 through a child process is the reformatted case's above
+    const run = await inProcess(dir, "--check");
     writeFileSync(commented, original);
     expect(run.status).toBe(1);
     expect(run.stdout).toBe("");
@@ -261,7 +262,8 @@ describe("vsk generate (default models, child process)", () => {
       expect(refused.status).toBe(2);
       expect(refused.stderr).toMatch(/holds files that vsk did not generate \(example\/stray\.ts\)/);
       rmSync(join(dir, "out/example/stray.ts"));
-      const regenerate = await vsk(dir);
+      // in process: the child process of this describe's beforeAll wrote the first bytes
+      const regenerate = await inProcess(dir);
       expect(regenerate.status).toBe(0);
       const tree = readTree(join(dir, "out"));
       expect([...tree.keys()]).toEqual([...first.keys()]);
@@ -296,7 +298,8 @@ describe("rules follow each endpoint's schema (spec 2.2, 4.4, 4.5)", () => {
       mkdirSync(join(dir, `snapshot/acme/${to}`), { recursive: true });
       writeFileSync(join(dir, `snapshot/acme/${to}/latest.json`), text.split(`example/${from}`).join(`acme/${to}`));
     }
-    run = await vsk(dir);
+    // in process: what generate prints is the same code path as the child process above
+    run = await inProcess(dir);
   });
 
   it("generate prints each endpoint's rule ids, or that it has none", () => {
@@ -470,7 +473,8 @@ let hostileRun: Promise<{ dir: string; generated: Run }> | undefined;
 function hostile(): Promise<{ dir: string; generated: Run }> {
   hostileRun ??= (async () => {
     const dir = project("hostile", { models: [{ id: "hostile/model-h" }, { id: "hostile/model-o" }] }, HOSTILE);
-    return { dir, generated: await vsk(dir) };
+    // in process: the generated code is what is under test here (tsc and plain node run it)
+    return { dir, generated: await inProcess(dir) };
   })();
   return hostileRun;
 }

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { vskInProcess } from "../cli/run.js";
 import { findUnsafePattern, superLinearReason } from "../../src/emit/hostile-shapes.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -62,6 +63,14 @@ function project(name: string, inputs: Record<string, string>): string {
 }
 
 const generate = (dir: string) => node([CLI, "generate"], dir);
+/**
+ * `vsk generate` in this process (issue 42.4), where a refusal's exit code and one line were shown
+ * by the child process of the first refusal (the ReDoS pattern): the same bundle and output.
+ */
+const generateInProcess = async (dir: string): Promise<{ status: number | null; stdout: string; stderr: string }> => {
+  const run = await vskInProcess(["generate"], dir);
+  return { status: run.code, stdout: run.stdout, stderr: run.stderr };
+};
 const oneLineNoStack = (text: string) => {
   expect(text.trimEnd().split("\n")).toHaveLength(1);
   expect(text).not.toMatch(/^\s+at .+[(:]\d+/m);
@@ -112,7 +121,7 @@ describe("super-linear patterns", () => {
 it("endpoints x and x.types: exit 2 naming both, nothing written", async () => {
   const input = '{"type":"object","properties":{"prompt":{"type":"string"}}}';
   const dir = project("clash", { x: input, "x.types": input });
-  const run = await generate(dir);
+  const run = await generateInProcess(dir);
   expect(run.status).toBe(2);
   expect(run.stderr).toContain("t/m/x.types and t/m/x would both write t/m/x.types.mts");
   oneLineNoStack(run.stderr);
@@ -122,7 +131,7 @@ it("endpoints x and x.types: exit 2 naming both, nothing written", async () => {
 it("a schema nested 200 levels deep: exit 2 with one line, no stack trace", async () => {
   let deep = '{"type":"string"}';
   for (let i = 0; i < 200; i++) deep = `{"type":"object","properties":{"n":${deep}}}`;
-  const run = await generate(project("deep", { "text-to-video": deep }));
+  const run = await generateInProcess(project("deep", { "text-to-video": deep }));
   expect(run.status).toBe(2);
   expect(run.stderr).toContain("t/m/text-to-video input: the schema is nested more than 64 levels deep");
   oneLineNoStack(run.stderr);
@@ -203,7 +212,7 @@ it("an optional __proto__ as the only such name is validated as well", async () 
     "text-to-video":
       '{"type":"object","properties":{"prompt":{"type":"string"},"__proto__":{"type":"string","minLength":2}}}',
   });
-  expect((await generate(dir)).status).toBe(0);
+  expect((await generateInProcess(dir)).status).toBe(0);
   writeFileSync(
     join(dir, "p.ndjson"),
     '{"prompt":"x","__proto__":"a"}\n{"prompt":"x","__proto__":"ab"}\n{"prompt":"x"}\n',

@@ -99,7 +99,12 @@ function mixedLog(count: number): Buffer {
     (i) => JSON.stringify({ model: "nobody/else", endpoint: "x", input: { i } }),
     (i) => JSON.stringify({ prompt: `bare ${i}` }),
     (i) => `${JSON.stringify({ model: "modelA", endpoint: "text-to-video", input: { prompt: `crlf ${i}` } })}\r`,
-    (i) => JSON.stringify({ model: "modelB", endpoint: "reference-to-video", input: { prompt: "p".repeat(3000 + i) } }),
+    (i) =>
+      JSON.stringify({
+        model: "modelB",
+        endpoint: "reference-to-video",
+        input: { prompt: "p".repeat(3000 + (i % 2000)) },
+      }),
     (i) => JSON.stringify({ model: "probe", endpoint: "echo", input: { i } }),
   ];
   const parts: Buffer[] = [];
@@ -269,7 +274,7 @@ describe("lint --jobs", () => {
     const log = [readFileSync(join(project, "requests.ndjson"), "utf8")];
     // a worker dies on the first of these it lints; the main thread lints some batches itself (it
     // keeps up to 8 while the worker is busy), so there are enough for several batches
-    for (let i = 0; i < lines(20_000); i++) log.push('{"model":"probe","endpoint":"echo","input":{"die":true}}\n');
+    for (let i = 0; i < lines(80_000); i++) log.push('{"model":"probe","endpoint":"echo","input":{"die":true}}\n');
     writeFileSync(join(project, "dies.ndjson"), log.join(""));
     const run = lint(["dies.ndjson", "--format", "json", "--jobs", "2"]);
     lintedInWorkers();

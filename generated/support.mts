@@ -218,41 +218,36 @@ export function safePiece(text: string): boolean {
   return !mayHoldSecret(text) && last !== 63 /* ? */ && last !== 35; /* # */
 }
 
-/** Texts already redacted: the same messages come back payload after payload (bounded). */
+/** Texts and pointers already redacted: the same ones come back payload after payload (bounded). */
 const REDACTED = new Map<string, string>();
+const REDACTED_POINTERS = new Map<string, string>();
 
-/** `redactUrlsInText`, remembered for texts up to 1024 characters. */
-function redactOnce(text: string): string {
-  if (!mayHoldSecret(text)) return text; // the fast path of most messages, without a lookup
-  let out = REDACTED.get(text);
+/** `redact(text)`, remembered in `seen` for texts up to 1024 characters (at most 4096 of them). */
+function remembered(seen: Map<string, string>, text: string, redact: (text: string) => string): string {
+  let out = seen.get(text);
   if (out === undefined) {
-    out = redactUrlsInText(text);
+    out = redact(text);
     if (text.length <= 1024) {
-      if (REDACTED.size >= 4096) REDACTED.clear();
-      REDACTED.set(text, out);
+      if (seen.size >= 4096) seen.clear();
+      seen.set(text, out);
     }
   }
   return out;
 }
 
-/** Pointers already redacted, token by token (bounded). */
-const REDACTED_POINTERS = new Map<string, string>();
+/** `redactUrlsInText`, remembered. */
+function redactOnce(text: string): string {
+  if (!mayHoldSecret(text)) return text; // the fast path of most messages, without a lookup
+  return remembered(REDACTED, text, redactUrlsInText);
+}
 
 /**
- * `redactPointer`, remembered for pointers up to 1024 characters: each field name is redacted as
- * the value it is, never the pointer's text (a cut inside `~1` left an invalid pointer).
+ * `redactPointer`, remembered: each field name is redacted as the value it is, never the
+ * pointer's text (a cut inside `~1` left an invalid pointer).
  */
 export function redactPointerOnce(pointer: string): string {
   if (!pointer.includes("~") && !mayHoldSecret(pointer)) return pointer; // most pointers, without a lookup
-  let out = REDACTED_POINTERS.get(pointer);
-  if (out === undefined) {
-    out = redactPointer(pointer);
-    if (pointer.length <= 1024) {
-      if (REDACTED_POINTERS.size >= 4096) REDACTED_POINTERS.clear();
-      REDACTED_POINTERS.set(pointer, out);
-    }
-  }
-  return out;
+  return remembered(REDACTED_POINTERS, pointer, redactPointer);
 }
 
 /** The pointers of the fields that failed their schema: a rule about such a field adds nothing. */

@@ -111,7 +111,9 @@ describe("an NDJSON line over --max-line-bytes", () => {
     const report = JSON.parse(stdout) as Report;
     expect(report.results.map((r) => r.diagnostics.map((d) => d.rule))).toEqual([["lint/line-too-long"], []]);
     const maxRssMb = Number(/maxRSS=(\d+)/.exec(stderr)![1]) / 1024;
-    expect(maxRssMb).toBeLessThan(120); // the line alone is 150 MB
+    // the line alone is 150 MB: held whole, the peak is that plus node's own ~45 MB; read in chunks,
+    // it is ~70-130 MB (the chunks not yet collected: 132 MB seen on a loaded machine, so not 120)
+    expect(maxRssMb).toBeLessThan(150);
   });
 });
 

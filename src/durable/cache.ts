@@ -17,11 +17,11 @@ import { basename, dirname, isAbsolute, join } from "node:path";
 /** The directory every cache path of ours sits in; it and everything below it is checked. */
 export const CACHE_NAME = "video-schema-kit";
 
-/** 16 hex digits of the SHA-256 of the texts (each ended by a NUL): a cache key or file name. */
-export function contentHash(...texts: string[]): string {
+/** The SHA-256 of the texts (each ended by a NUL), in hex: a cache key (`length` digits of it for a file name). */
+export function contentHash(texts: readonly string[], length = 64): string {
   const h = createHash("sha256");
   for (const t of texts) h.update(t).update("\0");
-  return h.digest("hex").slice(0, 16);
+  return h.digest("hex").slice(0, length);
 }
 
 /**

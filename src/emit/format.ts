@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, rmSync, utimesSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { cacheDir, distrust, distrustChain, writeCacheFile } from "../durable/index.js";
+import { cacheDir, contentHash, distrust, distrustChain, writeCacheFile } from "../durable/index.js";
 import { EmitError } from "./validator.js";
 import type { GeneratedFile } from "./generated-file.js";
 
@@ -40,12 +40,6 @@ const MAX_ENTRIES = 2000;
 const KEEP_ENTRIES = 1500;
 /** An entry larger than this is not read (a cache file is never trusted to be small). */
 const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
-
-const sha256 = (...texts: string[]): string => {
-  const h = createHash("sha256");
-  for (const t of texts) h.update(t).update("\0");
-  return h.digest("hex");
-};
 
 /** What an entry's first line holds: the SHA-256 of its text. */
 const digest = (text: string): string => createHash("sha256").update(text).digest("hex");
@@ -75,13 +69,13 @@ export class FormatCache {
   constructor(outDir: string, env: Readonly<Record<string, string | undefined>> = process.env) {
     this.root = cacheDir(outDir, "format", env);
     const version = prettierVersion();
-    this.salt = sha256(version ?? "", JSON.stringify(PRETTIER_OPTIONS));
+    this.salt = contentHash([version ?? "", JSON.stringify(PRETTIER_OPTIONS)]);
     this.refused =
       version === undefined ? "prettier's version cannot be read" : (distrustChain(this.root) ?? undefined);
   }
 
   key(parser: string, text: string): string {
-    return sha256(this.salt, parser, text);
+    return contentHash([this.salt, parser, text]);
   }
 
   get(key: string): string | undefined {

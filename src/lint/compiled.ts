@@ -17,13 +17,10 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  cacheDir,
-  contentHash as hash,
-  distrust,
-  distrustChain,
-  writeCacheFile as writeAtomically,
-} from "../durable/index.js";
+import { cacheDir, contentHash, distrust, distrustChain, writeCacheFile as writeAtomically } from "../durable/index.js";
+
+/** 16 hex digits of the texts' hash: the cache's file and directory names. */
+const hash = (...texts: string[]): string => contentHash(texts, 16);
 
 /** The support modules every validator imports, relative to the generated directory. */
 const SUPPORT = ["support.mts", "redact.mts"];

@@ -21,10 +21,11 @@ const DEFAULT_JOBS = Math.min(availableParallelism(), 4);
 
 /**
  * The thresholds are lowered for these runs (issue 42.4: src/lint/jobs.ts's test hook): line counts
- * divided by 2 and byte sizes by 8, so that the inputs that cross them are kilobytes, not tens
- * of megabytes. Every input below is scaled the same way (`lines(n)`, `bytes(n)`).
+ * divided by 10 and byte sizes by 64, so that the inputs that cross them are hundreds of kilobytes,
+ * not tens of megabytes. Every input below is scaled the same way (`lines(n)`, `bytes(n)`). The
+ * batches are not scaled (256 KiB or 4,096 lines): the mixed log still makes several per run.
  */
-const SCALE = { lines: 2, bytes: 8 };
+const SCALE = { lines: 10, bytes: 64 };
 const lines = (n: number) => Math.floor(n / SCALE.lines);
 const bytes = (n: number) => Math.floor(n / SCALE.bytes);
 const SCALED = { VSK_TEST_LINT_JOBS: `${SCALE.lines}/${SCALE.bytes}` };
@@ -33,14 +34,28 @@ const SCALED = { VSK_TEST_LINT_JOBS: `${SCALE.lines}/${SCALE.bytes}` };
 const INLINE_LINES = lines(10_000);
 
 /**
- * The probe: valid always; on a worker it leaves a file; `wait` holds the main thread until a
- * worker has loaded it (with PROBE_WAIT=1: the --jobs 2 runs); `die` ends a worker.
+ * The probe: valid always; on a worker it leaves a file once that worker has said it is ready;
+ * `wait` holds the main thread until then (with PROBE_WAIT=1: the --jobs 2 runs), so the lines
+ * after it go to the worker however slowly threads start; `die` ends a worker.
+ *
+ * A worker says it is ready (src/lint/worker.ts: \`{ ready: true }\` on its parentPort) once it
+ * has imported every validator, this one too; the file is written just after that message is
+ * posted, so the main thread, let go, takes it at its next turn (within a read or two of 64 KiB).
+ * Writing it when the probe was imported (as before) let the main thread go while the worker
+ * still loaded the others: the test then needed megabytes after the wait line to outlast that.
  */
-const PROBE = `import { isMainThread, threadId } from "node:worker_threads";
+const PROBE = `import { isMainThread, parentPort, threadId } from "node:worker_threads";
 import { appendFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 const dir = process.env.PROBE_DIR;
-if (!isMainThread) writeFileSync(join(dir, "started-" + threadId), "");
+if (!isMainThread) {
+  const post = parentPort.postMessage.bind(parentPort);
+  parentPort.postMessage = (message, transfer) => {
+    post(message, transfer);
+    if (message !== null && typeof message === "object" && message.ready === true)
+      writeFileSync(join(dir, "started-" + threadId), "");
+  };
+}
 export function validate(input) {
   if (input.wait === true && isMainThread && process.env.PROBE_WAIT === "1") {
     const tick = new Int32Array(new SharedArrayBuffer(4));
@@ -224,10 +239,12 @@ describe("lint --jobs", () => {
     const probe = '{"model":"probe","endpoint":"echo","input":{}}\n';
     // the probe's wait line holds this thread until a worker has started (the input is too small to outlast a slow start)
     const wait = '{"model":"probe","endpoint":"echo","input":{"wait":true}}\n';
-    // just over 66 MiB (scaled) past the first lines: no more than the threshold needs
-    const pairs = Math.ceil((66 * MiB) / (padded + probe).length) + 1;
+    // just over 64 MiB (scaled) left once the first lines are read, whatever the 64 KiB reads
+    // (src/lint/inputs.ts) have read ahead of them: no more than the threshold needs
+    const needed = 64 * MiB + 2 * 64 * 1024;
+    const pairs = Math.ceil(needed / (padded + probe).length) + 1;
     const large = Buffer.from(padded.repeat(INLINE_LINES) + wait + (padded + probe).repeat(pairs));
-    expect(large.length - INLINE_LINES * padded.length).toBeGreaterThan(66 * MiB);
+    expect(large.length - INLINE_LINES * padded.length).toBeGreaterThan(needed);
     writeFileSync(join(project, "large.ndjson"), large);
     writeFileSync(join(project, "large.ndjson.gz"), gzipSync(large));
     for (const file of ["large.ndjson", "large.ndjson.gz"]) {
@@ -239,7 +256,11 @@ describe("lint --jobs", () => {
   }, 240_000);
 
   it("--jobs 2 on piped NDJSON writes what --jobs 1 writes", () => {
-    const log = readFileSync(join(project, "requests.ndjson"));
+    // then 2.5 MiB of cheap lines (valid probe payloads padded with spaces): reading a pipe, node
+    // may take up to 2 MiB before the main thread sees the worker's ready message (libuv reads a
+    // pipe up to 32 times a turn), and the lines after that are the ones that go to the worker
+    const padded = `{"model":"probe","endpoint":"echo","input":{}}${" ".repeat(4000)}\n`;
+    const log = Buffer.concat([readFileSync(join(project, "requests.ndjson")), Buffer.from(padded.repeat(640))]);
     const one = lint(["-", "--format", "json", "--jobs", "1"], log);
     const two = lint(["-", "--format", "json", "--jobs", "2"], log);
     expect(lintedInWorkers(), two.stderr).toBeGreaterThan(0);
@@ -274,7 +295,8 @@ describe("lint --jobs", () => {
     const log = [readFileSync(join(project, "requests.ndjson"), "utf8")];
     // a worker dies on the first of these it lints; the main thread lints some batches itself (it
     // keeps up to 8 while the worker is busy), so there are enough for several batches
-    for (let i = 0; i < lines(80_000); i++) log.push('{"model":"probe","endpoint":"echo","input":{"die":true}}\n');
+    // (batches are not scaled: 40,000 lines are ten of them whatever SCALE says)
+    for (let i = 0; i < 40_000; i++) log.push('{"model":"probe","endpoint":"echo","input":{"die":true}}\n');
     writeFileSync(join(project, "dies.ndjson"), log.join(""));
     const run = lint(["dies.ndjson", "--format", "json", "--jobs", "2"]);
     lintedInWorkers();

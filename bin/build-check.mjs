@@ -11,8 +11,13 @@ import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
 const stamp = join(root, "dist/.build-stamp");
-/** What the build reads: tsconfig.build.json's includes, then scripts/embed.mjs and scripts/bundle.mjs. */
+/**
+ * What the build reads: tsconfig.build.json's includes, then scripts/embed.mjs and scripts/bundle.mjs,
+ * and the package files (the build's own command, the versions of tsc, esbuild and prettier).
+ */
 const INPUTS = [
+  "package.json",
+  "package-lock.json",
   "src",
   "generated",
   "templates",
@@ -73,3 +78,14 @@ export function staleReason() {
 }
 
 if (process.argv[2] === "--stamp") writeFileSync(stamp, hashOf(inputFiles()) + "\n");
+// `npm test`'s first step (`--current || npm run build`): exit 0 when the build is current (a tree
+// built and not changed since: its ~4 s are not spent again), else 1 with the reason
+if (process.argv[2] === "--current") {
+  const reason = staleReason();
+  process.stdout.write(
+    reason === undefined
+      ? "build-check: dist/ is current (dist/.build-stamp): not rebuilt\n"
+      : `build-check: ${reason}\n`,
+  );
+  process.exitCode = reason === undefined ? 0 : 1;
+}

@@ -6,6 +6,7 @@ import {
   diagnostic,
   redacted,
   redactOnce,
+  unworded,
   type Diagnostic,
   type Expected,
   type JsonValue,
@@ -322,9 +323,13 @@ export function diagnosticsFromAjv(
   input: unknown,
   max = Infinity,
   omitted?: string[],
+  /** false: counted, not worded (`FindingLimit.words`); duplicates are still told apart by their words */
+  words = true,
 ): Diagnostic[] {
   if (!errors || errors.length === 0) return [];
   const out: Diagnostic[] = [];
+  // unworded: the error of each finding kept, whose words tell duplicates at one pointer apart
+  const kept: AjvError[] | undefined = words ? undefined : [];
   // duplicates (the same pointer and message) are dropped: by a scan while the list is short,
   // by a set of keys beyond (a payload with thousands of errors stays linear)
   let seen: Set<string> | undefined;
@@ -362,6 +367,27 @@ export function diagnosticsFromAjv(
       omitted.push(pointer);
       continue;
     }
+    if (kept !== undefined) {
+      const d = unwordedSchemaDiagnostic(error);
+      if (seen === undefined && out.length < 32) {
+        let again = false;
+        for (let i = 0; i < out.length && !again; i++)
+          again =
+            out[i]!.pointer === d.pointer &&
+            schemaDiagnostic(kept[i]!, input).message === schemaDiagnostic(error, input).message;
+        if (!again) (out.push(d), kept.push(error));
+        continue;
+      }
+      if (seen === undefined)
+        seen = new Set(out.map((o, i) => `${o.pointer}\u0000${schemaDiagnostic(kept[i]!, input).message}`));
+      const key = `${d.pointer}\u0000${schemaDiagnostic(error, input).message}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        out.push(d);
+        kept.push(error);
+      }
+      continue;
+    }
     const d = schemaDiagnostic(error, input);
     if (seen === undefined && out.length < 32) {
       let again = false;
@@ -378,5 +404,12 @@ export function diagnosticsFromAjv(
     }
   }
   return out;
+}
+
+/** A schema error counted, not worded (`FindingLimit.words === false`): its field and `schema/<keyword>`. */
+function unwordedSchemaDiagnostic(error: AjvError): Diagnostic {
+  let rule = SCHEMA_RULES.get(error.keyword);
+  if (rule === undefined) SCHEMA_RULES.set(error.keyword, (rule = `schema/${error.keyword}`));
+  return unworded("error", errorPointer(error), rule);
 }
 // #endregion runtime

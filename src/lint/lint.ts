@@ -262,6 +262,12 @@ export class Linter {
   warn?: (text: string) => void;
   /** `--max-findings-per-request`: findings kept per payload, the rest counted in one (capFindings) */
   maxFindings = DEFAULT_MAX_FINDINGS;
+  /**
+   * false when no finding is shown (`--summary-only`, nothing observing the results): the
+   * validators count findings without wording them (`FindingLimit.words`; the tables read only
+   * their rule, pointer and severity)
+   */
+  words = true;
   constructor(
     private readonly registry: ValidatorRegistry,
     private readonly target: LintTarget,
@@ -411,11 +417,12 @@ export class Linter {
     return verdict instanceof Promise ? verdict.then(this.deliver) : this.deliver(verdict);
   };
 
-  /** `{ max: maxFindings }`, made once per value of `maxFindings` (not once per payload). */
-  private limitObject: { max: number } | undefined;
-  private get limit(): { max: number } {
+  /** `{ max: maxFindings, words }`, made once per value of the two (not once per payload). */
+  private limitObject: { max: number; words: boolean } | undefined;
+  private get limit(): { max: number; words: boolean } {
     let limit = this.limitObject;
-    if (limit === undefined || limit.max !== this.maxFindings) limit = this.limitObject = { max: this.maxFindings };
+    if (limit === undefined || limit.max !== this.maxFindings || limit.words !== this.words)
+      limit = this.limitObject = { max: this.maxFindings, words: this.words };
     return limit;
   }
 

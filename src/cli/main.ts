@@ -162,7 +162,7 @@ export function runAsProgram(argv: string[]): Promise<void> {
   const compileCache = useCompileCache(fileURLToPath(new URL(".", import.meta.url)));
   if (compileCache?.refused !== undefined)
     process.stderr.write(
-      `vsk: warning: ${terminalText(`not using the compile cache ${compileCache.dir}: ${compileCache.refused}`)}\n`,
+      `vsk: warning: ${terminalText(`not using the compile cache ${compileCache.dir}: ${compileCache.refused} (give the folder back to your user with mode 0700, or set NODE_DISABLE_COMPILE_CACHE=1)`)}\n`,
     );
   process.stdout.on("error", exitQuietlyOnClosedPipe);
   // `vsk … 2>&1 | head -1`: nothing can report a failed stderr, so it ends quietly too

@@ -104,16 +104,16 @@ type EnableCompileCache = (dir: string) => CompileCacheResult;
  * (vsk's bundle, yargs, prettier, ts-morph: `vsk generate --check` 2.0-2.9 s -> 1.2-1.4 s, `vsk lint
  * file.json` -10 ms on Node 22). Compiled code is code we run, so the folder must be trusted as every
  * cache of ours is; an untrusted one is not used and the reason is returned, to be said. Nothing
- * happens on a Node without the API (20), or when the user chose: `NODE_COMPILE_CACHE` (Node
+ * happens on a Node without the API (20; `enable` null), or when the user chose: `NODE_COMPILE_CACHE` (Node
  * enabled it already, in their folder) or `NODE_DISABLE_COMPILE_CACHE`.
  */
 export function useCompileCache(
   packageDir: string,
   env: Readonly<Record<string, string | undefined>> = process.env,
-  enable: EnableCompileCache | undefined = (nodeModule as { enableCompileCache?: EnableCompileCache })
-    .enableCompileCache,
+  enable: EnableCompileCache | null = (nodeModule as { enableCompileCache?: EnableCompileCache }).enableCompileCache ??
+    null,
 ): { dir: string; refused?: string } | undefined {
-  if (enable === undefined || env.NODE_COMPILE_CACHE !== undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined)
+  if (enable === null || env.NODE_COMPILE_CACHE !== undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined)
     return undefined;
   const dir = cacheDir(packageDir, "v8", env);
   try {

@@ -67,7 +67,7 @@ describe("vsk's compile cache", () => {
   it("does nothing where Node has none, or the user chose: NODE_COMPILE_CACHE, NODE_DISABLE_COMPILE_CACHE", () => {
     const { project, cli } = installed();
     const { calls, enable } = recorder();
-    expect(useCompileCache(cli, {}, undefined)).toBeUndefined();
+    expect(useCompileCache(cli, {}, null)).toBeUndefined();
     expect(useCompileCache(cli, { NODE_COMPILE_CACHE: join(project, "theirs") }, enable)).toBeUndefined();
     expect(useCompileCache(cli, { NODE_DISABLE_COMPILE_CACHE: "1" }, enable)).toBeUndefined();
     expect(calls).toEqual([]);

@@ -294,6 +294,20 @@ export function invalidPointers(
 export interface FindingLimit {
   readonly max?: number;
   readonly errorsOnly?: boolean;
+  /**
+   * `false`: the findings are counted, not worded, for a caller that shows none of them (`vsk lint
+   * --summary-only`): each keeps its severity, pointer and rule, with `message` "" and no
+   * `expected` or `received` (the same findings, in the same order, as when worded).
+   */
+  readonly words?: boolean;
+}
+
+/**
+ * A finding counted, not worded (`FindingLimit.words === false`): its severity, its pointer
+ * (redacted as a worded one's is) and its rule.
+ */
+function unworded(severity: Severity, pointer: string, rule: string): Diagnostic {
+  return redacted(severity, redactPointerOnce(pointer), rule, "");
 }
 
 /** Findings kept per payload by default: `vsk lint`'s `--max-findings-per-request` and `~standard.validate`'s issues. */
@@ -651,12 +665,21 @@ function sameParams(a: Record<string, unknown>, b: Record<string, unknown>): boo
     const x = a[name];
     const y = b[name];
     if (x === y) continue;
-    if (name === "otherForms" && Array.isArray(x) && Array.isArray(y) && x.join(",") === y.join(","))
-      continue;
+    if (name === "otherForms" && Array.isArray(x) && Array.isArray(y) && sameList(x, y)) continue;
     return false;
   }
   for (const _ in b) n--;
   return n === 0;
+}
+
+/** Two lists of other forms as the same text (`join(",")`), item by item first. */
+function sameList(x: readonly unknown[], y: readonly unknown[]): boolean {
+  if (x.length === y.length) {
+    let same = true;
+    for (let i = 0; i < x.length && same; i++) same = x[i] === y[i];
+    if (same) return true;
+  }
+  return x.join(",") === y.join(",");
 }
 
 /** Params a remembered message may depend on: primitives and arrays only. */
@@ -818,6 +841,22 @@ function rememberLast(
 }
 
 /**
+ * `s` naming the other forms its field accepts: its params (in their order) and `otherForms`.
+ * Written out, not spread: two object spreads were a third of checking a payload with an anyOf
+ * error (and the params they made were slow to walk again).
+ */
+function withOtherForms(s: AjvError, otherForms: string[]): AjvError {
+  const params: Record<string, unknown> = Object.assign({}, s.params);
+  params.otherForms = otherForms;
+  return { instancePath: s.instancePath, schemaPath: s.schemaPath, keyword: s.keyword, params };
+}
+
+/** Whether `path` is below `base` (`base/…`), without making the prefix string. */
+function below(path: string, base: string): boolean {
+  return path.length > base.length && path.charCodeAt(base.length) === 47 && path.startsWith(base);
+}
+
+/**
  * Ajv reports every branch of a failed `anyOf`. A person wants one answer: the branch whose type
  * matched (e.g. `duration: 40 is above the maximum 30` rather than "must be null"), or, when no
  * branch's type matched, a single "expected integer or null" message.
@@ -839,7 +878,7 @@ function collapseAnyOf(errors: readonly AjvError[]): readonly AjvError[] {
     let first = k;
     while (
       first > 0 &&
-      errors[first - 1]!.schemaPath.startsWith(prefix) &&
+      below(errors[first - 1]!.schemaPath, e.schemaPath) &&
       errors[first - 1]!.instancePath.startsWith(e.instancePath)
     )
       first--;
@@ -884,7 +923,7 @@ function collapseAnyOf(errors: readonly AjvError[]): readonly AjvError[] {
         // such a form only after an enum/const miss, where "or an integer" is the useful hint)
         const named =
           s.keyword === "enum" || s.keyword === "const" ? distinct : distinct.filter((t) => t === "null");
-        if (named.length > 0) replaced.set(s, { ...s, params: { ...s.params, otherForms: named } });
+        if (named.length > 0) replaced.set(s, withOtherForms(s, named));
       }
     } else {
       added.push({
@@ -912,9 +951,13 @@ export function diagnosticsFromAjv(
   input: unknown,
   max = Infinity,
   omitted?: string[],
+  /** false: counted, not worded (`FindingLimit.words`); duplicates are still told apart by their words */
+  words = true,
 ): Diagnostic[] {
   if (!errors || errors.length === 0) return [];
   const out: Diagnostic[] = [];
+  // unworded: the error of each finding kept, whose words tell duplicates at one pointer apart
+  const kept: AjvError[] | undefined = words ? undefined : [];
   // duplicates (the same pointer and message) are dropped: by a scan while the list is short,
   // by a set of keys beyond (a payload with thousands of errors stays linear)
   let seen: Set<string> | undefined;
@@ -952,6 +995,27 @@ export function diagnosticsFromAjv(
       omitted.push(pointer);
       continue;
     }
+    if (kept !== undefined) {
+      const d = unwordedSchemaDiagnostic(error);
+      if (seen === undefined && out.length < 32) {
+        let again = false;
+        for (let i = 0; i < out.length && !again; i++)
+          again =
+            out[i]!.pointer === d.pointer &&
+            schemaDiagnostic(kept[i]!, input).message === schemaDiagnostic(error, input).message;
+        if (!again) (out.push(d), kept.push(error));
+        continue;
+      }
+      if (seen === undefined)
+        seen = new Set(out.map((o, i) => `${o.pointer}\u0000${schemaDiagnostic(kept[i]!, input).message}`));
+      const key = `${d.pointer}\u0000${schemaDiagnostic(error, input).message}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        out.push(d);
+        kept.push(error);
+      }
+      continue;
+    }
     const d = schemaDiagnostic(error, input);
     if (seen === undefined && out.length < 32) {
       let again = false;
@@ -968,6 +1032,13 @@ export function diagnosticsFromAjv(
     }
   }
   return out;
+}
+
+/** A schema error counted, not worded (`FindingLimit.words === false`): its field and `schema/<keyword>`. */
+function unwordedSchemaDiagnostic(error: AjvError): Diagnostic {
+  let rule = SCHEMA_RULES.get(error.keyword);
+  if (rule === undefined) SCHEMA_RULES.set(error.keyword, (rule = `schema/${error.keyword}`));
+  return unworded("error", errorPointer(error), rule);
 }
 
 // vsk's src/diagnostics/standard-schema.ts
@@ -1612,6 +1683,8 @@ export function checkUniqueItemField(
   rule: UniqueItemFieldRule,
   input: Record<string, unknown>,
   invalid: InvalidPointers,
+  _max = Infinity,
+  words = true,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   const items = itemsAt(input, rule.array);
@@ -1639,7 +1712,7 @@ export function checkUniqueItemField(
           indexes.push(j);
           grouped[j] = true;
         }
-      if (indexes.length > 1) duplicatesOf(rule, text, v, indexes, out);
+      if (indexes.length > 1) duplicatesOf(rule, text, v, indexes, out, words);
     }
     return out;
   }
@@ -1656,7 +1729,7 @@ export function checkUniqueItemField(
   }
   if (!repeated) return out;
   byValue.forEach((indexes, value) => {
-    if (indexes.length > 1) duplicatesOf(rule, text, value, indexes, out);
+    if (indexes.length > 1) duplicatesOf(rule, text, value, indexes, out, words);
   });
   return out;
 }
@@ -1695,8 +1768,14 @@ function duplicatesOf(
   value: unknown,
   indexes: readonly number[],
   out: Diagnostic[],
+  /** false: counted, not worded (`FindingLimit.words`) */
+  words: boolean,
 ): void {
   for (const i of indexes) {
+    if (!words) {
+      out.push(redacted("error", text.shownPointers[itemText(rule, text, i)]!, rule.id, ""));
+      continue;
+    }
     if (indexes.length === 2 && i < UNIQUE_TEXT_INDEXES) {
       // the usual repeat, two items: its message is remembered per item (a log repeats its mistakes)
       const other = indexes[0] === i ? indexes[1]! : indexes[0]!;
@@ -1774,6 +1853,8 @@ export function checkItemFieldWithinDuration(
   rule: ItemFieldWithinDurationRule,
   input: Record<string, unknown>,
   invalid: InvalidPointers,
+  _max: number,
+  words: boolean,
 ): Diagnostic[] {
   if (invalid.has(rule.duration)) return [];
   const given = valueAt(input, rule.duration);
@@ -1787,6 +1868,7 @@ export function checkItemFieldWithinDuration(
     const v = valueAtTokens(item, field);
     if (typeof v === "number" && v > last && !invalid.has(`${rule.array}/${i}/${rule.field}`)) {
       const pointer = `${rule.array}/${i}/${rule.field}`;
+      if (!words) return void out.push(redacted("error", redactPointerOnce(pointer), rule.id, ""));
       out.push(
         diagnostic(
           "error",
@@ -1820,13 +1902,20 @@ export const requiresFlagMessage = (flagLabel: string, flag: unknown, spec: stri
   `requires ${flagLabel}: true, but ${flag === undefined ? `${flagLabel} is not set (default false)` : `${flagLabel} is ${describeValue(flag)}`} (spec ${spec})`;
 
 /** spec 4.4: file_url and web_url require enable_thinking=true */
-export function checkRequiresFlag(rule: RequiresFlagRule, input: Record<string, unknown>): Diagnostic[] {
+export function checkRequiresFlag(
+  rule: RequiresFlagRule,
+  input: Record<string, unknown>,
+  _invalid: InvalidPointers,
+  _max: number,
+  words: boolean,
+): Diagnostic[] {
   const value = valueAt(input, rule.field);
   // set = a value that names something: an empty string names no document or page (spec 4.4:
   // "Document URL to base the video on", a URI of length 1 to 2083 "or any string")
   if (value === undefined || value === null || value === "") return [];
   const flag = valueAt(input, rule.flag);
   if (flag === true) return [];
+  if (!words) return [redacted("error", redactPointerOnce(rule.field), rule.id, "")];
   return [
     diagnostic(
       "error",
@@ -1871,10 +1960,13 @@ export function checkIntegerInSetOrRange(
   rule: IntegerInSetOrRangeRule,
   input: Record<string, unknown>,
   invalid: InvalidPointers,
+  _max: number,
+  words: boolean,
 ): Diagnostic[] {
   if (invalid.has(rule.field)) return [];
   const v = valueAt(input, rule.field);
   if (typeof v !== "number" || rule.values.includes(v) || (v >= rule.min && v <= rule.max)) return [];
+  if (!words) return [redacted("error", redactPointerOnce(rule.field), rule.id, "")];
   return [
     diagnostic(
       "error",
@@ -1930,12 +2022,20 @@ export const promptLengthRecommendationMessage = (
 export function checkPromptLengthRecommendation(
   rule: PromptLengthRecommendationRule,
   input: Record<string, unknown>,
+  _invalid: InvalidPointers,
+  _max: number,
+  worded: boolean,
 ): Diagnostic[] {
   const text = valueAt(input, rule.field);
   if (typeof text !== "string") return [];
   const cjk = countMatches(CJK, text);
   const words = countMatches(WORD, text);
   const out: Diagnostic[] = [];
+  if (!worded) {
+    const n = (cjk > rule.maxCjkCharacters ? 1 : 0) + (words > rule.maxWords ? 1 : 0);
+    for (let i = 0; i < n; i++) out.push(redacted("warning", redactPointerOnce(rule.field), rule.id, ""));
+    return out;
+  }
   if (cjk > rule.maxCjkCharacters)
     out.push(
       diagnostic(
@@ -1999,10 +2099,12 @@ export function checkUnknownFields(
   input: Record<string, unknown>,
   _invalid: InvalidPointers,
   max: number,
+  words: boolean,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   // most payloads have no unknown field: find that out without building a pointer
-  if (hasUnknownIn(rule, rule, input)) unknownIn(rule, rule, input, "", { out, max, unworded: undefined });
+  if (hasUnknownIn(rule, rule, input))
+    unknownIn(rule, rule, input, "", { out, max, words, unworded: undefined });
   return out;
 }
 
@@ -2014,6 +2116,8 @@ export function checkUnknownFields(
 interface Found {
   out: Diagnostic[];
   max: number;
+  /** false: each finding counted, not worded (`FindingLimit.words`) */
+  words: boolean;
   unworded: Diagnostic | undefined;
 }
 
@@ -2056,6 +2160,10 @@ function unknownIn(
       continue;
     }
     const at = pointer + "/" + escapeToken(key);
+    if (index === -1 && !found.words) {
+      out.push(redacted("warning", redactPointerOnce(at), rule.id, ""));
+      continue;
+    }
     if (index === -1) {
       const hint = closest(key, object.known);
       const where = pointer === "" ? "this endpoint" : fieldLabel(pointer);
@@ -2110,6 +2218,7 @@ type Check<K extends RuleSpec["kind"]> = (
   input: Record<string, unknown>,
   invalid: InvalidPointers,
   max: number,
+  words: boolean,
 ) => Diagnostic[];
 
 const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {
@@ -2137,6 +2246,8 @@ export function checkRules(
   moreInvalid?: readonly string[],
   /** findings worded per rule at most (`diagnose`'s limit: no more can be shown); the rest are counted */
   max = Infinity,
+  /** false: findings counted, not worded (`FindingLimit.words`) */
+  words = true,
 ): Diagnostic[] {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return [];
   const invalid = invalidPointers(schemaErrors, moreInvalid);
@@ -2148,6 +2259,7 @@ export function checkRules(
       input as Record<string, unknown>,
       invalid,
       max,
+      words,
     );
     for (let i = 0; i < found.length; i++) out.push(found[i]!);
   }
@@ -2181,11 +2293,20 @@ export function diagnose(
   limit?: FindingLimit,
 ): Diagnostic[] {
   const max = limit?.max ?? Infinity;
+  const words = limit?.words !== false;
   const omitted: string[] = [];
-  const schemaErrors = diagnosticsFromAjv(ajvErrors, input, max, omitted);
+  const schemaErrors = diagnosticsFromAjv(ajvErrors, input, max, omitted, words);
   // a rule's findings past `max` are never shown (a finding's place in `out` is at least its place
   // among its rule's): a rule words `max` at most and counts the rest (issue 38.2: 200k unknown keys)
-  const ruleFindings = checkRules(rules, input, schemaErrors, limit?.errorsOnly === true, omitted, max);
+  const ruleFindings = checkRules(
+    rules,
+    input,
+    schemaErrors,
+    limit?.errorsOnly === true,
+    omitted,
+    max,
+    words,
+  );
   // schemaErrors is this call's own array (diagnosticsFromAjv's): the rules' findings join it
   const out = schemaErrors;
   if (ruleFindings.length > 0) {

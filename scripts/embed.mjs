@@ -95,6 +95,7 @@ const dispatch = [
   "  input: Record<string, unknown>,",
   "  invalid: InvalidPointers,",
   "  max: number,",
+  "  words: boolean,",
   ") => Diagnostic[];",
   "",
   'const CHECKS: { [K in RuleSpec["kind"]]: Check<K> } = {',

@@ -11,6 +11,7 @@ import { terminalText } from "../escape/index.js";
 import { CliError, EXIT_CODE_MEANINGS, ExitCode, toCliError } from "./errors.js";
 import { shownArgument, unknownOption } from "./typed.js";
 import { didYouMean } from "../words/index.js";
+import { useCompileCache } from "../durable/index.js";
 
 type CommandRunner = (argv: string[]) => Promise<number>;
 
@@ -157,6 +158,12 @@ function exitQuietlyOnClosedPipe(error: NodeJS.ErrnoException): void {
  * not only when this module is the entry point, so that it also holds through the bin script.
  */
 export function runAsProgram(argv: string[]): Promise<void> {
+  // before the command's modules load: Node >= 22.1 keeps their compiled code (src/durable/cache.ts)
+  const compileCache = useCompileCache(fileURLToPath(new URL(".", import.meta.url)));
+  if (compileCache?.refused !== undefined)
+    process.stderr.write(
+      `vsk: warning: ${terminalText(`not using the compile cache ${compileCache.dir}: ${compileCache.refused} (give the folder back to your user with mode 0700, or set NODE_DISABLE_COMPILE_CACHE=1)`)}\n`,
+    );
   process.stdout.on("error", exitQuietlyOnClosedPipe);
   // `vsk … 2>&1 | head -1`: nothing can report a failed stderr, so it ends quietly too
   process.stderr.on("error", (error: NodeJS.ErrnoException) =>

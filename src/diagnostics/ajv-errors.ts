@@ -6,6 +6,7 @@ import {
   diagnostic,
   redacted,
   redactOnce,
+  unworded,
   type Diagnostic,
   type Expected,
   type JsonValue,
@@ -77,11 +78,21 @@ function sameParams(a: Record<string, unknown>, b: Record<string, unknown>): boo
     const x = a[name];
     const y = b[name];
     if (x === y) continue;
-    if (name === "otherForms" && Array.isArray(x) && Array.isArray(y) && x.join(",") === y.join(",")) continue;
+    if (name === "otherForms" && Array.isArray(x) && Array.isArray(y) && sameList(x, y)) continue;
     return false;
   }
   for (const _ in b) n--;
   return n === 0;
+}
+
+/** Two lists of other forms as the same text (`join(",")`), item by item first. */
+function sameList(x: readonly unknown[], y: readonly unknown[]): boolean {
+  if (x.length === y.length) {
+    let same = true;
+    for (let i = 0; i < x.length && same; i++) same = x[i] === y[i];
+    if (same) return true;
+  }
+  return x.join(",") === y.join(",");
 }
 
 /** Params a remembered message may depend on: primitives and arrays only. */
@@ -229,6 +240,22 @@ function rememberLast(error: AjvError, pointer: string, value: unknown, seen: Se
 }
 
 /**
+ * `s` naming the other forms its field accepts: its params (in their order) and `otherForms`.
+ * Written out, not spread: two object spreads were a third of checking a payload with an anyOf
+ * error (and the params they made were slow to walk again).
+ */
+function withOtherForms(s: AjvError, otherForms: string[]): AjvError {
+  const params: Record<string, unknown> = Object.assign({}, s.params);
+  params.otherForms = otherForms;
+  return { instancePath: s.instancePath, schemaPath: s.schemaPath, keyword: s.keyword, params };
+}
+
+/** Whether `path` is below `base` (`base/…`), without making the prefix string. */
+function below(path: string, base: string): boolean {
+  return path.length > base.length && path.charCodeAt(base.length) === 47 && path.startsWith(base);
+}
+
+/**
  * Ajv reports every branch of a failed `anyOf`. A person wants one answer: the branch whose type
  * matched (e.g. `duration: 40 is above the maximum 30` rather than "must be null"), or, when no
  * branch's type matched, a single "expected integer or null" message.
@@ -250,7 +277,7 @@ function collapseAnyOf(errors: readonly AjvError[]): readonly AjvError[] {
     let first = k;
     while (
       first > 0 &&
-      errors[first - 1]!.schemaPath.startsWith(prefix) &&
+      below(errors[first - 1]!.schemaPath, e.schemaPath) &&
       errors[first - 1]!.instancePath.startsWith(e.instancePath)
     )
       first--;
@@ -294,7 +321,7 @@ function collapseAnyOf(errors: readonly AjvError[]): readonly AjvError[] {
         // (a branch that failed on its type may still restrict values, e.g. only "auto": name
         // such a form only after an enum/const miss, where "or an integer" is the useful hint)
         const named = s.keyword === "enum" || s.keyword === "const" ? distinct : distinct.filter((t) => t === "null");
-        if (named.length > 0) replaced.set(s, { ...s, params: { ...s.params, otherForms: named } });
+        if (named.length > 0) replaced.set(s, withOtherForms(s, named));
       }
     } else {
       added.push({
@@ -322,9 +349,13 @@ export function diagnosticsFromAjv(
   input: unknown,
   max = Infinity,
   omitted?: string[],
+  /** false: counted, not worded (`FindingLimit.words`); duplicates are still told apart by their words */
+  words = true,
 ): Diagnostic[] {
   if (!errors || errors.length === 0) return [];
   const out: Diagnostic[] = [];
+  // unworded: the error of each finding kept, whose words tell duplicates at one pointer apart
+  const kept: AjvError[] | undefined = words ? undefined : [];
   // duplicates (the same pointer and message) are dropped: by a scan while the list is short,
   // by a set of keys beyond (a payload with thousands of errors stays linear)
   let seen: Set<string> | undefined;
@@ -362,6 +393,27 @@ export function diagnosticsFromAjv(
       omitted.push(pointer);
       continue;
     }
+    if (kept !== undefined) {
+      const d = unwordedSchemaDiagnostic(error);
+      if (seen === undefined && out.length < 32) {
+        let again = false;
+        for (let i = 0; i < out.length && !again; i++)
+          again =
+            out[i]!.pointer === d.pointer &&
+            schemaDiagnostic(kept[i]!, input).message === schemaDiagnostic(error, input).message;
+        if (!again) (out.push(d), kept.push(error));
+        continue;
+      }
+      if (seen === undefined)
+        seen = new Set(out.map((o, i) => `${o.pointer}\u0000${schemaDiagnostic(kept[i]!, input).message}`));
+      const key = `${d.pointer}\u0000${schemaDiagnostic(error, input).message}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        out.push(d);
+        kept.push(error);
+      }
+      continue;
+    }
     const d = schemaDiagnostic(error, input);
     if (seen === undefined && out.length < 32) {
       let again = false;
@@ -378,5 +430,12 @@ export function diagnosticsFromAjv(
     }
   }
   return out;
+}
+
+/** A schema error counted, not worded (`FindingLimit.words === false`): its field and `schema/<keyword>`. */
+function unwordedSchemaDiagnostic(error: AjvError): Diagnostic {
+  let rule = SCHEMA_RULES.get(error.keyword);
+  if (rule === undefined) SCHEMA_RULES.set(error.keyword, (rule = `schema/${error.keyword}`));
+  return unworded("error", errorPointer(error), rule);
 }
 // #endregion runtime

@@ -279,6 +279,20 @@ export function invalidPointers(diagnostics: readonly Diagnostic[], more: readon
 export interface FindingLimit {
   readonly max?: number;
   readonly errorsOnly?: boolean;
+  /**
+   * `false`: the findings are counted, not worded, for a caller that shows none of them (`vsk lint
+   * --summary-only`): each keeps its severity, pointer and rule, with `message` "" and no
+   * `expected` or `received` (the same findings, in the same order, as when worded).
+   */
+  readonly words?: boolean;
+}
+
+/**
+ * A finding counted, not worded (`FindingLimit.words === false`): its severity, its pointer
+ * (redacted as a worded one's is) and its rule.
+ */
+export function unworded(severity: Severity, pointer: string, rule: string): Diagnostic {
+  return redacted(severity, redactPointerOnce(pointer), rule, "");
 }
 
 /** Findings kept per payload by default: `vsk lint`'s `--max-findings-per-request` and `~standard.validate`'s issues. */

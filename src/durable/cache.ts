@@ -1,6 +1,7 @@
 /**
  * vsk's caches on the user's disk, one home for every kind (`lint`: the JavaScript build of the
- * validators; `format`: generate's formatted modules): where they live, when they may be trusted
+ * validators; `format`: generate's formatted modules; `v8`: Node's compiled code of vsk and the
+ * packages it loads, on a Node that has `module.enableCompileCache`): where they live, when they may be trusted
  * and how an entry is written. `<cache>/video-schema-kit/<kind>/`, where `<cache>` is the nearest
  * `node_modules/.cache` above the directory they serve, else the user's own cache directory
  * (`$XDG_CACHE_HOME`, else `~/.cache`; never a shared temp directory, issue 23.13).
@@ -10,6 +11,7 @@
  * that another user owns, that others may write, or that is a symbolic link is refused.
  */
 import { createHash } from "node:crypto";
+import nodeModule from "node:module";
 import { existsSync, lstatSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join } from "node:path";
@@ -87,4 +89,41 @@ export function writeCacheFile(file: string, text: string): void {
     rmSync(temp, { force: true });
     throw error;
   }
+}
+
+/** What `module.enableCompileCache` answers (Node >= 22.1): its status and, on failure, why. */
+interface CompileCacheResult {
+  status: number;
+  message?: string;
+}
+type EnableCompileCache = (dir: string) => CompileCacheResult;
+
+/**
+ * Node's on-disk cache of compiled JavaScript (`module.enableCompileCache`, Node >= 22.1) in vsk's
+ * `v8` cache for the package at `packageDir`: a later start compiles nothing it compiled before
+ * (vsk's bundle, yargs, prettier, ts-morph: `vsk generate --check` 2.0-2.9 s -> 1.2-1.4 s, `vsk lint
+ * file.json` -10 ms on Node 22). Compiled code is code we run, so the folder must be trusted as every
+ * cache of ours is; an untrusted one is not used and the reason is returned, to be said. Nothing
+ * happens on a Node without the API (20; `enable` null), or when the user chose: `NODE_COMPILE_CACHE` (Node
+ * enabled it already, in their folder) or `NODE_DISABLE_COMPILE_CACHE`.
+ */
+export function useCompileCache(
+  packageDir: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  enable: EnableCompileCache | null = (nodeModule as { enableCompileCache?: EnableCompileCache }).enableCompileCache ??
+    null,
+): { dir: string; refused?: string } | undefined {
+  if (enable === null || env.NODE_COMPILE_CACHE !== undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined)
+    return undefined;
+  const dir = cacheDir(packageDir, "v8", env);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    return { dir, refused: `it cannot be created (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
+  }
+  const refused = distrustChain(dir);
+  if (refused !== undefined) return { dir, refused };
+  const result = enable(dir);
+  // module.constants.compileCacheStatus: FAILED 0, ENABLED 1, ALREADY_ENABLED 2, DISABLED 3
+  return result.status === 0 ? { dir, refused: result.message ?? "Node could not enable it" } : { dir };
 }

@@ -22,7 +22,15 @@ export {
 } from "./files.js";
 export { acquireLock, isAlive, LockBusyError, lockTimeoutMs, readLock, type Lock, type LockInfo } from "./lock.js";
 export { step } from "./crash-hook.js";
-export { CACHE_NAME, cacheDir, contentHash, distrust, distrustChain, writeCacheFile } from "./cache.js";
+export {
+  CACHE_NAME,
+  cacheDir,
+  contentHash,
+  distrust,
+  distrustChain,
+  useCompileCache,
+  writeCacheFile,
+} from "./cache.js";
 export {
   readableDirectory,
   recoverDirectory,

@@ -4,6 +4,6 @@
  * (RFC 6901, `pointer.ts`). A base every stage may use: it imports nothing else of src/.
  */
 export { jsonSyntaxError, locateJsonError, type JsonSyntaxError } from "./syntax-error.js";
-export { locatePointer } from "./pointer-position.js";
+export { locatePointer, locatePointers } from "./pointer-position.js";
 export { findDuplicateKeys, type DuplicateKey } from "./duplicate-keys.js";
 export { escapePointerToken, formatPointer, getAt, parsePointer, unescapePointerToken } from "./pointer.js";

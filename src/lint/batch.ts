@@ -184,11 +184,14 @@ export function batchLinter(
   output: WorkerOutput,
   /** `--max-findings-per-request` */
   maxFindings: number,
+  /** whether findings are worded (`Linter.words`) */
+  words = true,
 ): (batch: Batch) => Promise<BatchReply> {
   const collector: Collector =
     output.kind === "rendered" ? renderedCollector(output, () => linter) : resultsCollector();
   const linter: Linter = new Linter(registry, target, collector, { maxLineBytes });
   linter.maxFindings = maxFindings;
+  linter.words = words;
   // one batch at a time, in the order handed over: the Linter's counts and the collector are the
   // batch's own until it is finished, and a payload may wait (a validator loading, a finding beside
   // an integer over 2^53 re-checked on the text) while the next batch is handed over (the main

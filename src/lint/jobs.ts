@@ -123,6 +123,8 @@ export interface WorkerSetup {
   maxLineBytes: number;
   /** `--max-findings-per-request` */
   maxFindings: number;
+  /** whether findings are worded (`Linter.words`) */
+  words: boolean;
   output: WorkerOutput;
 }
 
@@ -265,6 +267,8 @@ export class LintJobs implements LineJobs {
   private here: ((batch: Batch) => Promise<BatchReply>) | undefined;
   /** `--max-findings-per-request`, as the main thread's Linter has it */
   maxFindings = DEFAULT_MAX_FINDINGS;
+  /** whether findings are worded, as the main thread's Linter has it (`Linter.words`) */
+  words = true;
 
   constructor(
     private readonly jobs: number,
@@ -312,6 +316,7 @@ export class LintJobs implements LineJobs {
       target: this.target,
       maxLineBytes: this.maxLineBytes,
       maxFindings: this.maxFindings,
+      words: this.words,
       output: this.output,
     };
     const notStarted = (error: unknown): void =>
@@ -329,7 +334,7 @@ export class LintJobs implements LineJobs {
 
   /** Lints a batch on this thread, as a worker would (its reply is the same). */
   lintHere(batch: Batch): Promise<BatchReply> {
-    this.here ??= batchLinter(this.registry, this.target, this.maxLineBytes, this.output, this.maxFindings);
+    this.here ??= batchLinter(this.registry, this.target, this.maxLineBytes, this.output, this.maxFindings, this.words);
     return this.here(batch);
   }
 

@@ -25,7 +25,7 @@ import { decompressed } from "./compressed.js";
 import { dirname, relative, resolve } from "node:path";
 import type { Validate, ValidatorRegistry } from "./registry.js";
 import { resolvePayload, type LintTarget, type ResolvedPayload } from "./resolve.js";
-import { locatePointer } from "../json/index.js";
+import { locatePointer, locatePointers } from "../json/index.js";
 import type { PayloadCheck } from "./preflight.js";
 import type { TallyData } from "./format/tables.js";
 
@@ -118,8 +118,25 @@ function located(d: Diagnostic, at: Placement): LintDiagnostic {
   } catch {
     return d; // nesting deeper than the locator's stack (a 100 000-level array): the payload's line only
   }
-  const { line, column } = where;
+  return placed(d, at, where);
+}
+
+function placed(d: Diagnostic, at: Placement, { line, column }: { line: number; column: number }): LintDiagnostic {
   return { ...d, line: at.line + line - 1, column: line === 1 ? at.column + column - 1 : column };
+}
+
+/** `located` of each diagnostic, in one walk over the payload's text (locatePointers); each on its own if that walk cannot. */
+function locatedAll(diagnostics: readonly Diagnostic[], at: Placement): LintDiagnostic[] {
+  let where;
+  try {
+    where = locatePointers(
+      at.text,
+      diagnostics.map((d) => d.pointer),
+    );
+  } catch {
+    return diagnostics.map((d) => located(d, at));
+  }
+  return diagnostics.map((d, i) => placed(d, at, where[i]!));
 }
 
 /** A path as a message shows it: relative to the current directory when under it, with `/`. */
@@ -262,6 +279,12 @@ export class Linter {
   warn?: (text: string) => void;
   /** `--max-findings-per-request`: findings kept per payload, the rest counted in one (capFindings) */
   maxFindings = DEFAULT_MAX_FINDINGS;
+  /**
+   * false when no finding is shown (`--summary-only`, nothing observing the results): the
+   * validators count findings without wording them (`FindingLimit.words`; the tables read only
+   * their rule, pointer and severity)
+   */
+  words = true;
   constructor(
     private readonly registry: ValidatorRegistry,
     private readonly target: LintTarget,
@@ -287,12 +310,10 @@ export class Linter {
     diagnostics = capped.diagnostics;
     // in a document, a request's findings read top to bottom, by line then column (issue 42.3); stable
     if (placement !== undefined && diagnostics.length > 0)
-      diagnostics = diagnostics
-        .map((d) => located(d, placement))
-        .sort(
-          (a: LintDiagnostic, b: LintDiagnostic) =>
-            (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0),
-        );
+      diagnostics = locatedAll(diagnostics, placement).sort(
+        (a: LintDiagnostic, b: LintDiagnostic) =>
+          (a.line ?? Infinity) - (b.line ?? Infinity) || (a.column ?? 0) - (b.column ?? 0),
+      );
     const { findings } = capped;
     const valid = findings === undefined ? !diagnostics.some((d) => d.severity === "error") : findings.errors === 0;
     return findings === undefined
@@ -411,11 +432,12 @@ export class Linter {
     return verdict instanceof Promise ? verdict.then(this.deliver) : this.deliver(verdict);
   };
 
-  /** `{ max: maxFindings }`, made once per value of `maxFindings` (not once per payload). */
-  private limitObject: { max: number } | undefined;
-  private get limit(): { max: number } {
+  /** `{ max: maxFindings, words }`, made once per value of the two (not once per payload). */
+  private limitObject: { max: number; words: boolean } | undefined;
+  private get limit(): { max: number; words: boolean } {
     let limit = this.limitObject;
-    if (limit === undefined || limit.max !== this.maxFindings) limit = this.limitObject = { max: this.maxFindings };
+    if (limit === undefined || limit.max !== this.maxFindings || limit.words !== this.words)
+      limit = this.limitObject = { max: this.maxFindings, words: this.words };
     return limit;
   }
 

@@ -174,6 +174,11 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
     linter.maxFindings = options.maxFindings;
     if (jobs !== undefined) jobs.maxFindings = options.maxFindings;
   }
+  // --summary-only shows no finding: unless a caller observes the results, none is worded
+  if (tables === "only" && observe === undefined) {
+    linter.words = false;
+    if (jobs !== undefined) jobs.words = false;
+  }
   const { files, errors } = await expandInputs(inputs, cwd, { allowEmpty });
   const stopPreflight = preflight === undefined ? undefined : options.onPreflight?.(preflight);
   let stopProgress: (() => void) | undefined;

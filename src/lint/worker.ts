@@ -25,7 +25,7 @@ const registry: ValidatorRegistry = {
   cacheWarning: () => undefined,
 };
 
-const lint = batchLinter(registry, setup.target, setup.maxLineBytes, setup.output, setup.maxFindings);
+const lint = batchLinter(registry, setup.target, setup.maxLineBytes, setup.output, setup.maxFindings, setup.words);
 
 // one batch at a time, answered in the order posted (batchLinter lints them in that order)
 port.on("message", (batch: Batch) => {

@@ -44,6 +44,8 @@ export function checkRules(
   moreInvalid?: readonly string[],
   /** findings worded per rule at most (`diagnose`'s limit: no more can be shown); the rest are counted */
   max = Infinity,
+  /** false: findings counted, not worded (`FindingLimit.words`) */
+  words = true,
 ): Diagnostic[] {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return [];
   const invalid = invalidPointers(schemaErrors, moreInvalid);
@@ -55,6 +57,7 @@ export function checkRules(
       input as Record<string, unknown>,
       invalid,
       max,
+      words,
     );
     for (let i = 0; i < found.length; i++) out.push(found[i]!);
   }
@@ -84,11 +87,12 @@ export function diagnose(
   limit?: FindingLimit,
 ): Diagnostic[] {
   const max = limit?.max ?? Infinity;
+  const words = limit?.words !== false;
   const omitted: string[] = [];
-  const schemaErrors = diagnosticsFromAjv(ajvErrors, input, max, omitted);
+  const schemaErrors = diagnosticsFromAjv(ajvErrors, input, max, omitted, words);
   // a rule's findings past `max` are never shown (a finding's place in `out` is at least its place
   // among its rule's): a rule words `max` at most and counts the rest (issue 38.2: 200k unknown keys)
-  const ruleFindings = checkRules(rules, input, schemaErrors, limit?.errorsOnly === true, omitted, max);
+  const ruleFindings = checkRules(rules, input, schemaErrors, limit?.errorsOnly === true, omitted, max, words);
   // schemaErrors is this call's own array (diagnosticsFromAjv's): the rules' findings join it
   const out = schemaErrors;
   if (ruleFindings.length > 0) {

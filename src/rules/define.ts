@@ -47,6 +47,8 @@ export type RuleCheck<R> = (
   input: Record<string, unknown>,
   invalid: InvalidPointers,
   max: number,
+  /** false: the findings counted, not worded (`FindingLimit.words`): `message` "", no `expected` or `received` */
+  words: boolean,
 ) => Diagnostic[];
 
 /**

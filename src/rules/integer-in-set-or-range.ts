@@ -12,6 +12,8 @@ import {
   diagnostic,
   fieldLabel,
   receivedOf,
+  redacted,
+  redactPointerOnce,
   valueAt,
   type Diagnostic,
   type InvalidPointers,
@@ -52,10 +54,13 @@ export function checkIntegerInSetOrRange(
   rule: IntegerInSetOrRangeRule,
   input: Record<string, unknown>,
   invalid: InvalidPointers,
+  _max: number,
+  words: boolean,
 ): Diagnostic[] {
   if (invalid.has(rule.field)) return [];
   const v = valueAt(input, rule.field);
   if (typeof v !== "number" || rule.values.includes(v) || (v >= rule.min && v <= rule.max)) return [];
+  if (!words) return [redacted("error", redactPointerOnce(rule.field), rule.id, "")];
   return [
     diagnostic(
       "error",

@@ -14,6 +14,8 @@ import {
   fieldLabel,
   itemsAt,
   receivedOf,
+  redacted,
+  redactPointerOnce,
   pointerTokens,
   valueAt,
   valueAtTokens,
@@ -58,6 +60,8 @@ export function checkItemFieldWithinDuration(
   rule: ItemFieldWithinDurationRule,
   input: Record<string, unknown>,
   invalid: InvalidPointers,
+  _max: number,
+  words: boolean,
 ): Diagnostic[] {
   if (invalid.has(rule.duration)) return [];
   const given = valueAt(input, rule.duration);
@@ -71,6 +75,7 @@ export function checkItemFieldWithinDuration(
     const v = valueAtTokens(item, field);
     if (typeof v === "number" && v > last && !invalid.has(`${rule.array}/${i}/${rule.field}`)) {
       const pointer = `${rule.array}/${i}/${rule.field}`;
+      if (!words) return void out.push(redacted("error", redactPointerOnce(pointer), rule.id, ""));
       out.push(
         diagnostic(
           "error",

@@ -9,7 +9,16 @@
  * words"); N and M are taken from there. Every model has a prompt: only the stated
  * recommendation makes the rule apply.
  */
-import { diagnostic, fieldLabel, receivedOf, valueAt, type Diagnostic } from "../diagnostics/index.js";
+import {
+  diagnostic,
+  fieldLabel,
+  receivedOf,
+  redacted,
+  redactPointerOnce,
+  valueAt,
+  type Diagnostic,
+  type InvalidPointers,
+} from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { key, label, topLevel, type RuleKind } from "./define.js";
 import { isMisfit, misfit, stringField, type Misfit } from "./shape.js";
@@ -57,12 +66,20 @@ export const promptLengthRecommendationMessage = (
 export function checkPromptLengthRecommendation(
   rule: PromptLengthRecommendationRule,
   input: Record<string, unknown>,
+  _invalid: InvalidPointers,
+  _max: number,
+  worded: boolean,
 ): Diagnostic[] {
   const text = valueAt(input, rule.field);
   if (typeof text !== "string") return [];
   const cjk = countMatches(CJK, text);
   const words = countMatches(WORD, text);
   const out: Diagnostic[] = [];
+  if (!worded) {
+    const n = (cjk > rule.maxCjkCharacters ? 1 : 0) + (words > rule.maxWords ? 1 : 0);
+    for (let i = 0; i < n; i++) out.push(redacted("warning", redactPointerOnce(rule.field), rule.id, ""));
+    return out;
+  }
   if (cjk > rule.maxCjkCharacters)
     out.push(
       diagnostic(

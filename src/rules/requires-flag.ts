@@ -7,7 +7,17 @@
  * `file_url` (resp. `web_url`) that holds a string (every form it admits is a string, or null)
  * and a top-level boolean `enable_thinking`. Each of the two rules matches on its own.
  */
-import { describeValue, diagnostic, fieldLabel, receivedOf, valueAt, type Diagnostic } from "../diagnostics/index.js";
+import {
+  describeValue,
+  diagnostic,
+  fieldLabel,
+  receivedOf,
+  redacted,
+  redactPointerOnce,
+  valueAt,
+  type Diagnostic,
+  type InvalidPointers,
+} from "../diagnostics/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 import { key, label, topLevel, type RuleKind } from "./define.js";
 import { fieldOfType, isMisfit, misfit, stringField, type Misfit } from "./shape.js";
@@ -30,13 +40,20 @@ export const requiresFlagMessage = (flagLabel: string, flag: unknown, spec: stri
   `requires ${flagLabel}: true, but ${flag === undefined ? `${flagLabel} is not set (default false)` : `${flagLabel} is ${describeValue(flag)}`} (spec ${spec})`;
 
 /** spec 4.4: file_url and web_url require enable_thinking=true */
-export function checkRequiresFlag(rule: RequiresFlagRule, input: Record<string, unknown>): Diagnostic[] {
+export function checkRequiresFlag(
+  rule: RequiresFlagRule,
+  input: Record<string, unknown>,
+  _invalid: InvalidPointers,
+  _max: number,
+  words: boolean,
+): Diagnostic[] {
   const value = valueAt(input, rule.field);
   // set = a value that names something: an empty string names no document or page (spec 4.4:
   // "Document URL to base the video on", a URI of length 1 to 2083 "or any string")
   if (value === undefined || value === null || value === "") return [];
   const flag = valueAt(input, rule.flag);
   if (flag === true) return [];
+  if (!words) return [redacted("error", redactPointerOnce(rule.field), rule.id, "")];
   return [
     diagnostic(
       "error",

@@ -112,6 +112,8 @@ export function checkUniqueItemField(
   rule: UniqueItemFieldRule,
   input: Record<string, unknown>,
   invalid: InvalidPointers,
+  _max = Infinity,
+  words = true,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   const items = itemsAt(input, rule.array);
@@ -139,7 +141,7 @@ export function checkUniqueItemField(
           indexes.push(j);
           grouped[j] = true;
         }
-      if (indexes.length > 1) duplicatesOf(rule, text, v, indexes, out);
+      if (indexes.length > 1) duplicatesOf(rule, text, v, indexes, out, words);
     }
     return out;
   }
@@ -156,7 +158,7 @@ export function checkUniqueItemField(
   }
   if (!repeated) return out;
   byValue.forEach((indexes, value) => {
-    if (indexes.length > 1) duplicatesOf(rule, text, value, indexes, out);
+    if (indexes.length > 1) duplicatesOf(rule, text, value, indexes, out, words);
   });
   return out;
 }
@@ -195,8 +197,14 @@ function duplicatesOf(
   value: unknown,
   indexes: readonly number[],
   out: Diagnostic[],
+  /** false: counted, not worded (`FindingLimit.words`) */
+  words: boolean,
 ): void {
   for (const i of indexes) {
+    if (!words) {
+      out.push(redacted("error", text.shownPointers[itemText(rule, text, i)]!, rule.id, ""));
+      continue;
+    }
     if (indexes.length === 2 && i < UNIQUE_TEXT_INDEXES) {
       // the usual repeat, two items: its message is remembered per item (a log repeats its mistakes)
       const other = indexes[0] === i ? indexes[1]! : indexes[0]!;

@@ -17,6 +17,7 @@ import {
   fieldLabel,
   receivedOf,
   redacted,
+  redactPointerOnce,
   type Diagnostic,
   type InvalidPointers,
 } from "../diagnostics/index.js";
@@ -58,10 +59,11 @@ export function checkUnknownFields(
   input: Record<string, unknown>,
   _invalid: InvalidPointers,
   max: number,
+  words: boolean,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
   // most payloads have no unknown field: find that out without building a pointer
-  if (hasUnknownIn(rule, rule, input)) unknownIn(rule, rule, input, "", { out, max, unworded: undefined });
+  if (hasUnknownIn(rule, rule, input)) unknownIn(rule, rule, input, "", { out, max, words, unworded: undefined });
   return out;
 }
 
@@ -73,6 +75,8 @@ export function checkUnknownFields(
 interface Found {
   out: Diagnostic[];
   max: number;
+  /** false: each finding counted, not worded (`FindingLimit.words`) */
+  words: boolean;
   unworded: Diagnostic | undefined;
 }
 
@@ -109,6 +113,10 @@ function unknownIn(rule: UnknownFieldsRule, object: KnownObject, value: object, 
       continue;
     }
     const at = pointer + "/" + escapeToken(key);
+    if (index === -1 && !found.words) {
+      out.push(redacted("warning", redactPointerOnce(at), rule.id, ""));
+      continue;
+    }
     if (index === -1) {
       const hint = closest(key, object.known);
       const where = pointer === "" ? "this endpoint" : fieldLabel(pointer);

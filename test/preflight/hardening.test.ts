@@ -256,9 +256,15 @@ describe("37.4: --preflight-timeout bounds each request's headers and body; a sl
       { reference_images: [url("/trickle?a"), url("/media/image.png")] },
       { allowHosts: [server.host], timeoutMs: 700, concurrency: 1 },
     );
-    // collect garbage while the trickle runs: a timer the request owns survives it
+    // collect garbage while the trickle runs (0.7 s): a timer the request owns survives it. Then
+    // stop, so that the URL behind it is not fetched under a collection every 50 ms (on a loaded
+    // machine, that alone took it past its own 0.7 s)
     const collector = setInterval(gc, 50);
-    const ds = await check.finally(() => clearInterval(collector));
+    const stop = setTimeout(() => clearInterval(collector), 1_000);
+    const ds = await check.finally(() => {
+      clearInterval(collector);
+      clearTimeout(stop);
+    });
     const took = performance.now() - started;
     expect(messages(ds)).toEqual([
       expect.stringContaining("no complete answer (headers and body) within 0.7 s (a timeout)"),

@@ -21,7 +21,7 @@ import {
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { withoutExampleNotice } from "../cli/run.js";
+import { vskInProcess, withoutExampleNotice } from "../cli/run.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const VSK = join(ROOT, "bin/vsk.mjs");
@@ -77,9 +77,15 @@ describe.runIf(posix)("the lint cache with no node_modules above generated/", ()
   it(
     "refuses a cache that others may write: a planted validator never runs, lint warns and compiles elsewhere",
     { timeout: 180_000 },
-    () => {
+    async () => {
       const xdg = join(dir, "planted");
-      expect(lint({ XDG_CACHE_HOME: xdg }).code).toBe(1); // fills the cache
+      // fills the cache, in this process (issue 42.4): the run under test is the child process below
+      const filled = await vskInProcess(
+        ["lint", "bad.json", "--model", "modelA", "--endpoint", "text-to-video", "--format", "json"],
+        project,
+        { XDG_CACHE_HOME: xdg },
+      );
+      expect(filled.code, filled.stderr).toBe(1);
       const hashDir = join(xdg, "video-schema-kit", "lint", readdirSync(join(xdg, "video-schema-kit", "lint"))[0]!);
       const marker = join(dir, "planted-ran");
       const planted = `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(marker)}, "ran"); export const validate = () => [];\n`;

@@ -60,7 +60,8 @@ function oneLine(run: Run): string {
 
 beforeAll(async () => {
   generated = project();
-  const run = await vsk(["generate"], generated);
+  // a project with its generated/ (made in process: the generates under test are below)
+  const run = await inProcess(["generate"], generated);
   expect(run.code, run.stderr).toBe(0);
 }, 60_000);
 

@@ -23,7 +23,9 @@
 //   (d) the floor (issue 40): what no JavaScript linter can beat, the same 1 000 000-line file
 //       read line by line and `JSON.parse`d by a bare Node loop (one thread, nothing else),
 //       interleaved with `vsk lint --jobs 1 --summary-only` and `--format json` (3 rounds,
-//       medians): each as its share of the floor's rate. Targets >= 85% and >= 75%.
+//       medians): each as its share of the floor's rate. Targets >= 85% and >= 75%. With them, the
+//       same loop with each payload also checked by its generated validator and nothing else:
+//       the share that --summary-only cannot pass with these validators.
 //   (e) the invalid path (issue 40), in process: the generated validator on a keyframes payload
 //       with several errors against Ajv (`allErrors`, compiling the published schema), target
 //       >= 1x (rates per CPU second of this process, interleaved); and lint's cost per finding on
@@ -576,11 +578,39 @@ process.stderr.write("lines " + n + "\\n");
 `,
 );
 
+// The same loop, each payload also checked by its generated validator (dist/generated, the
+// validators `vsk lint` imports for these models) with findings counted, not worded, as
+// --summary-only does: what a linter that parses and validates and does nothing else costs. Its
+// share of the floor bounds what --summary-only can reach with these validators.
+const FLOOR_VALIDATE = join(WORK, "floor-validate.mjs");
+writeFileSync(
+  FLOOR_VALIDATE,
+  readFileSync(FLOOR, "utf8")
+    .replace("nothing else", "and checked by the generated validators (bench/lint.mjs (d))")
+    .replace(
+      'import { createReadStream } from "node:fs";',
+      `import { createReadStream } from "node:fs";
+import { endpoints } from ${JSON.stringify(pathToFileURL(join(ROOT, "dist/generated/index.mjs")).href)};
+const ALIAS = { modelA: "example/model-a", modelB: "example/model-b", modelC: "example/model-c" };
+const LIMIT = { max: 100, words: false };
+let invalid = 0;
+const check = (p) => {
+  if (endpoints[(ALIAS[p.model] ?? p.model) + "/" + p.endpoint].validate(p.input, LIMIT).some((d) => d.severity === "error")) invalid++;
+};`,
+    )
+    .replaceAll("JSON.parse(text);", "check(JSON.parse(text));")
+    .replace(
+      "(JSON.parse(Buffer.concat(pending).toString()), n++)",
+      "(check(JSON.parse(Buffer.concat(pending).toString())), n++)",
+    )
+    .replace('"lines " + n + "\\n"', '"lines " + n + " invalid " + invalid + "\\n"'),
+);
+
 /** Wall ms of `node FLOOR file` (stdout ignored). */
-function runFloor(file) {
+function runFloor(file, script = FLOOR) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [FLOOR, file], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [script, file], { stdio: ["ignore", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (d) => (stderr += d));
     child.on("error", reject);
@@ -596,9 +626,10 @@ if (ONLY.includes("d")) {
   console.log(
     `\n(d) the floor: ${fmt(n)} mixed requests (${fmt(data.size / 1e6, 0)} MB) read line by line and JSON.parse'd by a bare loop, against vsk lint --jobs 1 (3 rounds interleaved, median wall; load average ${loadavg()[0].toFixed(2)} at the start)`,
   );
-  const runs = { floor: [], "summary-only": [], json: [] };
+  const runs = { floor: [], validated: [], "summary-only": [], json: [] };
   for (let round = 0; round < 3; round++) {
     runs.floor.push(await runFloor(data.file));
+    runs.validated.push(await runFloor(data.file, FLOOR_VALIDATE));
     runs["summary-only"].push(await runCli(["lint", data.file, "--jobs", "1", "--summary-only"]));
     runs.json.push(await runCli(["lint", data.file, "--jobs", "1", "--format", "json"]));
   }
@@ -608,11 +639,18 @@ if (ONLY.includes("d")) {
       process.exitCode = 1;
     }
   const ms = Object.fromEntries(Object.entries(runs).map(([k, v]) => [k, median(v.map((r) => r.ms))]));
-  const share = { "summary-only": ms.floor / ms["summary-only"], json: ms.floor / ms.json };
+  const share = {
+    validated: ms.floor / ms.validated,
+    "summary-only": ms.floor / ms["summary-only"],
+    json: ms.floor / ms.json,
+  };
   const wanted = { "summary-only": TARGET_FLOOR_SUMMARY, json: TARGET_FLOOR_JSON };
   console.log(`    ${"".padEnd(34)}  ${"wall s".padStart(7)}  ${"lines/s".padStart(10)}  share of the floor`);
   console.log(
     `    ${"bare read + JSON.parse".padEnd(34)}  ${fmt(ms.floor / 1000, 2).padStart(7)}  ${fmt(n / (ms.floor / 1000)).padStart(10)}  100%`,
+  );
+  console.log(
+    `    ${"the same + the validators alone".padEnd(34)}  ${fmt(ms.validated / 1000, 2).padStart(7)}  ${fmt(n / (ms.validated / 1000)).padStart(10)}  ${fmt(100 * share.validated)}% (what --summary-only can reach with these validators; ${runs.validated[0].stderr.trim()})`,
   );
   for (const name of ["summary-only", "json"]) {
     const ok = share[name] >= wanted[name];

@@ -43,6 +43,7 @@
 //   [--no-time]  (measure RSS with the in-process driver even when /usr/bin/time is present)
 //   [--only a,b,c,d,e]  (run some parts)
 import { spawn, spawnSync } from "node:child_process";
+import nodeModule from "node:module";
 import {
   closeSync,
   existsSync,
@@ -390,7 +391,9 @@ if (ONLY.includes("b")) {
   const netRatio = (med.vsk - med.node) / (med.ajv - med.node);
   if (ratio > TARGET_RATIO) missed++;
   report.coldStart = { runs: RUNS, medianMs: med, ratio, netRatio };
-  console.log(`\n(b) cold start on one small file, ${RUNS} interleaved runs each, median wall ms`);
+  console.log(
+    `\n(b) cold start on one small file, ${RUNS} interleaved runs each, median wall ms (Node ${process.versions.node}: ${typeof nodeModule.enableCompileCache === "function" ? "vsk keeps its compiled code" : "no compile cache"})`,
+  );
   console.log(`    node -e ""                 ${fmt(med.node, 1).padStart(7)}`);
   console.log(
     `    vsk lint file.json         ${fmt(med.vsk, 1).padStart(7)}   minus node: ${fmt(med.vsk - med.node, 1)}`,

@@ -554,12 +554,26 @@ if (ONLY.includes("c")) {
 // ---------------------------------------------------------------------------------------------
 // (d) the floor: a bare read line by line + JSON.parse of the same file, one thread
 
-const FLOOR = join(WORK, "floor.mjs");
-writeFileSync(
-  FLOOR,
-  `// the floor of bench/lint.mjs (d): the file read line by line and JSON.parse'd, nothing else
+/**
+ * The floor's script: the file read line by line and JSON.parse'd, nothing else. With `validated`,
+ * the same loop with each payload also checked by its generated validator (dist/generated, the
+ * validators `vsk lint` imports for these models) with findings counted, not worded, as
+ * --summary-only does: what a linter that parses and validates and does nothing else costs. Its
+ * share of the floor bounds what --summary-only can reach with these validators.
+ */
+function floorScript(validated) {
+  const parsed = (text) => (validated ? `check(JSON.parse(${text}))` : `JSON.parse(${text})`);
+  const validators = `import { endpoints } from ${JSON.stringify(pathToFileURL(join(ROOT, "dist/generated/index.mjs")).href)};
+const ALIAS = { modelA: "example/model-a", modelB: "example/model-b", modelC: "example/model-c" };
+const LIMIT = { max: 100, words: false };
+let invalid = 0;
+const check = (p) => {
+  if (endpoints[(ALIAS[p.model] ?? p.model) + "/" + p.endpoint].validate(p.input, LIMIT).some((d) => d.severity === "error")) invalid++;
+};
+`;
+  return `// the floor of bench/lint.mjs (d): the file read line by line and JSON.parse'd, ${validated ? "each payload checked by its generated validator" : "nothing else"}
 import { createReadStream } from "node:fs";
-let n = 0;
+${validated ? validators : ""}let n = 0;
 let pending = [];
 for await (const chunk of createReadStream(process.argv[2], { highWaterMark: 64 * 1024 })) {
   let from = 0;
@@ -570,44 +584,20 @@ for await (const chunk of createReadStream(process.argv[2], { highWaterMark: 64 
       text = Buffer.concat(pending).toString();
       pending = [];
     } else text = chunk.toString("utf8", from, nl);
-    JSON.parse(text);
+    ${parsed("text")};
     n++;
     from = nl + 1;
   }
   if (from < chunk.length) pending.push(chunk.subarray(from));
 }
-if (pending.length > 0) (JSON.parse(Buffer.concat(pending).toString()), n++);
-process.stderr.write("lines " + n + "\\n");
-`,
-);
-
-// The same loop, each payload also checked by its generated validator (dist/generated, the
-// validators `vsk lint` imports for these models) with findings counted, not worded, as
-// --summary-only does: what a linter that parses and validates and does nothing else costs. Its
-// share of the floor bounds what --summary-only can reach with these validators.
+if (pending.length > 0) (${parsed("Buffer.concat(pending).toString()")}, n++);
+process.stderr.write("lines " + n + ${validated ? '" invalid " + invalid + ' : ""}"\\n");
+`;
+}
+const FLOOR = join(WORK, "floor.mjs");
+writeFileSync(FLOOR, floorScript(false));
 const FLOOR_VALIDATE = join(WORK, "floor-validate.mjs");
-writeFileSync(
-  FLOOR_VALIDATE,
-  readFileSync(FLOOR, "utf8")
-    .replace("nothing else", "and checked by the generated validators (bench/lint.mjs (d))")
-    .replace(
-      'import { createReadStream } from "node:fs";',
-      `import { createReadStream } from "node:fs";
-import { endpoints } from ${JSON.stringify(pathToFileURL(join(ROOT, "dist/generated/index.mjs")).href)};
-const ALIAS = { modelA: "example/model-a", modelB: "example/model-b", modelC: "example/model-c" };
-const LIMIT = { max: 100, words: false };
-let invalid = 0;
-const check = (p) => {
-  if (endpoints[(ALIAS[p.model] ?? p.model) + "/" + p.endpoint].validate(p.input, LIMIT).some((d) => d.severity === "error")) invalid++;
-};`,
-    )
-    .replaceAll("JSON.parse(text);", "check(JSON.parse(text));")
-    .replace(
-      "(JSON.parse(Buffer.concat(pending).toString()), n++)",
-      "(check(JSON.parse(Buffer.concat(pending).toString())), n++)",
-    )
-    .replace('"lines " + n + "\\n"', '"lines " + n + " invalid " + invalid + "\\n"'),
-);
+writeFileSync(FLOOR_VALIDATE, floorScript(true));
 
 /** Wall ms of `node FLOOR file` (stdout ignored). */
 function runFloor(file, script = FLOOR) {

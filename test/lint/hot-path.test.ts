@@ -12,16 +12,7 @@ import { describe, expect, it } from "vitest";
 import { eachLine, readLine, readLines } from "../../src/lint/ndjson.js";
 import type { PayloadHandler } from "../../src/lint/decode.js";
 import { Sink } from "../../src/lint/format/sink.js";
-
-/** A seeded PRNG (mulberry32), as bench/lint.mjs uses. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from "./random.js";
 
 const PIECES: Array<string | Uint8Array> = [
   '{"a":1}',

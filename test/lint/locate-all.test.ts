@@ -7,16 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { locatePointer, locatePointers } from "../../src/json/index.js";
-
-/** A seeded PRNG (mulberry32), as bench/lint.mjs uses. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from "./random.js";
 
 const KEYS = ["a", "b", "frame_index", "a~b", "x/y", 'q"t', "A", "0", "1", ""];
 /** How a key may be written: as JSON.stringify writes it, or with `A` as `\u0041`. */

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { Diagnostic, FindingLimit } from "../../src/diagnostics/index.js";
+import { random } from "./random.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 const ENDPOINTS = [
@@ -18,16 +19,6 @@ const ENDPOINTS = [
   "model-b/reference-to-video",
   "model-c/text-to-video",
 ];
-
-/** A seeded PRNG (mulberry32), as bench/lint.mjs uses. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FIELDS = [
   "prompt",

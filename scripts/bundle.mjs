@@ -14,8 +14,47 @@
 // GitHub Action (`vsk action`) run it; the library entries (dist/src) keep the per-module build.
 // Written beside dist/cli and moved in whole: a build stopped half-way leaves the previous one,
 // or none (which bin/vsk.mjs rebuilds), never half of one.
-import { readFileSync, renameSync, rmSync } from "node:fs";
+import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
+import ts from "typescript";
+
+/** Every package external but yargs and what yargs imports (its importer is in node_modules). */
+const externalButYargs = {
+  name: "external-but-yargs",
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      /^yargs(\/|$)/.test(args.path) || /[\\/]node_modules[\\/]/.test(args.importer)
+        ? undefined
+        : { path: args.path, external: true },
+    );
+  },
+};
+
+const stringWidthOnFirstCall = {
+  // string-width (yargs' help layout, through cliui and wrap-ansi: three copies) builds an
+  // Intl.Segmenter (ICU's break data: 13-30 ms here) and its Unicode-property RegExps when it is
+  // loaded; yargs measures widths only to lay out help and usage. So each copy builds them
+  // on its first call instead: its code unchanged, moved into a function run once.
+  name: "string-width-on-first-call",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/](.+[\\/])?string-width[\\/]index\.js$/ }, (args) => {
+      const text = readFileSync(args.path, "utf8");
+      const head = text.match(/^(?:import [^\n]*\n|\s*\n)*/)[0];
+      const body = text.slice(head.length);
+      const exported = "export default function stringWidth(";
+      if (body.split(exported).length !== 2 || /^export /m.test(body.replace(exported, "")))
+        throw new Error(
+          `${args.path}: not the string-width scripts/bundle.mjs knows (one default export, stringWidth)`,
+        );
+      const wrapped =
+        `${head}let stringWidthOnce;\n` +
+        `export default function stringWidth(...args) {\n` +
+        `  stringWidthOnce ??= (() => {\n${body.replace(exported, "function stringWidth(")}\nreturn stringWidth;\n})();\n` +
+        `  return stringWidthOnce(...args);\n}\n`;
+      return { contents: wrapped, loader: "js" };
+    });
+  },
+};
 
 const root = new URL("..", import.meta.url).pathname;
 const outdir = `${root}dist/cli`;
@@ -24,7 +63,7 @@ rmSync(next, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
   entryPoints: {
-    vsk: "dist/src/cli/main.js",
+    vsk: "dist/src/cli/program.js",
     worker: "dist/src/lint/worker.js",
     "sandbox-child": "dist/src/preflight/sandbox-child.js",
   },
@@ -34,46 +73,67 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  plugins: [
-    {
-      // every package external but yargs and what yargs imports (its importer is in node_modules)
-      name: "external-but-yargs",
-      setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) =>
-          /^yargs(\/|$)/.test(args.path) || /[\\/]node_modules[\\/]/.test(args.importer)
-            ? undefined
-            : { path: args.path, external: true },
-        );
-      },
-    },
-    {
-      // string-width (yargs' help layout, through cliui and wrap-ansi: three copies) builds an
-      // Intl.Segmenter (ICU's break data: 13-30 ms here) and its Unicode-property RegExps when it is
-      // loaded; yargs measures widths only to lay out help and usage. So each copy builds them
-      // on its first call instead: its code unchanged, moved into a function run once.
-      name: "string-width-on-first-call",
-      setup(b) {
-        b.onLoad({ filter: /[\\/]node_modules[\\/](.+[\\/])?string-width[\\/]index\.js$/ }, (args) => {
-          const text = readFileSync(args.path, "utf8");
-          const head = text.match(/^(?:import [^\n]*\n|\s*\n)*/)[0];
-          const body = text.slice(head.length);
-          const exported = "export default function stringWidth(";
-          if (body.split(exported).length !== 2 || /^export /m.test(body.replace(exported, "")))
-            throw new Error(
-              `${args.path}: not the string-width scripts/bundle.mjs knows (one default export, stringWidth)`,
-            );
-          const wrapped =
-            `${head}let stringWidthOnce;\n` +
-            `export default function stringWidth(...args) {\n` +
-            `  stringWidthOnce ??= (() => {\n${body.replace(exported, "function stringWidth(")}\nreturn stringWidth;\n})();\n` +
-            `  return stringWidthOnce(...args);\n}\n`;
-          return { contents: wrapped, loader: "js" };
-        });
-      },
-    },
-  ],
+  plugins: [externalButYargs, stringWidthOnFirstCall],
   chunkNames: "chunk-[hash]",
   logLevel: "warning",
 });
+
+// `vsk lint` on Node 20 (cli/program.ts): main.ts and lint.ts with all they import, as one script
+// V8 can keep the compiled code of (src/durable/cache.ts `runCachedScript`): CommonJS wrapped in
+// one function expression, strict as the modules it is made of, given `import.meta` and `import()`
+// by its caller. main.ts's other commands are not in it: program.ts runs it for lint only.
+const lintOnly = {
+  name: "lint-only",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, (args) =>
+      args.kind === "dynamic-import" && /[\\/]cli[\\/]main\.js$/.test(args.importer) && args.path !== "./lint.js"
+        ? { path: args.path, namespace: "not-lint" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "not-lint" }, (args) => ({
+      contents: `throw new Error("dist/cli/lint-script.js runs vsk lint only, not ${args.path}");`,
+      loader: "js",
+    }));
+  },
+};
+const script = await build({
+  absWorkingDir: root,
+  entryPoints: ["dist/src/cli/main.js"],
+  bundle: true,
+  write: false,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  define: { "import.meta": "__vsk_import_meta" },
+  plugins: [externalButYargs, stringWidthOnFirstCall, lintOnly],
+  logLevel: "warning",
+});
+writeFileSync(`${next}/lint-script.js`, lintScript(script.outputFiles[0].text));
+
+/**
+ * esbuild's CommonJS of the lint command as the function runCachedScript calls: its `import()`
+ * calls (a validator's module, tinyglobby, worker_threads…) made through the caller's, which a
+ * script whose code V8 read from a cache cannot make itself; found by TypeScript's parser, never
+ * by matching text (a string may say "import(").
+ */
+function lintScript(text) {
+  const body = text.replace(/^#!.*\n/, "");
+  const file = ts.createSourceFile("lint-script.js", body, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const at = [];
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword)
+      at.push(node.expression.getStart(file));
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  if (at.length === 0) throw new Error("scripts/bundle.mjs: lint's script has no import(): not the bundle it knows");
+  let out = body;
+  for (const start of at.sort((a, b) => b - a)) {
+    if (out.slice(start, start + 6) !== "import") throw new Error(`scripts/bundle.mjs: no import() at ${start}`);
+    out = `${out.slice(0, start)}__vsk_import${out.slice(start + 6)}`;
+  }
+  return "(function (exports, require, module, __vsk_import_meta, __vsk_import) {\n" + out + "\n})\n";
+}
+
 rmSync(outdir, { recursive: true, force: true });
 renameSync(next, outdir);

@@ -11,7 +11,7 @@ import { terminalText } from "../escape/index.js";
 import { CliError, EXIT_CODE_MEANINGS, ExitCode, toCliError } from "./errors.js";
 import { shownArgument, unknownOption } from "./typed.js";
 import { didYouMean } from "../words/index.js";
-import { useCompileCache } from "../durable/index.js";
+import { compileCacheWarning, useCompileCache } from "../durable/index.js";
 
 type CommandRunner = (argv: string[]) => Promise<number>;
 
@@ -153,8 +153,9 @@ function exitQuietlyOnClosedPipe(error: NodeJS.ErrnoException): void {
 }
 
 /**
- * The program: what `bin/vsk.mjs` (the installed `vsk` command) runs, bundled into dist/cli/vsk.js
- * (scripts/bundle.mjs), and `node dist/src/cli/main.js`. The closed-pipe handler is installed here,
+ * The program: what `bin/vsk.mjs` (the installed `vsk` command) runs through cli/program.ts
+ * (dist/cli/vsk.js, scripts/bundle.mjs; `vsk lint` from the script bundle dist/cli/lint-script.js
+ * on Node 20), and `node dist/src/cli/main.js`. The closed-pipe handler is installed here,
  * not only when this module is the entry point, so that it also holds through the bin script.
  */
 export function runAsProgram(argv: string[]): Promise<void> {
@@ -162,7 +163,7 @@ export function runAsProgram(argv: string[]): Promise<void> {
   const compileCache = useCompileCache(fileURLToPath(new URL(".", import.meta.url)));
   if (compileCache?.refused !== undefined)
     process.stderr.write(
-      `vsk: warning: ${terminalText(`not using the compile cache ${compileCache.dir}: ${compileCache.refused} (give the folder back to your user with mode 0700, or set NODE_DISABLE_COMPILE_CACHE=1)`)}\n`,
+      `vsk: warning: ${terminalText(compileCacheWarning(compileCache.dir, compileCache.refused))}\n`,
     );
   process.stdout.on("error", exitQuietlyOnClosedPipe);
   // `vsk … 2>&1 | head -1`: nothing can report a failed stderr, so it ends quietly too

@@ -10,17 +10,30 @@
  * user's own: its directories are created 0700 and its files 0600, and a directory or file of it
  * that another user owns, that others may write, or that is a symbolic link is refused.
  */
-import { createHash } from "node:crypto";
 import nodeModule from "node:module";
-import { existsSync, lstatSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Script } from "node:vm";
 
 /** The directory every cache path of ours sits in; it and everything below it is checked. */
 export const CACHE_NAME = "video-schema-kit";
 
 /** The SHA-256 of the texts (each ended by a NUL), in hex: a cache key (`length` digits of it for a file name). */
 export function contentHash(texts: readonly string[], length = 64): string {
+  // node:crypto loads with its first use: the program's start (lint's) imports this file, not a hash
+  const { createHash } = nodeModule.createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
   const h = createHash("sha256");
   for (const t of texts) h.update(t).update("\0");
   return h.digest("hex").slice(0, length);
@@ -79,7 +92,7 @@ export function distrustChain(root: string): string | undefined {
 }
 
 /** Writes a cache file whole or not at all (a temp file renamed into place), 0600 in 0700 directories. */
-export function writeCacheFile(file: string, text: string): void {
+export function writeCacheFile(file: string, text: string | Uint8Array): void {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.vsk-tmp-${process.pid}`;
   try {
@@ -115,6 +128,19 @@ export function useCompileCache(
 ): { dir: string; refused?: string } | undefined {
   if (enable === null || env.NODE_COMPILE_CACHE !== undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined)
     return undefined;
+  const folder = compiledCodeDir(packageDir, env);
+  if (folder.refused !== undefined) return folder;
+  const { dir } = folder;
+  const result = enable(dir);
+  // module.constants.compileCacheStatus: FAILED 0, ENABLED 1, ALREADY_ENABLED 2, DISABLED 3
+  return result.status === 0 ? { dir, refused: result.message ?? "Node could not enable it" } : { dir };
+}
+
+/** The `v8` cache for the package at `packageDir`, created 0700: its path, and why it cannot be trusted (then unused). */
+function compiledCodeDir(
+  packageDir: string,
+  env: Readonly<Record<string, string | undefined>>,
+): { dir: string; refused?: string } {
   const dir = cacheDir(packageDir, "v8", env);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -122,8 +148,133 @@ export function useCompileCache(
     return { dir, refused: `it cannot be created (${(error as NodeJS.ErrnoException).code ?? String(error)})` };
   }
   const refused = distrustChain(dir);
-  if (refused !== undefined) return { dir, refused };
-  const result = enable(dir);
-  // module.constants.compileCacheStatus: FAILED 0, ENABLED 1, ALREADY_ENABLED 2, DISABLED 3
-  return result.status === 0 ? { dir, refused: result.message ?? "Node could not enable it" } : { dir };
+  return refused === undefined ? { dir } : { dir, refused };
+}
+
+/** What the program says, once, when the `v8` cache is refused (useCompileCache, runCachedScript). */
+export function compileCacheWarning(dir: string, refused: string): string {
+  return `not using the compile cache ${dir}: ${refused} (give the folder back to your user with mode 0700, or set NODE_DISABLE_COMPILE_CACHE=1)`;
+}
+
+/**
+ * A script bundle (scripts/bundle.mjs: dist/cli/lint-script.js): one function expression, a CommonJS
+ * module's body, with `import.meta` and `import()` handed in (a script has neither of its own; V8
+ * loses a script's `import()` when its code comes from a code cache, Node 20 and 22).
+ */
+type ScriptBody = (
+  exports: Record<string, unknown>,
+  require: NodeJS.Require,
+  module: { exports: Record<string, unknown> },
+  importMeta: { url: string },
+  importModule: (specifier: string) => Promise<unknown>,
+) => void;
+
+/**
+ * Builtins a script loads at its first use of one of their exports rather than when its top
+ * requires them: each costs `vsk lint`'s start 3-8 ms (Node 20) and a plain lint of `.json` files
+ * uses none (node:zlib reads compressed input, node:crypto hashes, yargs asserts only on its misuse).
+ * esbuild's CommonJS reads an import at each use (`(0, import_node_zlib.crc32)(…)`), so a stand-in
+ * that loads the module at its first property read is the module from then on.
+ */
+const LAZY_BUILTINS = new Set(["node:crypto", "crypto", "node:zlib", "zlib", "node:assert", "assert"]);
+
+function lazyRequire(require: NodeJS.Require): NodeJS.Require {
+  const lazy = (id: string): unknown => {
+    if (!LAZY_BUILTINS.has(id)) return require(id);
+    let loaded: object | undefined;
+    const target = (): object => (loaded ??= require(id) as object);
+    return new Proxy(
+      {},
+      {
+        get: (_, key) => Reflect.get(target(), key),
+        has: (_, key) => Reflect.has(target(), key),
+        ownKeys: () => Reflect.ownKeys(target()),
+        getOwnPropertyDescriptor: (_, key) => {
+          const descriptor = Reflect.getOwnPropertyDescriptor(target(), key);
+          // a proxy may not report as non-configurable what its own (empty) target does not hold
+          return descriptor === undefined ? undefined : { ...descriptor, configurable: true };
+        },
+        getPrototypeOf: () => Reflect.getPrototypeOf(target()),
+      },
+    );
+  };
+  return Object.assign(lazy, { resolve: require.resolve, cache: require.cache, main: require.main }) as NodeJS.Require;
+}
+
+/** A code cache larger than this is not read (a script's is ~0.4 MB). */
+const MAX_CODE_CACHE_BYTES = 64 * 1024 * 1024;
+
+export interface CachedScript {
+  /** what the script exported */
+  exports: Record<string, unknown>;
+  /** the `v8` cache folder, and why it was refused (to be said); undefined when the user turned it off */
+  cache?: { dir: string; refused?: string };
+  /** whether V8 took the script's compiled code from the cache */
+  fromCache: boolean;
+  /**
+   * After the script ran: writes its compiled code (every function that ran, not only its top) to
+   * the cache, when it had none that V8 took. Never throws: the cache only saves time.
+   */
+  keep(): void;
+}
+
+/**
+ * Runs a script bundle with its compiled code kept in vsk's `v8` cache for the package at
+ * `packageDir`: Node 20 keeps no ES module's compiled code (`module.enableCompileCache` is Node >=
+ * 22.1), a script's V8 keeps for us (`vm.Script` `cachedData`). The cache is trusted as every cache
+ * of ours (0700 folders, 0600 files, the user's own, no symbolic link; else refused and said) and
+ * belongs to one build of the script: its entry is named for the script's size, modification time
+ * and inode and for the V8 version, and V8 itself refuses code of another version, flags or length.
+ * `NODE_DISABLE_COMPILE_CACHE` turns it off, as it does Node's own.
+ */
+export function runCachedScript(
+  file: string,
+  packageDir: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): CachedScript {
+  const source = readFileSync(file, "utf8");
+  const info = statSync(file);
+  const cache = env.NODE_DISABLE_COMPILE_CACHE === undefined ? compiledCodeDir(packageDir, env) : undefined;
+  const prefix = `${basename(file)}.`;
+  const suffix = `.v8-${process.versions.v8}-${process.arch}.bin`;
+  const entry =
+    cache === undefined || cache.refused !== undefined
+      ? undefined
+      : join(cache.dir, `${prefix}${info.size}-${Math.trunc(info.mtimeMs)}-${info.ino}${suffix}`);
+  let cachedData: Buffer | undefined;
+  if (entry !== undefined && distrust(entry) === undefined) {
+    try {
+      if (statSync(entry).size <= MAX_CODE_CACHE_BYTES) cachedData = readFileSync(entry);
+    } catch {
+      // none yet
+    }
+  }
+  const script = new Script(source, { filename: file, cachedData });
+  const fromCache = cachedData !== undefined && !script.cachedDataRejected;
+  const body = script.runInThisContext() as ScriptBody;
+  const module = { exports: {} as Record<string, unknown> };
+  body(
+    module.exports,
+    lazyRequire(nodeModule.createRequire(file)),
+    module,
+    { url: pathToFileURL(file).href },
+    (specifier) => import(specifier),
+  );
+  return {
+    exports: module.exports,
+    cache,
+    fromCache,
+    keep() {
+      if (entry === undefined || fromCache) return;
+      try {
+        writeCacheFile(entry, script.createCachedData());
+        // the entries of this script's earlier builds, for this V8, are of no further use
+        for (const name of readdirSync(cache!.dir))
+          if (name.startsWith(prefix) && name.endsWith(suffix) && name !== basename(entry))
+            rmSync(join(cache!.dir, name), { force: true });
+      } catch {
+        // a full disk or a folder gone: the next run compiles again
+      }
+    },
+  };
 }

@@ -29,6 +29,9 @@ export {
   distrust,
   distrustChain,
   useCompileCache,
+  compileCacheWarning,
+  runCachedScript,
+  type CachedScript,
   writeCacheFile,
 } from "./cache.js";
 export {

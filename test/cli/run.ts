@@ -72,7 +72,7 @@ export function vskAsync(args: string[], cwd: string, env: Record<string, string
 
 /**
  * `vsk` run inside the test's own process (issue 42.4): the same program as {@link vsk} (the built
- * bin's bundle, dist/cli/vsk.js: `main` and `reportFailure`, as `runAsProgram` calls them) with
+ * bin's bundle, dist/cli/vsk.js: main.ts's `main` and `reportFailure`, as `runAsProgram` calls them) with
  * the same clean environment and working directory, stdout and stderr captured, no stdin. A run
  * costs milliseconds instead of a node start and ~0.3 s of loading; use it where the spawn itself
  * is not what is tested (each behaviour keeps one real spawn through {@link vsk}). Runs are one at
@@ -153,11 +153,13 @@ function restoreStreams(): void {
   for (const restore of hidden.splice(0).reverse()) restore();
 }
 let program: Promise<{ main(argv: string[]): Promise<number>; reportFailure(thrown: unknown): number }> | undefined;
-/** The bundle, loaded by node itself (not transformed by vitest), as bin/vsk.mjs loads it. */
+/** The bundle, loaded by node itself (not transformed by vitest), as bin/vsk.mjs loads it: its main.ts (src/cli/program.ts `loadMain`). */
 function loadProgram(): NonNullable<typeof program> {
   const bundle = join(ROOT, "dist/cli/vsk.js");
   if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run build\` first (npm test does)`);
-  return (program ??= import(/* @vite-ignore */ pathToFileURL(bundle).href) as Promise<never>);
+  return (program ??= import(/* @vite-ignore */ pathToFileURL(bundle).href).then((entry: { loadMain(): never }) =>
+    entry.loadMain(),
+  ));
 }
 
 /** A usage error: exit 2, nothing on stdout, exactly one line on stderr; returns that line. */

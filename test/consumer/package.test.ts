@@ -46,7 +46,7 @@ describe("the tarball ships what runs (issue 30.9)", () => {
     /^bin\/(vsk|build-check)\.mjs$/,
     /^dist\/\.build-stamp$/,
     /^dist\/(src|generated)\/.+\.(m?js|d\.m?ts)$/,
-    /^dist\/cli\/(vsk|worker|sandbox-child|chunk-[A-Z0-9]+)\.js$/, // the bundled CLI (scripts/bundle.mjs)
+    /^dist\/cli\/(vsk|worker|sandbox-child|lint-script|chunk-[A-Z0-9]+)\.js$/, // the bundled CLI (scripts/bundle.mjs)
     /^dist\/embed\/.+\.m?ts$/, // the sources vsk generate copies into a project (support, redact, _vsk/)
     /^templates\/[a-z-]+\.txt$/,
     /^schemas-cache\/(manifest\.json|[^/]+\/[^/]+\/latest\.json)$/,
@@ -66,6 +66,7 @@ describe("the tarball ships what runs (issue 30.9)", () => {
       "dist/cli/vsk.js",
       "dist/cli/worker.js",
       "dist/cli/sandbox-child.js",
+      "dist/cli/lint-script.js",
       "dist/generated/index.mjs",
       "dist/generated/index.d.mts",
       "generated/endpoints.json",

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+/**
+ * The `vsk` program as installed: dist/cli/vsk.js (scripts/bundle.mjs), which bin/vsk.mjs runs. It
+ * loads main.ts and the command, but for `vsk lint` on a Node without `module.enableCompileCache`
+ * (20): there lint runs from dist/cli/lint-script.js, main.ts and lint.ts bundled as one script, whose
+ * compiled code V8 keeps in vsk's trusted `v8` cache (src/durable/cache.ts `runCachedScript`),
+ * as Node >= 22.1 keeps every module's (main.ts enables it): Node 20 can keep no ES module's, and
+ * compiling lint's ~0.5 MB of JavaScript at every start was most of its cold start (docs/lint.md,
+ * "Cold start"). The same code runs either way: the script is built from the same modules.
+ */
+import { existsSync, realpathSync } from "node:fs";
+import nodeModule from "node:module";
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { compileCacheWarning, runCachedScript } from "../durable/index.js";
+import { terminalText } from "../escape/index.js";
+
+/** Runs `vsk` with these arguments (without node's and the script's); sets process.exitCode. */
+export async function runAsProgram(argv: string[]): Promise<void> {
+  const here = fileURLToPath(new URL(".", import.meta.url));
+  const script = join(here, "lint-script.js");
+  if (argv[0] === "lint" && !("enableCompileCache" in nodeModule) && existsSync(script)) {
+    const run = runCachedScript(script, here);
+    if (run.cache?.refused !== undefined)
+      process.stderr.write(`vsk: warning: ${terminalText(compileCacheWarning(run.cache.dir, run.cache.refused))}\n`);
+    await (run.exports.runAsProgram as (argv: string[]) => Promise<void>)(argv);
+    run.keep();
+    return;
+  }
+  return (await loadMain()).runAsProgram(argv);
+}
+
+/** main.ts, as the program loads it for every run but `vsk lint`'s on Node 20 (test/cli/run.ts runs `vsk` in process with it). */
+export function loadMain(): Promise<typeof import("./main.js")> {
+  return import("./main.js");
+}
+
+/** main.ts's `main` (a command's exit code; what it throws is for `reportFailure`), for drivers that run vsk in their own process. */
+export async function main(argv: string[]): Promise<number> {
+  return (await loadMain()).main(argv);
+}
+
+/** Run only as the program itself, never when imported (bin/vsk.mjs calls runAsProgram). */
+function invokedDirectly(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (invokedDirectly()) void runAsProgram(process.argv.slice(2));

@@ -154,8 +154,8 @@ function exitQuietlyOnClosedPipe(error: NodeJS.ErrnoException): void {
 
 /**
  * The program: what `bin/vsk.mjs` (the installed `vsk` command) runs through cli/program.ts
- * (dist/cli/vsk.js, scripts/bundle.mjs; `vsk lint` from the script bundle dist/cli/lint-script.js
- * on Node 20), and `node dist/src/cli/main.js`. The closed-pipe handler is installed here,
+ * (dist/cli/vsk.js, scripts/bundle.mjs; `vsk lint` from the script bundle dist/cli/lint-script.js),
+ * and `node dist/src/cli/main.js`. The closed-pipe handler is installed here,
  * not only when this module is the entry point, so that it also holds through the bin script.
  */
 export function runAsProgram(argv: string[]): Promise<void> {

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /**
  * The `vsk` program as installed: dist/cli/vsk.js (scripts/bundle.mjs), which bin/vsk.mjs runs. It
- * loads main.ts and the command, but for `vsk lint` on a Node without `module.enableCompileCache`
- * (20): there lint runs from dist/cli/lint-script.js, main.ts and lint.ts bundled as one script, whose
- * compiled code V8 keeps in vsk's trusted `v8` cache (src/durable/cache.ts `runCachedScript`),
- * as Node >= 22.1 keeps every module's (main.ts enables it): Node 20 can keep no ES module's, and
- * compiling lint's ~0.5 MB of JavaScript at every start was most of its cold start (docs/lint.md,
- * "Cold start"). The same code runs either way: the script is built from the same modules.
+ * loads main.ts and the command's modules, but for `vsk lint`, which runs from dist/cli/lint-script.js:
+ * main.ts and lint.ts bundled as one script, whose compiled code V8 keeps in vsk's trusted `v8`
+ * cache (src/durable/cache.ts `runCachedScript`). Node 20 keeps no ES module's compiled code, and
+ * compiling lint's ~0.5 MB of JavaScript at every start was most of its cold start; Node >= 22.1
+ * keeps a module's (main.ts enables it) but not the functions it ran, which the script's cache
+ * holds too (docs/lint.md, "Cold start"). The same code runs either way: the script is built from
+ * the same modules.
  */
 import { existsSync, realpathSync } from "node:fs";
 import nodeModule from "node:module";
@@ -19,9 +20,11 @@ import { terminalText } from "../escape/index.js";
 export async function runAsProgram(argv: string[]): Promise<void> {
   const here = fileURLToPath(new URL(".", import.meta.url));
   const script = join(here, "lint-script.js");
-  if (argv[0] === "lint" && !("enableCompileCache" in nodeModule) && existsSync(script)) {
+  if (argv[0] === "lint" && existsSync(script)) {
     const run = runCachedScript(script, here);
-    if (run.cache?.refused !== undefined)
+    // on Node >= 22.1 main.ts says it (Node's compile cache, the same folder), unless the user chose another
+    const mainSaysIt = "enableCompileCache" in nodeModule && process.env.NODE_COMPILE_CACHE === undefined;
+    if (run.cache?.refused !== undefined && !mainSaysIt)
       process.stderr.write(`vsk: warning: ${terminalText(compileCacheWarning(run.cache.dir, run.cache.refused))}\n`);
     await (run.exports.runAsProgram as (argv: string[]) => Promise<void>)(argv);
     run.keep();
@@ -30,7 +33,7 @@ export async function runAsProgram(argv: string[]): Promise<void> {
   return (await loadMain()).runAsProgram(argv);
 }
 
-/** main.ts, as the program loads it for every run but `vsk lint`'s on Node 20 (test/cli/run.ts runs `vsk` in process with it). */
+/** main.ts, as the program loads it for every command but `vsk lint` (test/cli/run.ts runs `vsk` in process with it). */
 export function loadMain(): Promise<typeof import("./main.js")> {
   return import("./main.js");
 }

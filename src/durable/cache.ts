@@ -158,8 +158,9 @@ export function compileCacheWarning(dir: string, refused: string): string {
 
 /**
  * A script bundle (scripts/bundle.mjs: dist/cli/lint-script.js): one function expression, a CommonJS
- * module's body, with `import.meta` and `import()` handed in (a script has neither of its own; V8
- * loses a script's `import()` when its code comes from a code cache, Node 20 and 22).
+ * module's body, with `import.meta` and `import()` handed in: a script has no `import.meta`, and
+ * Node 20 loses a script's own `import()` when V8 took its code from a cache
+ * (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING; Node's loader for scripts is experimental, and says so).
  */
 type ScriptBody = (
   exports: Record<string, unknown>,
@@ -220,12 +221,13 @@ export interface CachedScript {
 
 /**
  * Runs a script bundle with its compiled code kept in vsk's `v8` cache for the package at
- * `packageDir`: Node 20 keeps no ES module's compiled code (`module.enableCompileCache` is Node >=
- * 22.1), a script's V8 keeps for us (`vm.Script` `cachedData`). The cache is trusted as every cache
- * of ours (0700 folders, 0600 files, the user's own, no symbolic link; else refused and said) and
- * belongs to one build of the script: its entry is named for the script's size, modification time
- * and inode and for the V8 version, and V8 itself refuses code of another version, flags or length.
- * `NODE_DISABLE_COMPILE_CACHE` turns it off, as it does Node's own.
+ * `packageDir` (`vm.Script` `cachedData`, written after the script ran, so it holds every function
+ * that ran): Node 20 keeps no ES module's compiled code, Node >= 22.1 a module's top but not the
+ * functions it ran. The cache is trusted as every cache of ours (0700 folders, 0600 files, the
+ * user's own, no symbolic link; else refused, to be said) and belongs to one build of the script: its
+ * entry is named for the script's size, modification time and inode and for the V8 version, and V8
+ * itself refuses code of another version, flags or source length. `NODE_DISABLE_COMPILE_CACHE`
+ * turns it off, as it does Node's own.
  */
 export function runCachedScript(
   file: string,

@@ -202,6 +202,13 @@ function lazyRequire(require: NodeJS.Require): NodeJS.Require {
   return Object.assign(lazy, { resolve: require.resolve, cache: require.cache, main: require.main }) as NodeJS.Require;
 }
 
+/** FNV-1a of a path, 8 hex digits: a name for it in a file name (no hash module to load at the start). */
+function pathKey(path: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < path.length; i++) h = Math.imul(h ^ path.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
+
 /** A code cache larger than this is not read (a script's is ~0.4 MB). */
 const MAX_CODE_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -225,7 +232,7 @@ export interface CachedScript {
  * that ran): Node 20 keeps no ES module's compiled code, Node >= 22.1 a module's top but not the
  * functions it ran. The cache is trusted as every cache of ours (0700 folders, 0600 files, the
  * user's own, no symbolic link; else refused, to be said) and belongs to one build of the script: its
- * entry is named for the script's size, modification time and inode and for the V8 version, and V8
+ * entry is named for the script's path, size, modification time and inode and for the V8 version, and V8
  * itself refuses code of another version, flags or source length. `NODE_DISABLE_COMPILE_CACHE`
  * turns it off, as it does Node's own.
  */
@@ -237,7 +244,8 @@ export function runCachedScript(
   const source = readFileSync(file, "utf8");
   const info = statSync(file);
   const cache = env.NODE_DISABLE_COMPILE_CACHE === undefined ? compiledCodeDir(packageDir, env) : undefined;
-  const prefix = `${basename(file)}.`;
+  // one install's script: two installs sharing a cache folder keep an entry each
+  const prefix = `${basename(file)}.${pathKey(file)}.`;
   const suffix = `.v8-${process.versions.v8}-${process.arch}.bin`;
   const entry =
     cache === undefined || cache.refused !== undefined

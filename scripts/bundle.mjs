@@ -56,6 +56,25 @@ const stringWidthOnFirstCall = {
   },
 };
 
+/**
+ * yargs' factory gives every parser a --version whose number it guesses from the nearest
+ * package.json, listing each directory from the working directory up (the whole of /tmp, for a
+ * lint run there: 1-3 ms of its start). vsk's one parser takes it away at once (`.version(false)`,
+ * cli/args.ts), so the bundle's factory does not add it: the parser ends the same, nothing is read.
+ */
+const yargsWithoutVersionGuess = {
+  name: "yargs-without-version-guess",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/]yargs[\\/]build[\\/]lib[\\/]yargs-factory\.js$/ }, (args) => {
+      const text = readFileSync(args.path, "utf8");
+      const guess = "        yargs.help();\n        yargs.version();\n";
+      if (text.split(guess).length !== 2)
+        throw new Error(`${args.path}: not the yargs factory scripts/bundle.mjs knows (help(), then version())`);
+      return { contents: text.replace(guess, "        yargs.help();\n"), loader: "js" };
+    });
+  },
+};
+
 const root = new URL("..", import.meta.url).pathname;
 const outdir = `${root}dist/cli`;
 const next = `${outdir}.next`;
@@ -73,7 +92,7 @@ await build({
   format: "esm",
   platform: "node",
   target: "node20",
-  plugins: [externalButYargs, stringWidthOnFirstCall],
+  plugins: [externalButYargs, stringWidthOnFirstCall, yargsWithoutVersionGuess],
   chunkNames: "chunk-[hash]",
   logLevel: "warning",
 });
@@ -105,7 +124,7 @@ const script = await build({
   platform: "node",
   target: "node20",
   define: { "import.meta": "__vsk_import_meta" },
-  plugins: [externalButYargs, stringWidthOnFirstCall, lintOnly],
+  plugins: [externalButYargs, stringWidthOnFirstCall, yargsWithoutVersionGuess, lintOnly],
   logLevel: "warning",
 });
 writeFileSync(`${next}/lint-script.js`, lintScript(script.outputFiles[0].text));

@@ -18,7 +18,7 @@ export function commandParser(argv: string[], command: string, usage: string, ab
     .exitProcess(false)
     .help()
     .alias("help", "h")
-    .version(false)
+    .version(false) // the bundled yargs adds no --version to take away (scripts/bundle.mjs); the per-module build's does
     .wrap(Math.min(100, process.stdout.columns ?? 100))
     .fail((message, error) => {
       const text =

@@ -1,4 +1,4 @@
-// The `vsk` command's build: the CLI (dist/src/cli/main.js), the `--jobs` worker
+// The `vsk` command's build: the CLI (dist/src/cli/program.js, which loads main.js), the `--jobs` worker
 // (dist/src/lint/worker.js) and the preflight's parser process (dist/src/preflight/sandbox-child.js,
 // found beside the chunk that starts it), as tsc built them, bundled by esbuild into dist/cli/ (vsk.js,
 // worker.js, sandbox-child.js, and the chunks of the commands each loads on demand). Why: a command's start is
@@ -12,6 +12,8 @@
 // recognises "Unknown argument" in them). Nothing is minified, so a stack trace still names the
 // functions. bin/vsk.mjs and the
 // GitHub Action (`vsk action`) run it; the library entries (dist/src) keep the per-module build.
+// `vsk lint` runs from a second build of main.js, dist/cli/lint-script.js (below): one script, whose
+// compiled code V8 keeps (src/cli/program.ts, src/durable/cache.ts `runCachedScript`).
 // Written beside dist/cli and moved in whole: a build stopped half-way leaves the previous one,
 // or none (which bin/vsk.mjs rebuilds), never half of one.
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";

@@ -1,8 +1,8 @@
 /**
  * vsk's caches on the user's disk, one home for every kind (`lint`: the JavaScript build of the
  * validators; `format`: generate's formatted modules; `v8`: Node's compiled code of vsk and the
- * packages it loads, on a Node that has `module.enableCompileCache`): where they live, when they may be trusted
- * and how an entry is written. `<cache>/video-schema-kit/<kind>/`, where `<cache>` is the nearest
+ * packages it loads, on a Node that has `module.enableCompileCache`, and V8's of lint's script,
+ * `runCachedScript`): where they live, when they may be trusted and how an entry is written. `<cache>/video-schema-kit/<kind>/`, where `<cache>` is the nearest
  * `node_modules/.cache` above the directory they serve, else the user's own cache directory
  * (`$XDG_CACHE_HOME`, else `~/.cache`; never a shared temp directory, issue 23.13).
  *

@@ -12,7 +12,7 @@ import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { AnySchema } from "ajv";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import { ajvFormats } from "../diagnostics/index.js";
-import { quickCheckSource, SUPPORT_FUNCTIONS, type RuleSpec } from "../rules/index.js";
+import { quickModuleSource, SUPPORT_FUNCTIONS, type RuleSpec } from "../rules/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 
 const standaloneCode = standaloneModule.default;
@@ -202,8 +202,8 @@ export function emitValidator(
     `const ${fn} = /*#__PURE__*/ (() => {\n${code}\nreturn ${fn};\n})();`,
     `/** The endpoint's cross-field rules (data; their checks live in the support module). */`,
     `export const rules: readonly RuleSpec[] = ${JSON.stringify(rules)};`,
-    `/** True when no rule can find anything in a payload the schema accepted (vsk's src/rules/quick.ts). */`,
-    `function quick(input, errorsOnly) {\n${quickCheckSource(rules)}\n}`,
+    `// the rules' quick forms (vsk's src/rules/quick.ts): \`quick\` is true when no rule can find anything`,
+    quickModuleSource(rules),
     `/**`,
     ` * Checks a payload: schema and rules, every finding (with \`limit\`: the first \`limit.max\` and one`,
     ` * \`more-findings\` counting the rest; \`errorsOnly\` skips the warning-only rules); an empty array`,
@@ -212,7 +212,7 @@ export function emitValidator(
     `export function validate(input: unknown, limit?: FindingLimit): Diagnostic[] {`,
     `  const schemaOk = ${fn}(input);`,
     `  if (schemaOk && quick(input, limit?.errorsOnly === true)) return [];`,
-    `  return diagnose(schemaOk ? null : ${fn}.errors, rules, input, limit);`,
+    `  return diagnose(schemaOk ? null : ${fn}.errors, rules, input, limit, quickRules);`,
     `}`,
     `export default validate;`,
     "",

@@ -450,9 +450,8 @@ export const rules: readonly RuleSpec[] = [
     objects: [{ known: ["image_url", "frame_index"] }],
   },
 ];
-/** True when no rule can find anything in a payload the schema accepted (vsk's src/rules/quick.ts). */
-function quick(input, errorsOnly) {
-  if (input === null || typeof input !== "object" || Array.isArray(input)) return false;
+// the rules' quick forms (vsk's src/rules/quick.ts): `quick` is true when no rule can find anything
+function quickRule0(input) {
   {
     const a = input["keyframes"];
     if (Array.isArray(a) && a.length > 1) {
@@ -469,6 +468,9 @@ function quick(input, errorsOnly) {
       }
     }
   }
+  return true;
+}
+function quickRule1(input) {
   {
     const a = input["keyframes"];
     if (Array.isArray(a)) {
@@ -488,39 +490,50 @@ function quick(input, errorsOnly) {
       }
     }
   }
-  if (!errorsOnly) {
-    for (const k0 in input) {
-      switch (k0) {
-        case "prompt":
-        case "aspect_ratio":
-        case "duration":
-        case "generate_audio":
-        case "resolution":
-          break;
-        case "keyframes": {
-          const v1 = input[k0];
-          if (Array.isArray(v1)) {
-            for (let i1 = 0; i1 < v1.length; i1++) {
-              const v2 = v1[i1];
-              if (v2 !== null && typeof v2 === "object" && !Array.isArray(v2)) {
-                for (const k3 in v2) {
-                  switch (k3) {
-                    case "image_url":
-                    case "frame_index":
-                      break;
-                    default:
-                      return false;
-                  }
+  return true;
+}
+function quickRule2(input) {
+  for (const k0 in input) {
+    switch (k0) {
+      case "prompt":
+      case "aspect_ratio":
+      case "duration":
+      case "generate_audio":
+      case "resolution":
+        break;
+      case "keyframes": {
+        const v1 = input[k0];
+        if (Array.isArray(v1)) {
+          for (let i1 = 0; i1 < v1.length; i1++) {
+            const v2 = v1[i1];
+            if (v2 !== null && typeof v2 === "object" && !Array.isArray(v2)) {
+              for (const k3 in v2) {
+                switch (k3) {
+                  case "image_url":
+                  case "frame_index":
+                    break;
+                  default:
+                    return false;
                 }
               }
             }
           }
-          break;
         }
-        default:
-          return false;
+        break;
       }
+      default:
+        return false;
     }
+  }
+  return true;
+}
+const quickRules = [quickRule0, quickRule1, quickRule2];
+function quick(input, errorsOnly) {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return false;
+  if (!quickRule0(input)) return false;
+  if (!quickRule1(input)) return false;
+  if (!errorsOnly) {
+    if (!quickRule2(input)) return false;
   }
   return true;
 }
@@ -532,6 +545,6 @@ function quick(input, errorsOnly) {
 export function validate(input: unknown, limit?: FindingLimit): Diagnostic[] {
   const schemaOk = validate20(input);
   if (schemaOk && quick(input, limit?.errorsOnly === true)) return [];
-  return diagnose(schemaOk ? null : validate20.errors, rules, input, limit);
+  return diagnose(schemaOk ? null : validate20.errors, rules, input, limit, quickRules);
 }
 export default validate;

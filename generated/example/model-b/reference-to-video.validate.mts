@@ -976,37 +976,50 @@ export const rules: readonly RuleSpec[] = [
     ],
   },
 ];
-/** True when no rule can find anything in a payload the schema accepted (vsk's src/rules/quick.ts). */
-function quick(input, errorsOnly) {
-  if (input === null || typeof input !== "object" || Array.isArray(input)) return false;
+// the rules' quick forms (vsk's src/rules/quick.ts): `quick` is true when no rule can find anything
+function quickRule0(input) {
   {
     const v = input["file_url"];
     if (v !== undefined && v !== null && v !== "" && input["enable_thinking"] !== true) return false;
   }
+  return true;
+}
+function quickRule1(input) {
   {
     const v = input["web_url"];
     if (v !== undefined && v !== null && v !== "" && input["enable_thinking"] !== true) return false;
   }
-  if (!errorsOnly) {
-    for (const k0 in input) {
-      switch (k0) {
-        case "prompt":
-        case "aspect_ratio":
-        case "seed":
-        case "audio":
-        case "duration":
-        case "enable_thinking":
-        case "file_url":
-        case "web_url":
-        case "reference_images":
-        case "reference_videos":
-        case "reference_audios":
-        case "resolution":
-          break;
-        default:
-          return false;
-      }
+  return true;
+}
+function quickRule2(input) {
+  for (const k0 in input) {
+    switch (k0) {
+      case "prompt":
+      case "aspect_ratio":
+      case "seed":
+      case "audio":
+      case "duration":
+      case "enable_thinking":
+      case "file_url":
+      case "web_url":
+      case "reference_images":
+      case "reference_videos":
+      case "reference_audios":
+      case "resolution":
+        break;
+      default:
+        return false;
     }
+  }
+  return true;
+}
+const quickRules = [quickRule0, quickRule1, quickRule2];
+function quick(input, errorsOnly) {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return false;
+  if (!quickRule0(input)) return false;
+  if (!quickRule1(input)) return false;
+  if (!errorsOnly) {
+    if (!quickRule2(input)) return false;
   }
   return true;
 }
@@ -1018,6 +1031,6 @@ function quick(input, errorsOnly) {
 export function validate(input: unknown, limit?: FindingLimit): Diagnostic[] {
   const schemaOk = validate22(input);
   if (schemaOk && quick(input, limit?.errorsOnly === true)) return [];
-  return diagnose(schemaOk ? null : validate22.errors, rules, input, limit);
+  return diagnose(schemaOk ? null : validate22.errors, rules, input, limit, quickRules);
 }
 export default validate;

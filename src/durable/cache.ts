@@ -209,6 +209,36 @@ function pathKey(path: string): string {
   return (h >>> 0).toString(16).padStart(8, "0");
 }
 
+/**
+ * V8 reads a code cache it is given without checking its bytes (it checks its version, flags and
+ * source length; a damaged one crashes Node 20 with "Fatal error … unreachable code", at every run
+ * while it lasts), so an entry carries the CRC-32 of its code, as Node's own compile cache does,
+ * in its first 4 bytes (little-endian), and one that does not match is not given to V8.
+ */
+function crc32(): ((data: Uint8Array) => number) | undefined {
+  // node:zlib's crc32 is Node >= 20.15 and 22.2; loaded here only, a plain lint needs no zlib (~1.5 ms)
+  const { crc32: native } = nodeModule.createRequire(import.meta.url)("node:zlib") as {
+    crc32?: (data: Uint8Array) => number;
+  };
+  return native;
+}
+
+function seal(code: Buffer): Buffer | undefined {
+  const check = crc32();
+  if (check === undefined) return undefined;
+  const sealed = Buffer.allocUnsafe(4 + code.length);
+  sealed.writeUInt32LE(check(code), 0);
+  code.copy(sealed, 4);
+  return sealed;
+}
+
+function unsealed(entry: Buffer): Buffer | undefined {
+  const check = entry.length > 4 ? crc32() : undefined;
+  if (check === undefined) return undefined;
+  const code = entry.subarray(4);
+  return check(code) === entry.readUInt32LE(0) ? code : undefined;
+}
+
 /** A code cache larger than this is not read (a script's is ~0.4 MB). */
 const MAX_CODE_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -232,8 +262,9 @@ export interface CachedScript {
  * that ran): Node 20 keeps no ES module's compiled code, Node >= 22.1 a module's top but not the
  * functions it ran. The cache is trusted as every cache of ours (0700 folders, 0600 files, the
  * user's own, no symbolic link; else refused, to be said) and belongs to one build of the script: its
- * entry is named for the script's path, size, modification time and inode and for the V8 version, and V8
- * itself refuses code of another version, flags or source length. `NODE_DISABLE_COMPILE_CACHE`
+ * entry is named for the script's path, size, modification time and inode and for the V8 version,
+ * carries the CRC-32 of its code (a damaged entry is not used), and V8 itself refuses code of
+ * another version, flags or source length. `NODE_DISABLE_COMPILE_CACHE`
  * turns it off, as it does Node's own.
  */
 export function runCachedScript(
@@ -254,7 +285,7 @@ export function runCachedScript(
   let cachedData: Buffer | undefined;
   if (entry !== undefined && distrust(entry) === undefined) {
     try {
-      if (statSync(entry).size <= MAX_CODE_CACHE_BYTES) cachedData = readFileSync(entry);
+      if (statSync(entry).size <= MAX_CODE_CACHE_BYTES) cachedData = unsealed(readFileSync(entry));
     } catch {
       // none yet
     }
@@ -277,7 +308,9 @@ export function runCachedScript(
     keep() {
       if (entry === undefined || fromCache) return;
       try {
-        writeCacheFile(entry, script.createCachedData());
+        const sealed = seal(script.createCachedData());
+        if (sealed === undefined) return;
+        writeCacheFile(entry, sealed);
         // the entries of this script's earlier builds, for this V8, are of no further use
         for (const name of readdirSync(cache!.dir))
           if (name.startsWith(prefix) && name.endsWith(suffix) && name !== basename(entry))

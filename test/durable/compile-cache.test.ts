@@ -6,7 +6,17 @@
  * has no such cache (20). `enable` stands for `module.enableCompileCache`, which Node 20, the
  * version this suite runs on, does not have; on Node 22 it was checked by hand (docs/lint.md).
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -118,6 +128,22 @@ describe("the code cache of lint's script (Node 20: runCachedScript)", () => {
     expect((second.exports.hash as () => string)()).toBe("2d711642");
     second.keep();
     expect(entries(dir)).toEqual([entry]);
+  });
+
+  it("a damaged entry is not given to V8 (which would crash on it): the script compiles, the entry is written again", () => {
+    const { project, cli } = installed();
+    const file = join(cli, "lint-script.js");
+    const dir = join(project, "node_modules", ".cache", "video-schema-kit", "v8");
+    writeFileSync(file, body(5));
+    runCachedScript(file, cli, {}).keep();
+    const entry = join(dir, entries(dir)[0]!);
+    const bytes = readFileSync(entry);
+    for (let i = Math.floor(bytes.length / 2); i < bytes.length - 8; i++) bytes[i]! ^= 0x5a;
+    writeFileSync(entry, bytes);
+    const run = runCachedScript(file, cli, {});
+    expect({ answer: run.exports.answer, fromCache: run.fromCache }).toEqual({ answer: 5, fromCache: false });
+    run.keep();
+    expect(runCachedScript(file, cli, {}).fromCache).toBe(true);
   });
 
   it("belongs to one build of the script: a new build compiles, and its entry replaces the old one", () => {

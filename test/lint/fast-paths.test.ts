@@ -8,7 +8,9 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/index.js";
 import { jsonText } from "../../src/escape/index.js";
-import { jsonRenderer } from "../../src/lint/format/json.js";
+import { Writable } from "node:stream";
+import { jsonRenderer, jsonReporter } from "../../src/lint/format/json.js";
+import { Sink } from "../../src/lint/format/sink.js";
 import { Linter, type LintResult, type Reporter } from "../../src/lint/lint.js";
 import { openRegistry } from "../../src/lint/registry.js";
 import { ROOT } from "../cli/run.js";
@@ -96,17 +98,21 @@ describe("lint's fast paths", () => {
         null,
       ]);
     for (let i = 1; i <= 3000; i++) {
+      // shaped as a validator's, with any JSON in `expected` and `received` (hence the cast)
       const diagnostics = Array.from({ length: Math.floor(next() * 3) }, () => ({
         // few values, so that a diagnostic often repeats the one remembered but for its `expected` or `received`
         severity: pick(next, ["error", "error", "error", "warning"] as const),
         pointer: pick(next, ["/input/duration", "/input/duration", "/input/duration", ""]),
         rule: pick(next, ["schema/maximum", "schema/maximum", "schema/maximum", "schema/enum"]),
+        code: "invalid_input",
+        reason: "input_validation_failed",
+        retryable: false,
         message: pick(next, ["duration: too long", "not one of\u2028 them"]),
         // a new object each time, of the same JSON as an earlier one or not
         expected: structuredClone(expectedOf()),
         received: structuredClone(pick(next, [40, 40, 40, 40, 41, "17:9", { a: 1 }, { a: 2 }, [null], undefined])),
         ...(next() < 0.1 ? { line: 3, column: 7 } : {}),
-      }));
+      })) as unknown as LintResult["diagnostics"];
       const r: LintResult = {
         source: pick(next, ["a.ndjson", "b\u202e.ndjson"]),
         line: i,
@@ -117,5 +123,57 @@ describe("lint's fast paths", () => {
       };
       expect(render(r)).toBe(`,\n${jsonText(JSON.stringify(r))}`);
     }
+  });
+
+  it("--format json's report writes plain results, copied as bytes, as the renderer writes them", async () => {
+    const chunks: Buffer[] = [];
+    const out = new Writable({
+      highWaterMark: 1024,
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(Buffer.from(chunk));
+        setImmediate(done); // a slow reader: writes wait for the drain
+      },
+    });
+    const reporter = jsonReporter(new Sink(out));
+    const render = jsonRenderer();
+    const next = random(4042);
+    let expected = "";
+    for (let i = 0; i < 5000; i++) {
+      const valid = next() < 0.9;
+      const r: LintResult = {
+        // a source too long for a buffer now and then: written whole
+        source: next() < 0.01 ? "l".repeat(70_000) : pick(next, ["a.ndjson", "ü/b.ndjson"]),
+        line: pick(next, [i + 1, 9, 10, 99, 100, 999_999, 1_000_000, 2 ** 31, Number.MAX_SAFE_INTEGER, 2 ** 60]),
+        model: pick(next, ["example/model-a", "example/model-b"]),
+        endpoint: pick(next, ["text-to-video", "reference-to-vidéo"]),
+        valid,
+        diagnostics: valid
+          ? []
+          : [
+              {
+                severity: "error",
+                pointer: "/input/duration",
+                rule: "schema/maximum",
+                code: "invalid_input",
+                reason: "input_validation_failed",
+                retryable: false,
+                message: `duration: ${i} ✓ too long`,
+              },
+            ],
+      };
+      expected += render(r);
+      const waited = reporter.result(r);
+      if (waited) await waited;
+    }
+    await reporter.end({ requests: 5000, valid: 0, invalid: 0, warnings: 0 });
+    await new Promise<void>((resolve) => out.end(resolve));
+    const text = Buffer.concat(chunks).toString("utf8");
+    const written = text.slice(text.indexOf("\n") + 1, text.lastIndexOf("\n],\n"));
+    const wanted = expected.slice(2);
+    // where they part, in a few lines (the whole texts are megabytes)
+    let at = 0;
+    while (at < wanted.length && written[at] === wanted[at]) at++;
+    expect(written.slice(Math.max(0, at - 200), at + 100)).toBe(wanted.slice(Math.max(0, at - 200), at + 100));
+    expect(written.length).toBe(wanted.length);
   });
 });

@@ -101,33 +101,9 @@ const HEAD = `{"$schema":${JSON.stringify(LINT_REPORT_SCHEMA)},"schemaVersion":$
 export function jsonRenderer(): (r: LintResult) => string {
   const quote = quoter();
   const diagnosticJson = diagnosticWriter();
-  // a valid result without findings is its source's head, its line and its endpoint's tail: the
-  // two texts made once per source and per (model, endpoint) (the catalog's few strings)
-  let source: string | undefined;
-  let head = "";
-  const tails = new Map<string | null, Map<string | null, string>>();
-  const tail = (model: string | null, endpoint: string | null): string => {
-    let byEndpoint = tails.get(model);
-    if (byEndpoint === undefined) {
-      if (tails.size >= 1024) tails.clear();
-      tails.set(model, (byEndpoint = new Map()));
-    }
-    let text = byEndpoint.get(endpoint);
-    if (text === undefined) {
-      text = `,"model":${quote(model)},"endpoint":${quote(endpoint)},"valid":true,"diagnostics":[]}`;
-      if (byEndpoint.size >= 1024) byEndpoint.clear();
-      byEndpoint.set(endpoint, text);
-    }
-    return text;
-  };
+  const plain = plainTexts(quote);
   return (r) => {
-    if (r.diagnostics.length === 0 && r.valid && r.findings === undefined) {
-      if (r.source !== source) {
-        source = r.source;
-        head = `,\n{"source":${quote(source)},"line":`;
-      }
-      return head + r.line + tail(r.model, r.endpoint);
-    }
+    if (isPlain(r)) return plain.head(r.source) + r.line + plain.tail(r.model, r.endpoint);
     let diagnostics = "";
     for (let i = 0; i < r.diagnostics.length; i++)
       diagnostics += (i === 0 ? "" : ",") + diagnosticJson(r.diagnostics[i]!);
@@ -140,14 +116,74 @@ export function jsonRenderer(): (r: LintResult) => string {
   };
 }
 
+/** A valid result without findings: most of a log's, written from {@link plainTexts}. */
+function isPlain(r: LintResult): boolean {
+  return r.diagnostics.length === 0 && r.valid && r.findings === undefined;
+}
+
+/**
+ * A plain result's text is its source's head, its line and its (model, endpoint)'s tail: the two
+ * texts made once per source and per pair (the catalog's few strings; bounded all the same).
+ */
+function plainTexts(quote: (text: string | null) => string): {
+  head(source: string): string;
+  tail(model: string | null, endpoint: string | null): string;
+} {
+  let source: string | undefined;
+  let head = "";
+  const tails = new Map<string | null, Map<string | null, string>>();
+  return {
+    head(s) {
+      if (s !== source) {
+        source = s;
+        head = `,\n{"source":${quote(s)},"line":`;
+      }
+      return head;
+    },
+    tail(model, endpoint) {
+      let byEndpoint = tails.get(model);
+      if (byEndpoint === undefined) {
+        if (tails.size >= 1024) tails.clear();
+        tails.set(model, (byEndpoint = new Map()));
+      }
+      let text = byEndpoint.get(endpoint);
+      if (text === undefined) {
+        text = `,"model":${quote(model)},"endpoint":${quote(endpoint)},"valid":true,"diagnostics":[]}`;
+        if (byEndpoint.size >= 1024) byEndpoint.clear();
+        byEndpoint.set(endpoint, text);
+      }
+      return text;
+    },
+  };
+}
+
+/** UTF-8 of the few texts a plain result is made of, remembered by the text (its hash is kept in the string: plainTexts hands back the same ones). */
+function encoder(): (text: string) => Buffer {
+  const known = new Map<string, Buffer>();
+  return (text) => {
+    let bytes = known.get(text);
+    if (bytes === undefined) {
+      bytes = Buffer.from(text, "utf8");
+      if (known.size >= 1024) known.clear();
+      known.set(text, bytes);
+    }
+    return bytes;
+  };
+}
+
 /** The length of the separator each rendered result starts with (`,\n`): the first result's is the head. */
 const SEPARATOR = 2;
 
 export function jsonReporter(out: Sink): Reporter {
   let first = true;
   const render = jsonRenderer();
+  // a plain result goes to the Sink as bytes: its head's and tail's, remembered, with its line's digits between
+  const plain = plainTexts(quoter());
+  const bytes = encoder();
   return {
     result(r) {
+      if (!first && isPlain(r))
+        return out.writeNumbered(bytes(plain.head(r.source)), r.line, bytes(plain.tail(r.model, r.endpoint)));
       const text = render(r);
       if (!first) return out.write(text);
       first = false;

@@ -29,7 +29,7 @@ export {
   MORE_FINDINGS_RULE,
   moreFindings,
 } from "./diagnostic.js";
-export { escapeToken, fieldLabel, valueAt, valueAtTokens, pointerTokens, itemsAt } from "./pointers.js";
+export { escapeToken, fieldLabel, valueAt, valueAtTokens, pointerTokens, itemsAt, itemPath } from "./pointers.js";
 export { describeValue, receivedOf, closest } from "./wording.js";
 export { type AjvError, diagnosticsFromAjv } from "./ajv-errors.js";
 export { type StandardSchemaV1, standardResult } from "./standard-schema.js";

@@ -5,13 +5,14 @@
  * flags apply to every other generated file); it compiles to ESM that runs under plain `node`
  * and in a browser. Ajv's standalone output `require`s its run-time helpers even in ESM mode
  * (TOOLCHAIN.md); the Ajv of src/rules/ajv-config.ts is configured so that its output calls the
- * generated support module's functions by name instead, and this file only imports them.
+ * generated support module's functions by name instead, and this file only imports them. One
+ * shape of its output is rewritten, literal-aware: an array item's error path ({@link shareItemPaths}).
  */
 import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { AnySchema } from "ajv";
 import standaloneModule from "ajv/dist/standalone/index.js";
 import { ajvFormats } from "../diagnostics/index.js";
-import { quickCheckSource, SUPPORT_FUNCTIONS, type RuleSpec } from "../rules/index.js";
+import { quickModuleSource, SUPPORT_FUNCTIONS, type RuleSpec } from "../rules/index.js";
 import type { JsonSchemaObject } from "../schema/index.js";
 
 const standaloneCode = standaloneModule.default;
@@ -71,6 +72,50 @@ export function rewriteCodeOnly(code: string, rewrite: (segment: string) => stri
   return out + rewrite(code.slice(at));
 }
 
+/** The per-site caches of the item paths {@link shareItemPaths} rewrote (a name Ajv never uses). */
+const ITEM_PATHS = "vskItemPaths";
+
+/**
+ * Ajv builds an array item's error path afresh for every error (`instancePath+"/keyframes/" + i0`,
+ * then `+"/frame_index"`), and reading the diagnostics compares that new string with the last
+ * one at its place, which costs more than the rest of the error (issue 40). Exactly that shape,
+ * outside literals, where an expression begins (after `:`, `(` or `,`) and ends (before `,`, `}`,
+ * `)` or a further `+`), becomes `itemPath(vskItemPaths[k], instancePath, head, iN, tail)`: the
+ * same string (src/diagnostics/pointers.ts), one object per item at the top level. Anything
+ * else stays as Ajv wrote it, and no literal is touched.
+ */
+export function shareItemPaths(code: string): { code: string; sites: number } {
+  const ranges = literalRanges(code);
+  const gap = (r: number): string => code.slice(ranges[r - 1]?.[1] ?? 0, ranges[r]?.[0] ?? code.length);
+  const quoted = (r: number): boolean => ranges[r] !== undefined && code[ranges[r]![0]] === '"';
+  let out = "";
+  let at = 0;
+  let sites = 0;
+  for (let r = 0; r < ranges.length; r++) {
+    const start = /[:(,]\s*(instancePath\s*\+\s*)$/.exec(gap(r));
+    if (start === null || !quoted(r)) continue;
+    const head = code.slice(ranges[r]![0], ranges[r]![1]);
+    const after = gap(r + 1);
+    let index = /^\s*\+\s*(i\d+)\s*(?=[,})]|\+(?!\+))/.exec(after);
+    if (index === null) continue;
+    let tail = '""';
+    let end = ranges[r]![1] + index[0].length; // the end of the expression rewritten
+    let next = r + 1;
+    if (/^\s*\+\s*(i\d+)\s*\+\s*$/.test(after) && quoted(r + 1)) {
+      // `+"/frame_index"` follows the index: the tail, when the expression goes on or ends after it
+      if (!/^\s*([,})]|\+(?!\+))/.test(gap(r + 2))) continue;
+      tail = code.slice(ranges[r + 1]![0], ranges[r + 1]![1]);
+      end = ranges[r + 1]![1];
+      next = r + 2;
+    } else if (!/^\s*\+\s*i\d+\s*[,})]/.test(after) && !/^\s*\+\s*i\d+\s*\+\s*[^\s"]/.test(after)) continue;
+    const begin = ranges[r]![0] - start[1]!.length;
+    out += code.slice(at, begin) + `itemPath(${ITEM_PATHS}[${sites++}], instancePath, ${head}, ${index[1]}, ${tail})`;
+    at = end;
+    r = next - 1;
+  }
+  return { code: out + code.slice(at), sites };
+}
+
 /** The code of a module without its literals (for looking things up in it). */
 function codeOnly(code: string): string {
   const parts: string[] = [];
@@ -123,11 +168,19 @@ export function emitValidator(
   if (!exported) throw new EmitError(`${what}: unexpected shape of Ajv's standalone output`);
   const fn = exported[1]!;
   code = code.replace(exported[0], "").replace(/^"use strict";/, "");
+  if (new RegExp(`\\b(${ITEM_PATHS}|itemPath)\\b`).test(codeOnly(code)))
+    throw new EmitError(`${what}: Ajv's output uses the name ${ITEM_PATHS} or itemPath, which vsk's item paths need`);
+  const shared = shareItemPaths(code);
+  code =
+    shared.sites === 0
+      ? shared.code
+      : `const ${ITEM_PATHS} = [${Array(shared.sites).fill("[]").join(", ")}];\n${shared.code}`;
   // Ajv's code calls the support module's functions by name (src/rules/ajv-config.ts): import those it uses
   const outsideLiterals = codeOnly(code);
   const fromSupport = new Set([
     "diagnose",
     ...SUPPORT_FUNCTIONS.filter((name) => new RegExp(`\\b${name}\\b`).test(outsideLiterals)),
+    ...(shared.sites > 0 ? ["itemPath"] : []),
   ]);
   const missingFormat = formatsUsed(outsideLiterals).find((f) => !Object.prototype.hasOwnProperty.call(ajvFormats, f));
   if (missingFormat !== undefined)
@@ -149,8 +202,8 @@ export function emitValidator(
     `const ${fn} = /*#__PURE__*/ (() => {\n${code}\nreturn ${fn};\n})();`,
     `/** The endpoint's cross-field rules (data; their checks live in the support module). */`,
     `export const rules: readonly RuleSpec[] = ${JSON.stringify(rules)};`,
-    `/** True when no rule can find anything in a payload the schema accepted (vsk's src/rules/quick.ts). */`,
-    `function quick(input, errorsOnly) {\n${quickCheckSource(rules)}\n}`,
+    `// the rules' quick forms (vsk's src/rules/quick.ts): \`quick\` is true when no rule can find anything`,
+    quickModuleSource(rules),
     `/**`,
     ` * Checks a payload: schema and rules, every finding (with \`limit\`: the first \`limit.max\` and one`,
     ` * \`more-findings\` counting the rest; \`errorsOnly\` skips the warning-only rules); an empty array`,
@@ -159,7 +212,7 @@ export function emitValidator(
     `export function validate(input: unknown, limit?: FindingLimit): Diagnostic[] {`,
     `  const schemaOk = ${fn}(input);`,
     `  if (schemaOk && quick(input, limit?.errorsOnly === true)) return [];`,
-    `  return diagnose(schemaOk ? null : ${fn}.errors, rules, input, limit);`,
+    `  return diagnose(schemaOk ? null : ${fn}.errors, rules, input, limit, quickRules);`,
     `}`,
     `export default validate;`,
     "",

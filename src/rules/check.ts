@@ -33,7 +33,9 @@ const WARNING_KINDS: ReadonlySet<string> = new Set(
 // #region runtime (copied into the generated support module: no imports in here)
 /**
  * Runs the cross-field rules; rules about a field that already failed its schema are skipped,
- * and with `errorsOnly` the kinds that only warn (`WARNING_KINDS`).
+ * and with `errorsOnly` the kinds that only warn (`WARNING_KINDS`). `quickRules[k]`, the emitted
+ * quick form of rule k (src/rules/quick.ts), skips its full check when it says the rule cannot
+ * find anything (a quick form is never more lenient than its check, whatever the schema errors).
  */
 export function checkRules(
   rules: readonly RuleSpec[],
@@ -46,12 +48,15 @@ export function checkRules(
   max = Infinity,
   /** false: findings counted, not worded (`FindingLimit.words`) */
   words = true,
+  quickRules?: ReadonlyArray<QuickRule | undefined>,
 ): Diagnostic[] {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return [];
   const invalid = invalidPointers(schemaErrors, moreInvalid);
   const out: Diagnostic[] = [];
-  for (const rule of rules) {
+  for (let k = 0; k < rules.length; k++) {
+    const rule = rules[k]!;
     if (errorsOnly && WARNING_KINDS.has(rule.kind)) continue;
+    if (quickRules?.[k]?.(input as Record<string, unknown>) === true) continue;
     const found = (CHECKS[rule.kind] as Check<RuleSpec["kind"]>)(
       rule as never,
       input as Record<string, unknown>,
@@ -63,6 +68,9 @@ export function checkRules(
   }
   return out;
 }
+
+/** An emitted rule's quick form: true when the rule cannot find anything in `input` (src/rules/quick.ts). */
+export type QuickRule = (input: Record<string, unknown>) => boolean;
 
 /** A compiled Ajv standalone validator. */
 export interface CompiledSchema {
@@ -85,6 +93,8 @@ export function diagnose(
   rules: readonly RuleSpec[],
   input: unknown,
   limit?: FindingLimit,
+  /** the emitted validator's quick forms, by rule index (see checkRules) */
+  quickRules?: ReadonlyArray<QuickRule | undefined>,
 ): Diagnostic[] {
   const max = limit?.max ?? Infinity;
   const words = limit?.words !== false;
@@ -92,7 +102,16 @@ export function diagnose(
   const schemaErrors = diagnosticsFromAjv(ajvErrors, input, max, omitted, words);
   // a rule's findings past `max` are never shown (a finding's place in `out` is at least its place
   // among its rule's): a rule words `max` at most and counts the rest (issue 38.2: 200k unknown keys)
-  const ruleFindings = checkRules(rules, input, schemaErrors, limit?.errorsOnly === true, omitted, max, words);
+  const ruleFindings = checkRules(
+    rules,
+    input,
+    schemaErrors,
+    limit?.errorsOnly === true,
+    omitted,
+    max,
+    words,
+    quickRules,
+  );
   // schemaErrors is this call's own array (diagnosticsFromAjv's): the rules' findings join it
   const out = schemaErrors;
   if (ruleFindings.length > 0) {

@@ -25,6 +25,6 @@ export {
   type RuleSelection,
 } from "./select.js";
 export { UNKNOWN_FIELD_RULE } from "./unknown-fields.js";
-export { quickCheckSource } from "./quick.js";
+export { quickCheckSource, quickModuleSource } from "./quick.js";
 export { recheckOnText } from "./unique-item-field.js";
 export { createAjv, needsOwnProperties, SUPPORT_FUNCTIONS } from "./ajv-config.js";

@@ -8,8 +8,9 @@ import { emitValidator, literalRanges } from "../../src/emit/validator.js";
 import { toJs, writeSupportJs } from "./to-js.js";
 
 // The emitter reads Ajv's output (which support functions it calls, whether a `require` is left)
-// and never rewrites it. Text a schema puts into that output, as property names, enum values or
-// descriptions, must come out untouched and must not be taken for code.
+// and rewrites only item paths (test/emit/item-paths.test.ts). Text a schema puts into that output,
+// as property names, enum values or descriptions, must come out untouched and must not be taken for
+// code.
 const dir = mkdtempSync(join(tmpdir(), "vsk-literals-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,7 +1,8 @@
 /**
  * The emitted validator gets Ajv's run-time helpers from the generated support module through
  * Ajv's own options (`code.formats`, a shared `ajv.scope` value, the length keywords of
- * src/rules/ajv-config.ts), never by rewriting Ajv's output; anything Ajv would still `require` stops
+ * src/rules/ajv-config.ts), never by rewriting Ajv's output (the one rewrite, of item paths, is
+ * test/emit/item-paths.test.ts's); anything Ajv would still `require` stops
  * generation with the module's name.
  */
 import { _ } from "ajv/dist/2020.js";
@@ -23,7 +24,7 @@ describe("emitted validators need nothing but the support module", () => {
         link: { type: "string", format: "uri" },
       },
     });
-    expect(code).toMatch(/^import \{ ajvFormats, diagnose, equal, ucs2length \} from "\.\/support\.mjs";$/m);
+    expect(code).toMatch(/^import \{ ajvFormats, diagnose, equal, itemPath, ucs2length \} from "\.\/support\.mjs";$/m);
     expect(code).not.toMatch(/\brequire\s*\(/);
     expect(code).toMatch(/= ajvFormats\.uri;/);
   });

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkRules, quickCheckSource, SPEC_RULES, type RuleSpec } from "../../src/rules/index.js";
+import type { Diagnostic } from "../../src/diagnostics/index.js";
+import { checkRules, quickCheckSource, quickModuleSource, SPEC_RULES, type RuleSpec } from "../../src/rules/index.js";
 
 // The quick face of a rule may say "maybe" (false) when the full check finds nothing, but it
 // must never say "nothing" (true) when the full check finds something.
@@ -65,5 +66,42 @@ describe("quick rule checks are never more lenient than the full checks", () => 
       }),
     ).toBe(true);
     expect(quick({ prompt: "p", keyframes: [{ image_url: "a", frame_index: 121 }] })).toBe(false);
+  });
+});
+
+// A payload with schema errors runs the full checks, each rule's skipped where its quick form
+// says it cannot find anything (issue 40): the findings must be exactly those of running them all,
+// whatever fields already failed their schema.
+describe("the full checks, each skipped where its quick form says nothing", () => {
+  const pointers = fc.subarray([
+    "/keyframes/0/frame_index",
+    "/keyframes/1/frame_index",
+    "/keyframes/2/frame_index",
+    "/duration",
+    "/prompt",
+    "/file_url",
+    "/enable_thinking",
+    "/keyframes",
+  ]);
+  it.each(endpoints)("%s", (_key, rules) => {
+    const quickRules = new Function(`${quickModuleSource(rules)}\nreturn quickRules;`)() as Array<
+      ((input: Record<string, unknown>) => boolean) | undefined
+    >;
+    expect(quickRules).toHaveLength(rules.length);
+    expect(quickRules.some((q) => q !== undefined)).toBe(true);
+    fc.assert(
+      fc.property(
+        fc.oneof(withExtras, fc.jsonValue({ maxDepth: 2 })),
+        pointers,
+        fc.boolean(),
+        (input, failed, words) => {
+          const errors = failed.map((pointer) => ({ pointer }) as Diagnostic);
+          expect(checkRules(rules, input, errors, false, [], Infinity, words, quickRules)).toEqual(
+            checkRules(rules, input, errors, false, [], Infinity, words),
+          );
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });

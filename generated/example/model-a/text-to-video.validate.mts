@@ -309,22 +309,27 @@ export const rules: readonly RuleSpec[] = [
     known: ["prompt", "aspect_ratio", "duration", "generate_audio", "resolution"],
   },
 ];
-/** True when no rule can find anything in a payload the schema accepted (vsk's src/rules/quick.ts). */
+// the rules' quick forms (vsk's src/rules/quick.ts): `quick` is true when no rule can find anything
+function quickRule0(input) {
+  for (const k0 in input) {
+    switch (k0) {
+      case "prompt":
+      case "aspect_ratio":
+      case "duration":
+      case "generate_audio":
+      case "resolution":
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+const quickRules = [quickRule0];
 function quick(input, errorsOnly) {
   if (input === null || typeof input !== "object" || Array.isArray(input)) return false;
   if (!errorsOnly) {
-    for (const k0 in input) {
-      switch (k0) {
-        case "prompt":
-        case "aspect_ratio":
-        case "duration":
-        case "generate_audio":
-        case "resolution":
-          break;
-        default:
-          return false;
-      }
-    }
+    if (!quickRule0(input)) return false;
   }
   return true;
 }
@@ -336,6 +341,6 @@ function quick(input, errorsOnly) {
 export function validate(input: unknown, limit?: FindingLimit): Diagnostic[] {
   const schemaOk = validate21(input);
   if (schemaOk && quick(input, limit?.errorsOnly === true)) return [];
-  return diagnose(schemaOk ? null : validate21.errors, rules, input, limit);
+  return diagnose(schemaOk ? null : validate21.errors, rules, input, limit, quickRules);
 }
 export default validate;

@@ -267,32 +267,45 @@ export const rules: readonly RuleSpec[] = [
     known: ["prompt", "duration", "generate_audio", "ratio", "resolution"],
   },
 ];
-/** True when no rule can find anything in a payload the schema accepted (vsk's src/rules/quick.ts). */
-function quick(input, errorsOnly) {
-  if (input === null || typeof input !== "object" || Array.isArray(input)) return false;
+// the rules' quick forms (vsk's src/rules/quick.ts): `quick` is true when no rule can find anything
+function quickRule0(input) {
   {
     const v = input["duration"];
     if (typeof v === "number" && !(v === -1 || (v >= 4 && v <= 15))) return false;
   }
-  if (!errorsOnly) {
-    {
-      const t = input["prompt"];
-      if (typeof t === "string" && t.length > 500) return false;
+  return true;
+}
+function quickRule1(input) {
+  {
+    const t = input["prompt"];
+    if (typeof t === "string" && t.length > 500) return false;
+  }
+  return true;
+}
+function quickRule2(input) {
+  for (const k0 in input) {
+    switch (k0) {
+      case "prompt":
+      case "duration":
+      case "generate_audio":
+      case "ratio":
+      case "resolution":
+        break;
+      default:
+        return false;
     }
   }
+  return true;
+}
+const quickRules = [quickRule0, quickRule1, quickRule2];
+function quick(input, errorsOnly) {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return false;
+  if (!quickRule0(input)) return false;
   if (!errorsOnly) {
-    for (const k0 in input) {
-      switch (k0) {
-        case "prompt":
-        case "duration":
-        case "generate_audio":
-        case "ratio":
-        case "resolution":
-          break;
-        default:
-          return false;
-      }
-    }
+    if (!quickRule1(input)) return false;
+  }
+  if (!errorsOnly) {
+    if (!quickRule2(input)) return false;
   }
   return true;
 }
@@ -304,6 +317,6 @@ function quick(input, errorsOnly) {
 export function validate(input: unknown, limit?: FindingLimit): Diagnostic[] {
   const schemaOk = validate23(input);
   if (schemaOk && quick(input, limit?.errorsOnly === true)) return [];
-  return diagnose(schemaOk ? null : validate23.errors, rules, input, limit);
+  return diagnose(schemaOk ? null : validate23.errors, rules, input, limit, quickRules);
 }
 export default validate;

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 export const root = fileURLToPath(new URL("..", import.meta.url));
 const stamp = join(root, "dist/.build-stamp");
 /**
- * What the build reads: tsconfig.build.json's includes, then scripts/embed.mjs and scripts/bundle.mjs,
+ * What the build reads: tsconfig.build.json's includes, then scripts/embed.mjs, vendor.mjs and bundle.mjs,
  * and the package files (the build's own command, the versions of tsc, esbuild and prettier).
  */
 const INPUTS = [
@@ -22,6 +22,7 @@ const INPUTS = [
   "generated",
   "templates",
   "scripts/embed.mjs",
+  "scripts/vendor.mjs",
   "scripts/bundle.mjs",
   "tsconfig.json",
   "tsconfig.build.json",

@@ -121,7 +121,7 @@ function quotedKey(key: string): string {
 }
 
 /** Repeated keys as warnings: JSON.parse kept the last, silently; the service may read another. */
-function duplicateWarnings(text: string, value: unknown, firstLine: number): ReadWarning[] | undefined {
+export function duplicateWarnings(text: string, value: unknown, firstLine: number): ReadWarning[] | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const found = findDuplicateKeys(text, value, firstLine);
   if (found.length === 0) return undefined;

@@ -261,6 +261,29 @@ export interface LineJobs {
   ): LineSink;
 }
 
+/** An envelope's `model` and `endpoint` strings, resolved (Linter.knownEnvelope). */
+interface KnownEnvelope {
+  model: string;
+  endpoint: string;
+  validate: Validate;
+}
+
+/** Distinct envelope (model, endpoint) strings a Linter keeps resolved: a catalog's few, with their aliases, fit many times over. */
+const KNOWN_ENVELOPES = 1024;
+
+/** `{"model": "…", "endpoint": "…", "input"}` with all three own keys, the first two strings: the envelopes Linter.knownEnvelope remembers. */
+function isStringEnvelope(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    Object.hasOwn(v, "input") &&
+    Object.hasOwn(v, "model") &&
+    Object.hasOwn(v, "endpoint") &&
+    typeof v.model === "string" &&
+    typeof v.endpoint === "string"
+  );
+}
+
 /** One payload's result, before it is counted and reported: the very object the reporter is handed. */
 type Verdict = LintResult;
 
@@ -455,6 +478,26 @@ export class Linter {
     placement: Placement | undefined,
     target: LintTarget,
   ): Verdict | Promise<Verdict> {
+    // the common line: an envelope whose (model, endpoint) strings were resolved before, read
+    // without a warning, outside a document, with nothing to re-check: its validator straight away
+    if (problem === undefined && warnings === undefined && placement === undefined && this.check === undefined) {
+      const known = this.knownEnvelope(value);
+      if (known !== undefined) {
+        const input = (value as Record<string, unknown>).input;
+        const diagnostics = known.validate(input, this.limit);
+        if (diagnostics.length === 0)
+          return {
+            source: at.source,
+            line: at.line,
+            model: known.model,
+            endpoint: known.endpoint,
+            valid: true,
+            diagnostics,
+          };
+        const resolved: ResolvedPayload = { model: known.model, endpoint: known.endpoint, input, prefix: "/input" };
+        return this.judged(diagnostics, at, resolved, undefined, text, placement);
+      }
+    }
     const read = warnings?.map((w) => lintDiagnostic(w.rule, w.message, w.pointer, "warning"));
     if (problem !== undefined)
       return this.withRead(at, null, null, read, [lintDiagnostic(problem.rule, problem.message)], placement);
@@ -469,9 +512,43 @@ export class Linter {
         placement,
       );
     const validate = this.registry.validatorOf(resolved.model, resolved.endpoint);
+    if (typeof validate === "function" && resolved.prefix === "/input")
+      this.rememberEnvelope(value, resolved, validate);
     return typeof validate === "function"
       ? this.validated(validate, at, resolved, read, text, placement)
       : validate.then((fn) => this.validated(fn, at, resolved, read, text, placement));
+  }
+
+  /**
+   * Envelopes resolved before, by their own `model` and `endpoint` strings (a log names the same
+   * few pairs a million times): what resolvePayload made of them and the endpoint's validator.
+   * Only pairs that resolved to a loaded validator are kept, at most {@link KNOWN_ENVELOPES}.
+   */
+  private readonly envelopes = new Map<string, Map<string, KnownEnvelope>>();
+  private envelopeCount = 0;
+
+  /** The pair of an envelope `{"model": "…", "endpoint": "…", "input"}` (own keys, strings) when resolved before. */
+  private knownEnvelope(value: unknown): KnownEnvelope | undefined {
+    if (typeof value !== "object" || value === null) return undefined;
+    const { model, endpoint } = value as Record<string, unknown>;
+    if (typeof model !== "string" || typeof endpoint !== "string") return undefined;
+    const known = this.envelopes.get(model)?.get(endpoint);
+    if (known === undefined || !isStringEnvelope(value)) return undefined;
+    return known;
+  }
+
+  /** Keeps an envelope's resolution for the next with the same strings (resolvePayload: an envelope's endpoint string is the target's no matter what). */
+  private rememberEnvelope(value: unknown, resolved: ResolvedPayload, validate: Validate): void {
+    if (!isStringEnvelope(value)) return;
+    const { model, endpoint } = value as { model: string; endpoint: string };
+    if (this.envelopeCount >= KNOWN_ENVELOPES) {
+      this.envelopes.clear();
+      this.envelopeCount = 0;
+    }
+    let byEndpoint = this.envelopes.get(model);
+    if (byEndpoint === undefined) this.envelopes.set(model, (byEndpoint = new Map()));
+    if (!byEndpoint.has(endpoint)) this.envelopeCount++;
+    byEndpoint.set(endpoint, { model: resolved.model, endpoint: resolved.endpoint, validate });
   }
 
   /** A resolved payload through its validator: the validator words the first maxFindings and counts the rest (a million bad items: one pass). */
@@ -483,7 +560,18 @@ export class Linter {
     text: string | undefined,
     placement: Placement | undefined,
   ): Verdict | Promise<Verdict> {
-    const diagnostics = fn(resolved.input, this.limit);
+    return this.judged(fn(resolved.input, this.limit), at, resolved, read, text, placement);
+  }
+
+  /** A resolved payload's own findings (its validator's), re-checked on the text and prefixed as needed. */
+  private judged(
+    diagnostics: Diagnostic[],
+    at: PayloadSource,
+    resolved: ResolvedPayload,
+    read: Diagnostic[] | undefined,
+    text: string | undefined,
+    placement: Placement | undefined,
+  ): Verdict | Promise<Verdict> {
     if (diagnostics.length === 0 && this.check === undefined)
       return this.withRead(at, resolved.model, resolved.endpoint, read, diagnostics, placement);
     // integers beyond 2^53 are compared as written, not as JSON.parse rounded them (spec 2.2);

@@ -7,6 +7,7 @@ import type { PlatformBuffer, ReadableLike } from "../platform/index.js";
 import {
   chunksOf,
   decode,
+  duplicateWarnings,
   type PayloadSource,
   DEFAULT_MAX_LINE_BYTES,
   looksBinary,
@@ -14,6 +15,7 @@ import {
   type PayloadHandler,
   type ReadOptions,
   type ReadProblem,
+  type ReadWarning,
 } from "./decode.js";
 import { limitSize } from "../words/index.js";
 
@@ -43,10 +45,21 @@ export function readLine(
   return readText(text, at, handle);
 }
 
-/** One line's text parsed and handed over (with the repeated keys the reader noticed). */
+/**
+ * One line's text parsed and handed over (with the repeated keys the reader noticed): `parse`
+ * without its result object on the common path (a line that parses), `parse` itself when not.
+ */
 function readText(text: string, at: PayloadSource, handle: PayloadHandler): void | Promise<void> {
-  const parsed = parse(text, at, true);
-  return handle(at, parsed.value, parsed.problem, parsed.warnings, text);
+  let value: unknown;
+  let warnings: ReadWarning[] | undefined;
+  try {
+    value = JSON.parse(text);
+    warnings = duplicateWarnings(text, value, at.line);
+  } catch {
+    const parsed = parse(text, at, true);
+    return handle(at, parsed.value, parsed.problem, parsed.warnings, text);
+  }
+  return handle(at, value, undefined, warnings, text);
 }
 
 /**

@@ -208,7 +208,7 @@ async function readIsoBmff(held: Held): Promise<Read> {
  * least as many as are held (so a parse takes a few steps, not one per block).
  */
 async function readMatroska(held: Held): Promise<Read> {
-  const { Input, StreamSource, WEBM, MATROSKA } = await import("mediabunny");
+  const { Input, StreamSource, WEBM, MATROSKA } = await import("./mediabunny.js");
   let need: NeedBytes | undefined;
   const input = new Input({
     formats: [WEBM, MATROSKA],

@@ -45,5 +45,5 @@ process.on("message", (message: { id: number; task: ParseTask }) => {
   );
 });
 
-await Promise.all([import("file-type"), import("mp4box"), import("mediabunny"), import("music-metadata")]);
+await Promise.all([import("file-type"), import("mp4box"), import("./mediabunny.js"), import("music-metadata")]);
 send({ ready: true });

@@ -2,8 +2,9 @@
  * The published contract of package.json (issue 30.6, 30.7): `engines` states the truth of the
  * dependencies' own engines (yargs 18's is the narrowest), and a LICENSE file ships.
  */
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -75,5 +76,44 @@ describe("the tarball ships what runs (issue 30.9)", () => {
       "schemas-cache/manifest.json",
     ])
       expect(files, needed).toContain(needed);
+  });
+});
+
+describe("installing vsk leaves the consumer's own tsc alone", () => {
+  // TypeScript 5 loads every installed `@types` package into each program of a project (unless its
+  // tsconfig lists `types`): one that needs the DOM failed a Node project's one-line `tsc` once vsk
+  // was installed (mediabunny's @types/dom-webcodecs and dom-mediacapture-transform; it is now
+  // bundled in by scripts/vendor.mjs). Every @types package vsk's install brings must compile alone.
+  it("the @types packages of vsk's runtime dependencies compile with lib es2022 and nothing else", () => {
+    const lock = read("package-lock.json") as { packages: Record<string, { dev?: boolean }> };
+    const runtime = Object.entries(lock.packages)
+      .filter(([path, entry]) => /^node_modules\/@types\/[^/]+$/.test(path) && entry.dev !== true)
+      .map(([path]) => path.slice("node_modules/@types/".length));
+    expect(runtime).not.toContain("dom-webcodecs");
+    expect(runtime).not.toContain("dom-mediacapture-transform");
+    const dir = mkdtempSync(join(tmpdir(), "vsk-types-"));
+    try {
+      writeFileSync(join(dir, "a.ts"), "export const x: number = 1;\n");
+      writeFileSync(
+        join(dir, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            strict: true,
+            noEmit: true,
+            lib: ["es2022"],
+            types: runtime,
+            typeRoots: [join(ROOT, "node_modules/@types")],
+          },
+          files: ["a.ts"],
+        }),
+      );
+      const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", dir], {
+        encoding: "utf8",
+      });
+      expect(tsc.stdout + tsc.stderr).toBe("");
+      expect(tsc.status).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

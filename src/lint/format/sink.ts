@@ -2,6 +2,8 @@
 
 /** The size of one buffer of output: what is handed to the stream at once. */
 const CHUNK = 1 << 16;
+/** The most decimal digits of a safe integer (Number.MAX_SAFE_INTEGER has 16). */
+const NUMBER_DIGITS = 16;
 /** Texts shorter than this are joined before they are encoded (a result's line is ~100-300 characters). */
 const PENDING = 4096;
 
@@ -53,6 +55,39 @@ export class Sink {
   /** A promise of the stream's drain when a write said to wait for it. */
   private written(ok: boolean): Promise<void> | undefined {
     if (!ok) return new Promise((resolve) => this.stream.once("drain", () => resolve()));
+  }
+
+  /**
+   * `head`, the decimal digits of `n` and `tail`, all UTF-8, after what was written before: a
+   * valid result of `--format json` (format/json.ts) copied from bytes made once, with its line
+   * number's digits written in place (no string per result to build, join and encode).
+   */
+  writeNumbered(head: Uint8Array, n: number, tail: Uint8Array): void | Promise<void> {
+    const size = head.length + NUMBER_DIGITS + tail.length;
+    if (!Number.isSafeInteger(n) || n < 0 || size > CHUNK - 256)
+      return this.writeBytes(Buffer.concat([head, Buffer.from(String(n)), tail]));
+    let flushed: void | Promise<void> = undefined;
+    if (this.pending.length > 0) {
+      const text = this.pending;
+      this.pending = "";
+      flushed = this.encode(text);
+    }
+    if (size > CHUNK - this.used) flushed = this.flush() ?? flushed;
+    const buffer = (this.buffer ??= Buffer.allocUnsafeSlow(CHUNK));
+    buffer.set(head, this.used);
+    let end = this.used + head.length + 1;
+    for (let x = n; x >= 10; x = Math.floor(x / 10)) end++;
+    this.used = end;
+    let x = n;
+    do {
+      const rest = Math.floor(x / 10);
+      buffer[--end] = 48 + (x - rest * 10); // the digit first: 48 + x may round above 2^53
+      x = rest;
+    } while (x > 0);
+    buffer.set(tail, this.used);
+    this.used += tail.length;
+    if (this.used >= CHUNK - 256) return this.flush() ?? flushed;
+    return flushed;
   }
 
   /** UTF-8 text already encoded (a `--jobs` worker's rendered batch), after what was buffered. */

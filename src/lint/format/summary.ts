@@ -135,24 +135,25 @@ export class SummaryTally {
   }
 
   /**
-   * The endpoint table's key of (model, endpoint), made once per pair: a key built per result
+   * The endpoint table's row of (model, endpoint), found once per pair: a key built per result
    * is a fresh string hashed on every lookup (6% of a `--summary-only` run). The pairs are the
-   * catalog's (or null), so they are few; bounded all the same.
+   * catalog's (or null), so they are few; bounded all the same (a row is never dropped from its
+   * table, so one looked up again is the same row, or `other` as before).
    */
-  private readonly endpointKeys = new Map<string | null, Map<string | null, string>>();
-  private endpointKey(model: string | null, endpoint: string | null): string {
-    let byEndpoint = this.endpointKeys.get(model);
+  private readonly endpointRows = new Map<string | null, Map<string | null, EndpointRow>>();
+  private endpointRow(model: string | null, endpoint: string | null): EndpointRow {
+    let byEndpoint = this.endpointRows.get(model);
     if (byEndpoint === undefined) {
-      if (this.endpointKeys.size >= MAX_KEYS) this.endpointKeys.clear();
-      this.endpointKeys.set(model, (byEndpoint = new Map()));
+      if (this.endpointRows.size >= MAX_KEYS) this.endpointRows.clear();
+      this.endpointRows.set(model, (byEndpoint = new Map()));
     }
-    let key = byEndpoint.get(endpoint);
-    if (key === undefined) {
-      key = model === null && endpoint === null ? "" : `${model}\u0000${endpoint}`;
+    let row = byEndpoint.get(endpoint);
+    if (row === undefined) {
+      row = this.endpoints.get(model === null && endpoint === null ? "" : `${model}\u0000${endpoint}`);
       if (byEndpoint.size >= MAX_KEYS) byEndpoint.clear();
-      byEndpoint.set(endpoint, key);
+      byEndpoint.set(endpoint, row);
     }
-    return key;
+    return row;
   }
 
   /** A pointer's field (fieldOf), remembered: validators hand the same pointer strings back payload after payload. */
@@ -169,7 +170,7 @@ export class SummaryTally {
 
   add(r: LintResult): void {
     const n = ++this.requests;
-    const e = this.endpoints.get(this.endpointKey(r.model, r.endpoint));
+    const e = this.endpointRow(r.model, r.endpoint);
     e.model = r.model;
     e.endpoint = r.endpoint;
     e.requests++;

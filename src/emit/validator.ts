@@ -91,27 +91,26 @@ export function shareItemPaths(code: string): { code: string; sites: number } {
   let out = "";
   let at = 0;
   let sites = 0;
+  /** After an operand: the expression ends (`,` `}` `)`) or goes on with a single `+`. */
+  const ends = (text: string): boolean => /^\s*([,})]|\+(?!\+))/.test(text);
   for (let r = 0; r < ranges.length; r++) {
     const start = /[:(,]\s*(instancePath\s*\+\s*)$/.exec(gap(r));
     if (start === null || !quoted(r)) continue;
-    const head = code.slice(ranges[r]![0], ranges[r]![1]);
-    const after = gap(r + 1);
-    let index = /^\s*\+\s*(i\d+)\s*(?=[,})]|\+(?!\+))/.exec(after);
+    const index = /^\s*\+\s*(i\d+)\b/.exec(gap(r + 1));
     if (index === null) continue;
+    const rest = gap(r + 1).slice(index[0].length);
     let tail = '""';
     let end = ranges[r]![1] + index[0].length; // the end of the expression rewritten
-    let next = r + 1;
-    if (/^\s*\+\s*(i\d+)\s*\+\s*$/.test(after) && quoted(r + 1)) {
-      // `+"/frame_index"` follows the index: the tail, when the expression goes on or ends after it
-      if (!/^\s*([,})]|\+(?!\+))/.test(gap(r + 2))) continue;
+    if (/^\s*\+\s*$/.test(rest) && quoted(r + 1)) {
+      // `+"/frame_index"` follows the index: the tail, when the expression ends or goes on after it
+      if (!ends(gap(r + 2))) continue;
       tail = code.slice(ranges[r + 1]![0], ranges[r + 1]![1]);
       end = ranges[r + 1]![1];
-      next = r + 2;
-    } else if (!/^\s*\+\s*i\d+\s*[,})]/.test(after) && !/^\s*\+\s*i\d+\s*\+\s*[^\s"]/.test(after)) continue;
-    const begin = ranges[r]![0] - start[1]!.length;
-    out += code.slice(at, begin) + `itemPath(${ITEM_PATHS}[${sites++}], instancePath, ${head}, ${index[1]}, ${tail})`;
+    } else if (!ends(rest)) continue;
+    out += code.slice(at, ranges[r]![0] - start[1]!.length);
+    out += `itemPath(${ITEM_PATHS}[${sites++}], instancePath, ${code.slice(ranges[r]![0], ranges[r]![1])}, ${index[1]}, ${tail})`;
     at = end;
-    r = next - 1;
+    while (r + 1 < ranges.length && ranges[r + 1]![0] < end) r++;
   }
   return { code: out + code.slice(at), sites };
 }

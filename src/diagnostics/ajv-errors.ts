@@ -274,8 +274,8 @@ function collapseAnyOf(errors: readonly AjvError[]): readonly AjvError[] {
     any = errors[k]!.keyword === "anyOf" || errors[k]!.keyword === "oneOf";
   if (!any) return errors;
   // by the error's index (each of Ajv's errors is its own object): dropped, or replaced by one
-  // naming the other forms; arrays, not a Set and Maps (those were a third of checking a payload
-  // with three nullable fields wrong: issue 40)
+  // naming the other forms; arrays, not a Set and Maps keyed by the errors (fewer allocations;
+  // the prefix tests below were the larger cost: `begins`)
   const drop: boolean[] = [];
   const replaced: Array<AjvError | undefined> = [];
   const added: AjvError[] = [];

@@ -392,7 +392,7 @@ if (ONLY.includes("b")) {
   if (ratio > TARGET_RATIO) missed++;
   report.coldStart = { runs: RUNS, medianMs: med, ratio, netRatio };
   console.log(
-    `\n(b) cold start on one small file, ${RUNS} interleaved runs each, median wall ms (Node ${process.versions.node}: ${typeof nodeModule.enableCompileCache === "function" ? "vsk keeps its compiled code" : "no compile cache"})`,
+    `\n(b) cold start on one small file, ${RUNS} interleaved runs each, median wall ms (Node ${process.versions.node}: vsk lint runs from its cached script${typeof nodeModule.enableCompileCache === "function" ? "; Node's compile cache for the rest" : ", Node has no compile cache for the rest"})`,
   );
   console.log(`    node -e ""                 ${fmt(med.node, 1).padStart(7)}`);
   console.log(

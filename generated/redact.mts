@@ -17,17 +17,146 @@ const TRAILING_PUNCTUATION = ".,;:!)]}'";
 /** What ends a word of free text: whitespace, a double quote, an angle bracket or a backtick (none of which a URL may hold). */
 const WORD = /[^\s"<>`]+/g;
 
+/** What stands where a secret was, in a message, a `received` value, a note or a body. */
+export const REDACTED_MARK = "<redacted>";
+
 /**
- * A text that holds none of these has nothing to redact (the fast path of most messages): what
- * the redaction below removes starts at a `?` or `#` with more of the word after it, a `;name=`
- * parameter, an `@`, or a `//`. Prose keeps its `why?` and `a; b` on this path. (The class in
- * the `;` branch stops at the next `;`, so a run of semicolons stays linear.)
+ * A token as credentials are written: at least `min` characters of `A-Z a-z 0-9 . _ ~ + / = : -`
+ * (a key is often `<id>:<secret>`), and, past its first character, a digit, a capital, `_`, `+`, `/` or `=` (so `Key Takeaways`
+ * and `Bearer of` stay prose, `Key sk-live-QQQQ8888` and `Basic dXNlcjpwYXNz` do not).
  */
-const MAY_HOLD_SECRET = /[?#][^\s"<>`]|;[^\s"<>`;]*=|@|[\\/]{2}/;
+const token = (min: number): string =>
+  `(?=[\\w.~+/=:-]{${min}})[\\w.~+/-][\\w.~:-]*[\\dA-Z_+/=][\\w.~+/=:-]*`;
+
+/**
+ * Secrets by their shape, the one list (issue S1: "no command prints an API key"): the
+ * credentials of an `Authorization` header (spec 5: `Authorization: Key <API_KEY>`; also
+ * `Bearer`, `Basic`, `Token`), common key prefixes (`sk-`, `sk_live_`, `pk_live_`, `ghp_`,
+ * `github_pat_`, `xoxb-`, `AKIA…`, `AIza…`, `glpat-`), JSON Web Tokens, and the value after a
+ * name that says secret in text (`api_key=…`, `"token": "…"`, `password: …`; the name is kept,
+ * group 1). Case-sensitive on purpose: `key takeaways` is prose.
+ */
+const SECRET_SHAPES = [
+  `\\b(?:[Kk]ey|KEY|[Bb]earer|BEARER|[Bb]asic|BASIC|[Tt]oken|TOKEN)[ \\t]+${token(8)}`,
+  "\\b(?:sk|pk|rk)[-_](?:live[-_]|test[-_]|proj[-_])?[\\w-]{8,}",
+  "\\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_\\w{16,}|xox[abposr]-[\\w-]{8,}|glpat-[\\w-]{16,}|AIza[\\w-]{30,})",
+  "\\b(?:AKIA|ASIA)[0-9A-Z]{16}\\b",
+  "\\beyJ[\\w-]{4,}\\.eyJ[\\w-]{4,}\\.[\\w-]*",
+  `((?<![A-Za-z])(?:[Aa]pi[-_]?[Kk]ey|API[-_]?KEY|[Tt]oken|TOKEN|[Ss]ecret|SECRET|[Pp]assw(?:or)?d|PASSW(?:OR)?D|[Aa]uthorization|AUTHORIZATION)\\\\?["']?[ \\t]*[:=][ \\t]*\\\\?["']?)(?!(?:[Kk]ey|[Bb]earer|[Bb]asic|[Tt]oken)[ \\t])${token(6)}`,
+].join("|");
+
+/** URL parts the redaction removes: a `?` or `#` with more of the word after it, a `;name=` parameter, an `@`, a `//`. */
+const URL_PARTS = '[?#][^\\s"<>`]|;[^\\s"<>`;]*=|@|[\\\\/]{2}';
+const MAY_HOLD_URL = new RegExp(URL_PARTS);
+
+/**
+ * Whether a text may hold a URL part {@link redactUrlsInText} would remove (not a secret's
+ * shape); false is certain. About seven times cheaper than {@link mayHoldSecret}: for a message
+ * whose data parts were redacted as values before they were quoted (a diagnostic's).
+ */
+export function mayHoldUrl(text: string): boolean {
+  return MAY_HOLD_URL.test(text);
+}
+
+/**
+ * Exact secret values to redact besides the shapes (see {@link addSecretValues}), in one array
+ * on `globalThis` under a registered symbol: every copy of this module in a process (the CLI's,
+ * the generated code's that `vsk lint` runs, `video-schema-kit/runtime`'s) redacts what any of
+ * them was told. Only ever appended to.
+ */
+const SECRET_VALUES = Symbol.for("video-schema-kit.secretValues");
+let values: string[] | undefined;
+
+function secretValues(): string[] {
+  if (values === undefined) {
+    const global = globalThis as unknown as Record<symbol, string[] | undefined>;
+    values = global[SECRET_VALUES] ??= [];
+  }
+  return values;
+}
+
+/**
+ * Also redacts these exact values wherever a text holds them, whatever they look like (as they
+ * are, percent-encoded, JSON-escaped; values under 4 characters are ignored): the key a program
+ * holds (`vsk` registers its `VSK_API_KEY`). Applies to every copy of this module in the process.
+ */
+export function addSecretValues(secrets: Iterable<string>): void {
+  const known = secretValues();
+  for (const value of secrets) {
+    if (typeof value !== "string") continue;
+    for (const form of [value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])
+      if (form.length >= 4 && !known.includes(form)) known.push(form);
+  }
+}
+
+/** The secrets' one regex (shapes, then exact values), global for replacing, and the number of values it holds. */
+let SECRETS: RegExp | undefined;
+let secretsFor = 0;
+/**
+ * A text that matches none of this has nothing to redact (the fast path of most messages): a
+ * secret's shape or value, or a URL part the redaction removes. Prose keeps its `why?` and
+ * `a; b` on this path. (The class in the `;` branch stops at the next `;`, so a run of
+ * semicolons stays linear.)
+ */
+let MAY_HOLD_SECRET: RegExp | undefined;
+let mayHoldFor = 0;
+
+function secretsSource(known: readonly string[]): string {
+  const exact = known
+    .slice()
+    .sort((a, b) => b.length - a.length)
+    .map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return [SECRET_SHAPES, ...exact].join("|");
+}
+
+function secrets(): RegExp {
+  const known = secretValues();
+  if (SECRETS === undefined || secretsFor !== known.length) {
+    SECRETS = new RegExp(secretsSource(known), "g");
+    secretsFor = known.length;
+  }
+  return SECRETS;
+}
+
+/**
+ * A field name (a JSON Pointer token) that says its value is a secret: `api_key`, `apiKey`,
+ * `x-api-key`, `access_token`, `token`, `secret`, `client_secret`, `password`, `authorization`,
+ * `credentials`, `private_key`, … as the last word of a field name (`max_tokens`, `token_count` are not).
+ */
+const SECRET_NAME =
+  /(?:^|[/_.~-])(?:x-)?(?:api[-_]?keys?|apikeys?|access[-_]?keys?|private[-_]?keys?|secret[-_]?keys?|secrets?|client[-_]?secret|(?:access|refresh|auth|id|session|bearer)?[-_]?token|password|passwords|passwd|passphrase|authorization|auth|credentials?|cookie|session[-_]?id)(?=$|\/)/i;
+
+/**
+ * Whether a JSON Pointer (or one field name) goes through a field whose name says it holds a
+ * secret: its value is never shown, whatever it looks like (issue S1).
+ *
+ * @example namesSecret("/input/api_key") // true
+ * @example namesSecret("/input/headers/0/authorization") // true
+ * @example namesSecret("/input/max_tokens") // false
+ */
+export function namesSecret(pointer: string): boolean {
+  return SECRET_NAME.test(pointer);
+}
 
 /** Whether a text may hold something {@link redactUrlsInText} would remove; false is certain. */
 export function mayHoldSecret(text: string): boolean {
+  const known = values ?? secretValues();
+  if (MAY_HOLD_SECRET === undefined || mayHoldFor !== known.length) {
+    MAY_HOLD_SECRET = new RegExp(`${URL_PARTS}|${secretsSource(known)}`);
+    mayHoldFor = known.length;
+  }
   return MAY_HOLD_SECRET.test(text);
+}
+
+/**
+ * `text` with every secret-shaped part (see `SECRET_SHAPES`) and every configured key replaced
+ * by {@link REDACTED_MARK}; a name before a value (`api_key=`) is kept.
+ *
+ * @example redactSecrets("HTTP 401: bad Authorization: Key sk-live-0123456789") // "HTTP 401: bad Authorization: <redacted>"
+ */
+export function redactSecrets(text: string): string {
+  if (typeof text !== "string") return "";
+  return text.replace(secrets(), (_match, name: string | undefined) => (name ?? "") + REDACTED_MARK);
 }
 
 /** `scheme:` then two slashes, either way round: WHATWG URL parsers read `https:\\h` as `https://h`. */
@@ -76,8 +205,11 @@ export function redactUrl(url: string): string {
  */
 export function redactUrlsInText(text: string): string {
   if (typeof text !== "string") return "";
-  if (!MAY_HOLD_SECRET.test(text)) return text;
-  return text.replace(WORD, (word) => (MAY_HOLD_SECRET.test(word) ? keepTrailing(word, redactWord) : word));
+  if (!mayHoldSecret(text)) return text;
+  // URLs first (`?token=…` goes with its query string), then what is left that looks like a secret
+  return redactSecrets(
+    text.replace(WORD, (word) => (mayHoldSecret(word) ? keepTrailing(word, redactWord) : word)),
+  );
 }
 
 /**
@@ -85,7 +217,7 @@ export function redactUrlsInText(text: string): string {
  * it exists so tests can show that the prefilter never lets through a text this would change.
  */
 export function redactEveryWord(text: string): string {
-  return text.replace(WORD, (word) => keepTrailing(word, redactWord));
+  return redactSecrets(text.replace(WORD, (word) => keepTrailing(word, redactWord)));
 }
 
 /** One word of free text, without its trailing punctuation. */
@@ -183,7 +315,7 @@ export function redactPointer(pointer: string, redact: (text: string) => string 
   if (typeof pointer !== "string") return "";
   if (!pointer.startsWith("/")) return redact(pointer);
   // the fast path: unescaping adds only `/` and `~`, so no `~` and nothing to redact in the text is certain
-  if (redact === redactUrlsInText && !pointer.includes("~") && !MAY_HOLD_SECRET.test(pointer)) return pointer;
+  if (redact === redactUrlsInText && !pointer.includes("~") && !mayHoldSecret(pointer)) return pointer;
   let out = "";
   for (const raw of pointer.slice(1).split("/")) {
     const token = redact(raw.includes("~") ? raw.replace(/~1/g, "/").replace(/~0/g, "~") : raw);

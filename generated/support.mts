@@ -10,7 +10,15 @@
 
 // URL redaction is the runtime's (spec 7.2, input_fetch_failed rule 3): `vsk generate` copies
 // that module beside support.mts as redact.mts, so generated code still depends on nothing else.
-import { mayHoldSecret, redactPointer, redactUrl, redactUrlsInText } from "./redact.mjs";
+import {
+  mayHoldSecret,
+  mayHoldUrl,
+  namesSecret,
+  REDACTED_MARK,
+  redactPointer,
+  redactUrl,
+  redactUrlsInText,
+} from "./redact.mjs";
 export { redactUrl, redactUrlsInText };
 
 // ---------------------------------------------------------------------------------------------
@@ -227,17 +235,24 @@ function remembered(seen: Map<string, string>, text: string, redact: (text: stri
   let out = seen.get(text);
   if (out === undefined) {
     out = redact(text);
-    if (text.length <= 1024) {
-      if (seen.size >= 4096) seen.clear();
-      seen.set(text, out);
-    }
+    if (text.length <= 1024) remember(seen, text, out);
   }
   return out;
 }
 
-/** `redactUrlsInText`, remembered. */
+function remember(seen: Map<string, string>, text: string, out: string): void {
+  if (seen.size >= 4096) seen.clear();
+  seen.set(text, out);
+}
+
+/**
+ * `redactUrlsInText`, remembered, for a message whose data parts were redacted before they were
+ * quoted: values by `describeValue` (secrets withheld too), field names by `fieldLabel`. So only
+ * a URL part, which the joins of pieces can make (`…?` then `x`), sends it to the redaction; the
+ * secrets' costlier test ran on the data parts alone (issue S1).
+ */
 function redactOnce(text: string): string {
-  if (!mayHoldSecret(text)) return text; // the fast path of most messages, without a lookup
+  if (!mayHoldUrl(text)) return text; // the fast path of most messages, without a lookup
   return remembered(REDACTED, text, redactUrlsInText);
 }
 
@@ -246,7 +261,15 @@ function redactOnce(text: string): string {
  * pointer's text (a cut inside `~1` left an invalid pointer).
  */
 export function redactPointerOnce(pointer: string): string {
-  if (!pointer.includes("~") && !mayHoldSecret(pointer)) return pointer; // most pointers, without a lookup
+  if (pointer.length <= 1024) {
+    // the same pointers come back line after line: a lookup costs less than the secrets' test (issue S1)
+    const known = REDACTED_POINTERS.get(pointer);
+    if (known !== undefined) return known;
+  }
+  if (!pointer.includes("~") && !mayHoldSecret(pointer)) {
+    if (pointer.length <= 1024) remember(REDACTED_POINTERS, pointer, pointer);
+    return pointer;
+  }
   return remembered(REDACTED_POINTERS, pointer, redactPointer);
 }
 
@@ -438,11 +461,49 @@ export function itemsAt(input: Record<string, unknown>, pointer: string): unknow
 }
 
 // vsk's src/diagnostics/wording.ts
+/**
+ * What a message says of a value it does not show because it is a secret (issue S1: no command
+ * prints an API key): a field whose name says secret (`api_key`, `token`, …: {@link shownValue}),
+ * or a text that holds a secret's shape (`Key …`, `Bearer …`, `sk-…`: the runtime's redaction).
+ */
+const WITHHELD_NOTE = " (secret withheld)";
+
+/**
+ * A value a message does not show because its field's name says it holds a secret: only its
+ * JSON type and, for a string, its length are kept (what a type or length error needs).
+ */
+class Withheld {
+  constructor(
+    readonly type: string,
+    readonly length: number,
+  ) {}
+}
+
+/**
+ * The value a finding about the field at `pointer` may show: the value itself, or, when the
+ * pointer goes through a field whose name says secret (`/input/api_key`,
+ * `/input/headers/0/authorization`), a stand-in that every message and `received` shows as
+ * `<redacted>`. Arrays and objects are shown by their size only and stay as they are.
+ */
+export function shownValue(pointer: string, value: unknown): unknown {
+  if ((typeof value === "object" && value !== null) || value === undefined || !namesSecret(pointer))
+    return value;
+  return new Withheld(
+    typeof value === "bigint" ? "integer" : typeName(value),
+    typeof value === "string" ? value.length : 0,
+  );
+}
+
 /** A short, safe rendering of a received value for a message. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
-  if (typeof value === "string")
-    return `${JSON.stringify(shownText(value))}${value.length > 60 ? ` (${value.length} characters)` : ""}`;
+  if (typeof value === "string") {
+    const shown = shownText(value);
+    const withheld = shown.includes(REDACTED_MARK) && !value.includes(REDACTED_MARK) ? WITHHELD_NOTE : "";
+    return `${JSON.stringify(shown)}${value.length > 60 ? ` (${value.length} characters)` : ""}${withheld}`;
+  }
+  if (value instanceof Withheld)
+    return `${value.type === "string" ? `"${REDACTED_MARK}"` : REDACTED_MARK}${WITHHELD_NOTE}`;
   if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? "" : "s"}`;
   if (value === null) return "null";
   if (typeof value === "object") return "an object";
@@ -451,12 +512,25 @@ export function describeValue(value: unknown): string {
 
 /**
  * A string as a message shows it: a value that is one URL loses everything from its first "?"
- * or "#", whatever characters the query holds; any other text has the URLs inside it redacted.
- * Then it is shortened to 60 characters.
+ * or "#", whatever characters the query holds; any other text has the URLs inside it redacted,
+ * and every secret-shaped part (`Key …`, `Bearer …`, `sk-…`, a JWT, the configured key) replaced
+ * by `<redacted>`. Then it is shortened to 60 characters.
  */
 function shownText(value: string): string {
+  // a message and `received` show the same value one after the other: its redaction is done once
+  if (value === lastShown) return lastShownText;
+  lastShownText = shownTextOf(value);
+  lastShown = value;
+  return lastShownText;
+}
+let lastShown: string | undefined;
+let lastShownText = "";
+
+function shownTextOf(value: string): string {
   const head = value.length > 4096 ? value.slice(0, 4096) : value;
-  const safe = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(head) ? redactUrl(head) : redactUrlsInText(head);
+  const safe = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(head)
+    ? redactUrlsInText(redactUrl(head))
+    : redactUrlsInText(head);
   return safe.length > 60 ? `${safe.slice(0, 57)}…` : safe;
 }
 
@@ -473,6 +547,7 @@ export function receivedOf(value: unknown): Received | undefined {
       return { type: "integer", text: String(value) };
     case "object":
       if (value === null) return null;
+      if (value instanceof Withheld) return REDACTED_MARK;
       return Array.isArray(value)
         ? { type: "array", items: value.length }
         : { type: "object", fields: Object.keys(value).length };
@@ -483,6 +558,7 @@ export function receivedOf(value: unknown): Received | undefined {
 
 function typeName(value: unknown): string {
   if (value === null) return "null";
+  if (value instanceof Withheld) return value.type;
   if (Array.isArray(value)) return "array";
   if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
   return typeof value;
@@ -491,9 +567,14 @@ function typeName(value: unknown): string {
 /** `string "auto"`, `integer 5`, `null`, `an array`: the received value with its JSON type. */
 function received(value: unknown): string {
   if (value === undefined) return "nothing";
-  if (value === null || Array.isArray(value) || typeof value === "object")
+  if (value === null || Array.isArray(value) || (typeof value === "object" && !(value instanceof Withheld)))
     return value === null ? "null" : describeValue(value).replace(/ of \d+ items?$/, "");
   return `${typeName(value)} ${describeValue(value)}`;
+}
+
+/** A string's length, also of a withheld one. */
+function lengthOf(v: unknown): number {
+  return typeof v === "string" || v instanceof Withheld ? v.length : 0;
 }
 
 function listValues(values: readonly unknown[]): string {
@@ -579,10 +660,8 @@ const SCHEMA_MESSAGES: Record<string, SchemaMessage> = {
   exclusiveMinimum: (p, v) => `${describeValue(v)} must be greater than ${String(p.limit)}`,
   exclusiveMaximum: (p, v) => `${describeValue(v)} must be less than ${String(p.limit)}`,
   multipleOf: (p, v) => `${describeValue(v)} is not a multiple of ${String(p.multipleOf)}`,
-  minLength: (p, v) =>
-    `expected at least ${plural(p.limit, "character")}, received ${typeof v === "string" ? v.length : 0}`,
-  maxLength: (p, v) =>
-    `expected at most ${plural(p.limit, "character")}, received ${typeof v === "string" ? v.length : 0}`,
+  minLength: (p, v) => `expected at least ${plural(p.limit, "character")}, received ${lengthOf(v)}`,
+  maxLength: (p, v) => `expected at most ${plural(p.limit, "character")}, received ${lengthOf(v)}`,
   pattern: (p, v) => `${describeValue(v)} does not match the pattern ${String(p.pattern)}`,
   format: (p, v) => `${describeValue(v)} is not a valid ${String(p.format)}`,
   minItems: (p, v) =>
@@ -767,8 +846,10 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
     rememberLast(error, pointer, value, seen, rule);
     return redacted("error", seen.pointer, rule, seen.message, seen.expected, seen.received);
   }
+  // a field whose name says secret (`api_key`, `token`) never has its value shown (issue S1)
+  const shown = shownValue(pointer, value);
   const wording = SCHEMA_MESSAGES[error.keyword];
-  let text = wording ? wording(p, value) : `fails the "${error.keyword}" constraint`;
+  let text = wording ? wording(p, shown) : `fails the "${error.keyword}" constraint`;
   if (Array.isArray(p.otherForms)) text += ` (or ${otherForms(p.otherForms as string[])})`;
   const d = diagnostic(
     "error",
@@ -776,7 +857,7 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
     rule,
     `${fieldLabel(pointer)}: ${text}`,
     expectedOf(error.keyword, p),
-    receivedOf(value),
+    receivedOf(shown),
   );
   if (memo) {
     if (seenCount >= 4096) {
@@ -2234,7 +2315,7 @@ function unknownIn(
           hint === undefined
             ? { kind: rule.kind, known: object.known.slice() }
             : { kind: rule.kind, known: object.known.slice(), suggestion: hint },
-          receivedOf((value as Record<string, unknown>)[key]),
+          receivedOf(shownValue(at, (value as Record<string, unknown>)[key])),
         ),
       );
       continue;

@@ -30,7 +30,15 @@ export async function runAsProgram(argv: string[]): Promise<void> {
     run.keep();
     return;
   }
+  // no output of any command shows the configured key, whatever it looks like (issue S1); lint's
+  // registry tells its own threads (src/lint/registry.ts)
+  await withholdConfiguredKey();
   return (await loadMain()).runAsProgram(argv);
+}
+
+/** Registers `VSK_API_KEY` with the runtime's redaction; config/ is what main.ts loads first anyway. */
+async function withholdConfiguredKey(): Promise<void> {
+  (await import("../config/index.js")).withholdConfiguredKey();
 }
 
 /** main.ts, as the program loads it for every command but `vsk lint` (test/cli/run.ts runs `vsk` in process with it). */
@@ -40,6 +48,7 @@ export function loadMain(): Promise<typeof import("./main.js")> {
 
 /** main.ts's `main` (a command's exit code; what it throws is for `reportFailure`), for drivers that run vsk in their own process. */
 export async function main(argv: string[]): Promise<number> {
+  await withholdConfiguredKey();
   return (await loadMain()).main(argv);
 }
 

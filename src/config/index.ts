@@ -23,3 +23,4 @@ export {
   type VskConfig,
 } from "./load.js";
 export { distrust, TRUSTED_PATHS_ENV, trustHint } from "./trust.js";
+export { API_KEY_ENV, withholdConfiguredKey } from "./secrets.js";

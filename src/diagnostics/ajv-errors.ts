@@ -13,7 +13,7 @@ import {
   type Received,
 } from "./diagnostic.js";
 import { escapeToken, fieldLabel, pointerTokens, valueAt, valueAtTokens } from "./pointers.js";
-import { otherForms, receivedOf, SCHEMA_MESSAGES } from "./wording.js";
+import { otherForms, receivedOf, SCHEMA_MESSAGES, shownValue } from "./wording.js";
 
 // #region runtime (copied into the generated support module: no imports in here)
 /** The shape of an error object in Ajv's standalone output. */
@@ -165,8 +165,10 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
     rememberLast(error, pointer, value, seen, rule);
     return redacted("error", seen.pointer, rule, seen.message, seen.expected, seen.received);
   }
+  // a field whose name says secret (`api_key`, `token`) never has its value shown (issue S1)
+  const shown = shownValue(pointer, value);
   const wording = SCHEMA_MESSAGES[error.keyword];
-  let text = wording ? wording(p, value) : `fails the "${error.keyword}" constraint`;
+  let text = wording ? wording(p, shown) : `fails the "${error.keyword}" constraint`;
   if (Array.isArray(p.otherForms)) text += ` (or ${otherForms(p.otherForms as string[])})`;
   const d = diagnostic(
     "error",
@@ -174,7 +176,7 @@ function schemaDiagnostic(error: AjvError, input: unknown): Diagnostic {
     rule,
     `${fieldLabel(pointer)}: ${text}`,
     expectedOf(error.keyword, p),
-    receivedOf(value),
+    receivedOf(shown),
   );
   if (memo) {
     if (seenCount >= 4096) {

@@ -3,7 +3,7 @@
  * vocabulary for its validation failure (spec 7.1, 7.2), and the error a builder throws. Every
  * pointer and message goes through URL redaction (spec 7.2, input_fetch_failed rule 3).
  */
-import { mayHoldSecret, redactPointer, redactUrlsInText } from "../runtime/redact.js";
+import { mayHoldSecret, mayHoldUrl, redactPointer, redactUrlsInText } from "../runtime/redact.js";
 
 // #region runtime (copied into the generated support module: no imports in here)
 export type Severity = "error" | "warning";
@@ -215,17 +215,24 @@ function remembered(seen: Map<string, string>, text: string, redact: (text: stri
   let out = seen.get(text);
   if (out === undefined) {
     out = redact(text);
-    if (text.length <= 1024) {
-      if (seen.size >= 4096) seen.clear();
-      seen.set(text, out);
-    }
+    if (text.length <= 1024) remember(seen, text, out);
   }
   return out;
 }
 
-/** `redactUrlsInText`, remembered. */
+function remember(seen: Map<string, string>, text: string, out: string): void {
+  if (seen.size >= 4096) seen.clear();
+  seen.set(text, out);
+}
+
+/**
+ * `redactUrlsInText`, remembered, for a message whose data parts were redacted before they were
+ * quoted: values by `describeValue` (secrets withheld too), field names by `fieldLabel`. So only
+ * a URL part, which the joins of pieces can make (`…?` then `x`), sends it to the redaction; the
+ * secrets' costlier test ran on the data parts alone (issue S1).
+ */
 export function redactOnce(text: string): string {
-  if (!mayHoldSecret(text)) return text; // the fast path of most messages, without a lookup
+  if (!mayHoldUrl(text)) return text; // the fast path of most messages, without a lookup
   return remembered(REDACTED, text, redactUrlsInText);
 }
 
@@ -234,7 +241,15 @@ export function redactOnce(text: string): string {
  * pointer's text (a cut inside `~1` left an invalid pointer).
  */
 export function redactPointerOnce(pointer: string): string {
-  if (!pointer.includes("~") && !mayHoldSecret(pointer)) return pointer; // most pointers, without a lookup
+  if (pointer.length <= 1024) {
+    // the same pointers come back line after line: a lookup costs less than the secrets' test (issue S1)
+    const known = REDACTED_POINTERS.get(pointer);
+    if (known !== undefined) return known;
+  }
+  if (!pointer.includes("~") && !mayHoldSecret(pointer)) {
+    if (pointer.length <= 1024) remember(REDACTED_POINTERS, pointer, pointer);
+    return pointer;
+  }
   return remembered(REDACTED_POINTERS, pointer, redactPointer);
 }
 

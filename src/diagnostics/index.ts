@@ -30,7 +30,7 @@ export {
   moreFindings,
 } from "./diagnostic.js";
 export { escapeToken, fieldLabel, valueAt, valueAtTokens, pointerTokens, itemsAt, itemPath } from "./pointers.js";
-export { describeValue, receivedOf, closest } from "./wording.js";
+export { describeValue, receivedOf, closest, shownValue } from "./wording.js";
 export { type AjvError, diagnosticsFromAjv } from "./ajv-errors.js";
 export { type StandardSchemaV1, standardResult } from "./standard-schema.js";
 export { type StandardJSONSchemaV1, type JsonSchemaRule, jsonSchemaConverter } from "./standard-json-schema.js";

@@ -4,7 +4,7 @@ import { FetchError, FetchUsageError } from "./errors.js";
 import { httpGet } from "./http.js";
 import { readLocal } from "./local.js";
 import { resolveFetchOptions, type FetchOptions } from "./options.js";
-import { redactUrlsInText } from "./redact.js";
+import { REDACTED_MARK, redactUrlsInText } from "./redact.js";
 import { describeSource, modelLocation, parseSchemaSource, type SchemaSource } from "./source.js";
 import { MODEL_ID } from "../config/index.js";
 
@@ -29,7 +29,7 @@ export interface FetchedSchema {
 export function scrubSecrets(text: string, env: Readonly<Record<string, string | undefined>> = process.env): string {
   const redacted = redactUrlsInText(text);
   const apiKey = env.VSK_API_KEY?.trim();
-  return apiKey ? redacted.split(apiKey).join("[redacted]") : redacted;
+  return apiKey ? redacted.split(apiKey).join(REDACTED_MARK) : redacted;
 }
 
 /** Why a body is not JSON, without echoing it (it may come from anywhere in front of the host). */

@@ -9,7 +9,15 @@ import { existsSync } from "node:fs";
 import { readHead, readRegularFile, SpecialFileError } from "../durable/index.js";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { distrust, findModel, PACKAGE_ROOT, trustHint, type ModelRef, type VskConfig } from "../config/index.js";
+import {
+  distrust,
+  findModel,
+  PACKAGE_ROOT,
+  trustHint,
+  withholdConfiguredKey,
+  type ModelRef,
+  type VskConfig,
+} from "../config/index.js";
 // the reader alone, not the index: the index also loads the schema stage, which lint never needs
 import { readSnapshotFile, SnapshotError } from "../snapshot/read.js";
 import type { Diagnostic, FindingLimit } from "../diagnostics/index.js";
@@ -168,6 +176,8 @@ export function validatorLookup(
   models: readonly ModelRef[],
   moduleFile: (validator: string) => Promise<string>,
 ): Omit<ValidatorRegistry, "staleness" | "compiledNote" | "cacheWarning"> {
+  // the validators' findings never show the configured key, in this thread or a worker (issue S1)
+  withholdConfiguredKey();
   /** model → endpoint → the validator, or the promise of it while it loads (keyed by the registry's own strings) */
   const loaded = new Map<string, Map<string, Validate | Promise<Validate>>>();
   const endpointsByModel = new Map<string, string[]>();

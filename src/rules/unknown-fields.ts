@@ -16,6 +16,7 @@ import {
   escapeToken,
   fieldLabel,
   receivedOf,
+  shownValue,
   redacted,
   redactPointerOnce,
   type Diagnostic,
@@ -129,7 +130,7 @@ function unknownIn(rule: UnknownFieldsRule, object: KnownObject, value: object, 
           hint === undefined
             ? { kind: rule.kind, known: object.known.slice() }
             : { kind: rule.kind, known: object.known.slice(), suggestion: hint },
-          receivedOf((value as Record<string, unknown>)[key]),
+          receivedOf(shownValue(at, (value as Record<string, unknown>)[key])),
         ),
       );
       continue;

@@ -14,7 +14,7 @@ export { readPrediction, readQueueStatus, readWebhook } from "./readers.js";
 export { readResultResponse, PREDICTION_FAILED } from "./result-response.js";
 export { PredictionFailedError, toPredictionFailedError } from "./failed-error.js";
 export { defaultRetryable, RETRYABLE_DEFAULTS } from "./retryable.js";
-export { redactUrl, redactUrlsInText } from "./redact.js";
+export { addSecretValues, REDACTED_MARK, redactSecrets, redactUrl, redactUrlsInText } from "./redact.js";
 export { PREDICTION_ERROR_CODES, isKnownCode, normalizeCode } from "./codes.js";
 export { REASONS, CODE_ACTIONS, isKnownReason, type ReasonEntry } from "./reasons.js";
 export { adviseOnFailure, type FailureAdvice } from "./advice.js";

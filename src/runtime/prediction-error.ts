@@ -91,7 +91,9 @@ export function readFailedError(value: unknown, where: string, options: ReadOpti
       `${where}.message is ${message === undefined ? "missing" : describe(message)}; a failure always carries a non-empty message (spec 2.4, 9.2.2). A generic message is used.`,
     );
   else if (redactUrlsInText(message) !== message)
-    notes.push(`${where}.message carried a URL query string, fragment or user info; removed (spec 7.2 rule 3).`);
+    notes.push(
+      `${where}.message carried a URL query string, fragment or user info, or a secret (a key, a token); removed (spec 7.2 rule 3).`,
+    );
 
   const timestamp = read("timestamp");
   if (timestamp === undefined) notes.push(`${where}.timestamp is missing (spec 2.4 requires it).`);

@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { explain, explainText, readHttpText } from "../../src/explain/index.js";
+import { explain, explainText, explanationJson, readHttpText, renderText } from "../../src/explain/index.js";
 import { vskInProcess } from "../cli/run.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -322,5 +322,34 @@ describe("vsk explain: bodies from in front of the service, not JSON (spec 7.3, 
     expect(unknown).toMatchObject({ resultKind: "edge_error", failed: false });
     expect(unknown.httpStatus).toBeUndefined();
     expect(unknown.summary).toMatch(/^Not from the service: a response body with no HTTP status saved/);
+  });
+
+  it("never shows a key a 401 body echoes (issue S1): text and JSON, a raw body and a service error", () => {
+    const echoes = [
+      explainText(
+        "HTTP/1.1 401 Unauthorized\r\ncontent-type: text/plain\r\n\r\nbad credentials: Key sk-live-0123456789abcdef\n",
+        "f",
+      ),
+      explain(
+        { status: 401, headers: {}, body: { detail: "Invalid Authorization: Key 0f3c9a1e:a9b8c7d6e5f4" } },
+        "f",
+        undefined,
+      ),
+      explain(
+        {
+          status: 401,
+          body: {
+            error: { code: "unauthorized", message: "bad key Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln" },
+          },
+        },
+        "f",
+        undefined,
+      ),
+    ];
+    for (const e of echoes) {
+      const out = renderText(e) + explanationJson(e);
+      for (const secret of ["0123456789abcdef", "a9b8c7d6e5f4", "eyJzdWIiOiIxIn0"]) expect(out).not.toContain(secret);
+      expect(out).toContain("<redacted>");
+    }
   });
 });

@@ -54,7 +54,7 @@ describe("redaction (spec 7.2 rule 3)", () => {
   it("scrubSecrets redacts URLs and every occurrence of VSK_API_KEY (trimmed), and nothing else", () => {
     const env = { VSK_API_KEY: "  sk-live-42  " };
     expect(scrubSecrets("key sk-live-42 at https://h/a?key=sk-live-42; again sk-live-42.", env)).toBe(
-      "key [redacted] at https://h/a; again [redacted].",
+      "<redacted> at https://h/a; again <redacted>.",
     );
     expect(scrubSecrets("https://h/a?sig=1 and sk-live-42", {})).toBe("https://h/a and sk-live-42");
     expect(scrubSecrets("plain text", { VSK_API_KEY: "   " })).toBe("plain text");

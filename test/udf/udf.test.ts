@@ -141,6 +141,23 @@ describe("the script (vsk_lint.js)", () => {
       expect.objectContaining({ severity: "warning", rule: "unknown-field", pointer: "/$schema" }),
     ]);
   });
+
+  it("never returns a secret (issue S1): shaped values and fields named as secrets are withheld", () => {
+    const { lint } = loadScript(file(bigquery, "vsk_lint.js"));
+    const findings = lint("example/model-c/text-to-video", {
+      prompt: "x",
+      duration: "Key sk-live-QQQQ8888",
+      resolution: "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln",
+      api_key: "plainvalue-AAAA",
+      headers: [{ authorization: "Basic dXNlcjpodW50ZXIy" }],
+      ratio: "16:8",
+    });
+    const text = JSON.stringify(findings);
+    for (const secret of ["QQQQ8888", "eyJzdWIiOiIxIn0", "plainvalue-AAAA", "dXNlcjpodW50ZXIy"])
+      expect(text).not.toContain(secret);
+    expect(text).toContain("(secret withheld)");
+    expect(text).toContain('\\"16:8\\" is not one of'); // ordinary values are still shown
+  });
 });
 
 /** The repository's lint corpora: every request file under test/fixtures/lint but the expected outputs and binaries. */

@@ -15,7 +15,7 @@ export { readPrediction, readQueueStatus, readWebhook } from "./readers.mjs";
 export { readResultResponse, PREDICTION_FAILED } from "./result-response.mjs";
 export { PredictionFailedError, toPredictionFailedError } from "./failed-error.mjs";
 export { defaultRetryable, RETRYABLE_DEFAULTS } from "./retryable.mjs";
-export { redactUrl, redactUrlsInText } from "../../redact.mjs";
+export { addSecretValues, REDACTED_MARK, redactSecrets, redactUrl, redactUrlsInText } from "../../redact.mjs";
 export { PREDICTION_ERROR_CODES, isKnownCode, normalizeCode } from "./codes.mjs";
 export { REASONS, CODE_ACTIONS, isKnownReason, type ReasonEntry } from "./reasons.mjs";
 export { adviseOnFailure, type FailureAdvice } from "./advice.mjs";

@@ -99,7 +99,7 @@ export function readFailedError(
     );
   else if (redactUrlsInText(message) !== message)
     notes.push(
-      `${where}.message carried a URL query string, fragment or user info; removed (spec 7.2 rule 3).`,
+      `${where}.message carried a URL query string, fragment or user info, or a secret (a key, a token); removed (spec 7.2 rule 3).`,
     );
 
   const timestamp = read("timestamp");

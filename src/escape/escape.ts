@@ -6,6 +6,7 @@
  * code, after escaping.
  */
 import { sep } from "node:path";
+import { workspacePath } from "./sarif.js";
 
 /**
  * Characters a terminal, a log viewer or a CI runner may act on: C0 controls (ESC starts
@@ -60,10 +61,17 @@ export function githubProperty(text: string): string {
 
 /**
  * A file path as a workflow command's `file=` value: GitHub resolves it against the repository
- * with `/` separators, so a Windows path's `\` become `/` (on POSIX a `\` is part of a name).
+ * (`$GITHUB_WORKSPACE`), so the path is made relative to it ({@link workspacePath}, as SARIF's
+ * URIs are), with `/` separators: a Windows path's `\` become `/` (on POSIX a `\` is part of a name).
  */
-export function githubFile(path: string, separator: string = sep): string {
-  return githubProperty(terminalText(separator === "\\" ? path.replaceAll("\\", "/") : path));
+export function githubFile(
+  path: string,
+  separator: string = sep,
+  cwd: string = process.cwd(),
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  const shown = workspacePath(path, cwd, env);
+  return githubProperty(terminalText(separator === "\\" ? shown.replaceAll("\\", "/") : shown));
 }
 
 /**

@@ -23,6 +23,7 @@ export {
   sarifTool,
   sarifRoot,
   sarifUri,
+  workspacePath,
   type PackageInfo,
   type SarifLevel,
   type SarifRule,

@@ -76,6 +76,22 @@ export function sarifRoot(cwd: string, env: NodeJS.ProcessEnv = process.env): st
 }
 
 /**
+ * A file name (as typed, relative to `cwd`, or absolute) as GitHub resolves a workflow
+ * annotation's `file=`: relative to the repository's checkout (`$GITHUB_WORKSPACE`) when the file
+ * is inside it, so an annotation lands on the PR's diff from a subdirectory or a monorepo
+ * package too (as SARIF's `artifactLocation.uri`, {@link sarifRoot}); as given otherwise (no
+ * workspace, a file outside it, `<stdin>`).
+ *
+ * @example workspacePath("a.ndjson", "/w/pkg", { GITHUB_WORKSPACE: "/w" }) // "pkg/a.ndjson"
+ */
+export function workspacePath(path: string, cwd: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): string {
+  const workspace = env.GITHUB_WORKSPACE;
+  if (workspace === undefined || workspace === "" || !isAbsolute(workspace) || path === "<stdin>") return path;
+  const inside = relative(workspace, resolve(cwd, path));
+  return inside === "" || inside.startsWith("..") || isAbsolute(inside) ? path : inside;
+}
+
+/**
  * A file name (as typed, relative to `cwd`, or absolute) as SARIF's `artifactLocation.uri`:
  * relative to `root` ({@link sarifRoot}), `/` between segments, each segment percent-encoded (a
  * space, `%`, `#`, `?`, `:` or a non-ASCII letter in a name stays part of the path).

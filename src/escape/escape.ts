@@ -11,16 +11,23 @@ import { workspacePath } from "./sarif.js";
 /**
  * Characters a terminal, a log viewer or a CI runner may act on: C0 controls (ESC starts
  * CSI/OSC sequences, CR/LF start a new line that may read as a workflow command), DEL, C1
- * controls (0x9b is a one-byte CSI on some terminals), the line and paragraph separators, and
- * the bidi marks, embeddings, overrides and isolates that reorder what a person reads (Trojan Source).
+ * controls (0x9b is a one-byte CSI on some terminals), the line and paragraph separators, the
+ * bidi marks, embeddings, overrides and isolates that reorder what a person reads (Trojan Source),
+ * and the invisible characters that make two values print alike (`"16:9\u200b"` read as `"16:9"`):
+ * the soft hyphen U+00AD, the Mongolian vowel separator U+180E, the zero-width space, non-joiner
+ * and joiner U+200B–U+200D, the word joiner and invisible operators U+2060–U+2064, and the
+ * zero-width no-break space (BOM) U+FEFF.
  */
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const UNSAFE_TEST = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const UNSAFE_TEST =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
 /** The same set without CR and LF, for text whose line breaks are our own. */
 const UNSAFE_KEEP_LINES =
-  /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-/** What JSON.stringify leaves raw but a consumer printing the field would act on. */
-const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+  /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+/** What JSON.stringify leaves raw but a consumer printing the field would act on (or not see). */
+const JSON_UNSAFE =
+  /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 const SHORT: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 

@@ -21,4 +21,6 @@ export function plural(n: number, noun: string): string {
 export function shown(text: string): string {
   return UNSAFE.test(text) ? quote(text) : text;
 }
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+// the set src/escape/escape.ts escapes (invisible characters too: a path must not print like another)
+const UNSAFE =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;

@@ -82,9 +82,23 @@ describe("the escaping functions (src/escape)", () => {
     ["DEL and C1", "a\u007fb\u009bc", "a\\u007fb\\u009bc"],
     ["bidi overrides and isolates", "\u202aa\u202eb\u2066c\u2069", "\\u202aa\\u202eb\\u2066c\\u2069"],
     ["line separator", "a\u2028b", "a\\u2028b"],
+    // issue S2: invisible characters, which made "16:9\u200b" print as "16:9"
+    ["zero-width space, non-joiner, joiner", "16:9\u200b\u200c\u200d", "16:9\\u200b\\u200c\\u200d"],
+    ["word joiner and invisible operators", "a\u2060b\u2064", "a\\u2060b\\u2064"],
+    ["BOM, soft hyphen, Mongolian vowel separator", "\ufeffa\u00adb\u180e", "\\ufeffa\\u00adb\\u180e"],
     ["plain text, accents and CJK", "prompt: café 视频", "prompt: café 视频"],
   ])("terminalText: %s", (_name, given, want) => {
     expect(terminalText(given)).toBe(want);
+  });
+
+  it("an enum value with an invisible character shows it in every text format (issue S2)", () => {
+    const message = 'ratio: "16:9\u200b" is not one of "16:9"; did you mean "16:9"?';
+    for (const out of [terminalText(message), githubData(message), markdownText(message)]) {
+      expect(out).toMatch(/16:9\\+u200b/); // Markdown escapes the backslash too
+      expect(out).not.toContain("\u200b");
+    }
+    expect(JSON.parse(jsonText(JSON.stringify(message)))).toBe(message);
+    expect(jsonText(JSON.stringify(message))).toContain("\\u200b");
   });
 
   it("githubData and githubProperty use GitHub's own escaping", () => {

@@ -7,6 +7,17 @@
  */
 import { describeValue } from "../diagnostics/index.js";
 
+/**
+ * A model or endpoint name as a message quotes it: redacted and cut as any value
+ * (`describeValue`), and said so when the redaction cut a query string or fragment, or the
+ * message would contradict itself (`"text-to-video" is not an endpoint …; known: … text-to-video`).
+ */
+function quotedName(value: unknown): string {
+  const shown = describeValue(value);
+  if (typeof value !== "string" || value.length > 60 || shown.startsWith(JSON.stringify(value))) return shown;
+  return shown.endsWith("(secret withheld)") ? shown : `${shown} (query string or fragment removed)`;
+}
+
 /** The endpoints payloads may be for: lint's generated registry, drift's snapshot. */
 export interface EndpointCatalog {
   /** the model ids, in the order messages list them */
@@ -60,12 +71,12 @@ export function resolveTarget(
     return {
       problem:
         matches.length === 0
-          ? `unknown endpoint ${describeValue(endpoint)}; known: ${catalog.describe()}`
-          : `endpoint ${describeValue(endpoint)} exists for ${matches.join(" and ")}; add --model`,
+          ? `unknown endpoint ${quotedName(endpoint)}; known: ${catalog.describe()}`
+          : `endpoint ${quotedName(endpoint)} exists for ${matches.join(" and ")}; add --model`,
     };
   }
   const id = catalog.resolveModel(model);
-  if (id === undefined) return { problem: `unknown model ${describeValue(model)}; known: ${catalog.describe()}` };
+  if (id === undefined) return { problem: `unknown model ${quotedName(model)}; known: ${catalog.describe()}` };
   const own = catalog.endpointsOf(id);
   if (endpoint === undefined) {
     if (own.length === 1) return { model: id, endpoint: own[0]! };
@@ -76,7 +87,7 @@ export function resolveTarget(
     };
   }
   if (!own.includes(endpoint))
-    return { problem: `unknown endpoint ${describeValue(endpoint)} for ${id}; known: ${own.join(", ")}` };
+    return { problem: `unknown endpoint ${quotedName(endpoint)} for ${id}; known: ${own.join(", ")}` };
   return { model: id, endpoint };
 }
 
@@ -136,7 +147,7 @@ export function resolvePayload(
         endpoint: null,
         rule: "lint/unknown-endpoint",
         pointer: "/model",
-        message: `model: ${describeValue(envelope.model)} is not a configured model; known: ${catalog.describe()}`,
+        message: `model: ${quotedName(envelope.model)} is not a configured model; known: ${catalog.describe()}`,
       };
     model = named;
     const own = catalog.endpointsOf(model);
@@ -172,7 +183,7 @@ export function resolvePayload(
       endpoint: null,
       rule: "lint/unknown-endpoint",
       pointer: envelope === undefined ? "" : "/endpoint",
-      message: `endpoint: ${describeValue(endpoint)} is not an endpoint of ${model}; known: ${catalog.describe()}`,
+      message: `endpoint: ${quotedName(endpoint)} is not an endpoint of ${model}; known: ${catalog.describe()}`,
     };
   endpoint = known[index]!; // the catalog's own string: a lookup keyed by it hashes it once, not per payload
   return envelope === undefined

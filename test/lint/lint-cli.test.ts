@@ -758,10 +758,10 @@ process.stderr.write(JSON.stringify({ code, polluted: ({}).polluted ?? null, arr
       'aspect_ratio: "https://cdn.example/x.png" is not one of',
     );
     expect(at(json.report, "secrets.ndjson", 3).diagnostics[0]!.message).toContain(
-      'model: "https://models.example/m" is not a configured model',
+      'model: "https://models.example/m" (query string or fragment removed) is not a configured model',
     );
     expect(at(json.report, "secrets.ndjson", 4).diagnostics[0]!.message).toContain(
-      'endpoint: "https://models.example/e" is not an endpoint of example/model-a',
+      'endpoint: "https://models.example/e" (query string or fragment removed) is not an endpoint of example/model-a',
     );
     expect(at(json.report, "secrets.ndjson", 5).diagnostics[0]!.message).toContain(
       "endpoint: expected the endpoint name as a string, received 7",

@@ -23,6 +23,28 @@ describe("resolvePayload", () => {
       { model: "example/model-a", endpoint: "text-to-video", input: { prompt: "x" }, prefix: "/input" },
     );
   });
+  it("says a name lost its query string, so the message does not contradict itself (issue S2)", () => {
+    const bad = resolvePayload(
+      { model: "modelA", endpoint: "text-to-video?token=EPTOK", input: { prompt: "x" } },
+      {},
+      catalog,
+    ) as { message: string };
+    expect(bad.message).toBe(
+      'endpoint: "text-to-video" (query string or fragment removed) is not an endpoint of example/model-a; known: A: k, t; B: r',
+    );
+    const model = resolvePayload({ model: "modelA#frag=1", endpoint: "t", input: {} }, {}, catalog) as {
+      message: string;
+    };
+    expect(model.message).toMatch(/^model: "modelA" \(query string or fragment removed\) is not a configured model/);
+    expect(resolveTarget(catalog, "example/model-a", "nope?sig=1")).toEqual({
+      problem:
+        'unknown endpoint "nope" (query string or fragment removed) for example/model-a; known: keyframes-to-video, text-to-video',
+    });
+    // an ordinary unknown name is quoted as it is
+    expect((resolvePayload({ model: "modelZ", input: {} }, {}, catalog) as { message: string }).message).toMatch(
+      /^model: "modelZ" is not a configured model/,
+    );
+  });
   it("needs no endpoint name for a model with one endpoint", () => {
     expect(resolvePayload({ model: "example/model-b", input: {} }, {}, catalog)).toMatchObject({
       endpoint: "reference-to-video",
@@ -54,7 +76,7 @@ describe("resolvePayload", () => {
       { model: "modelA", endpoint: "x?sig=secret", input: {} },
       {},
       { pointer: "/endpoint" },
-      /^endpoint: "x" is not an endpoint of example\/model-a/,
+      /^endpoint: "x" \(query string or fragment removed\) is not an endpoint of example\/model-a/,
     ],
     [{ prompt: "x" }, {}, { rule: "lint/no-endpoint", pointer: "" }, /^cannot tell which endpoint/],
     // prototype keys are not an envelope's keys

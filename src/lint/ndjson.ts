@@ -11,6 +11,7 @@ import {
   type PayloadSource,
   DEFAULT_MAX_LINE_BYTES,
   looksBinary,
+  binaryProblem,
   parse,
   type PayloadHandler,
   type ReadOptions,
@@ -257,10 +258,7 @@ async function framed(
       first = false;
       if (looksBinary(chunk)) {
         await lines.flush();
-        await handle({ source, line: 1 }, undefined, {
-          rule: "lint/binary-file",
-          message: "the file is binary, not JSON or NDJSON; pass request payload files only",
-        });
+        await handle({ source, line: 1 }, undefined, binaryProblem(chunk, "JSON or NDJSON"));
         if ("destroy" in stream) (stream as ReadStream).destroy();
         return 1;
       }

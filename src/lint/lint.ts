@@ -259,6 +259,15 @@ export interface LineJobs {
     // file's name a Node type (issue 30.10)
     compression?: "gzip" | "brotli",
   ): LineSink;
+  /**
+   * Lints a whole plain NDJSON file by byte ranges each thread reads itself (src/lint/ranges.ts);
+   * false, having read nothing of the stream, when the file is not for ranges (then `sink`).
+   */
+  ranges?(
+    linter: Pick<Linter, "payload" | "report" | "reportBatch">,
+    source: string,
+    file: { readonly fd?: unknown; bytesRead: number },
+  ): Promise<boolean>;
 }
 
 /** An envelope's `model` and `endpoint` strings, resolved (Linter.knownEnvelope). */
@@ -703,8 +712,18 @@ export class Linter {
     const file = openFile(path, cwd);
     this.opened?.(file);
     const { text: stream, compression } = await decompressed(file, path, this.warn);
-    if (isNdjsonPath(path))
+    if (isNdjsonPath(path)) {
+      if (compression === undefined && this.jobs?.ranges !== undefined) {
+        let ranged: boolean;
+        try {
+          ranged = await this.jobs.ranges(this, path, file);
+        } catch (error) {
+          file.destroy();
+          throw error;
+        }
+        if (ranged) return void file.destroy();
+      }
       await readNdjson(stream, path, this.payload, this.readOptions, this.jobs?.sink(this, path, file, compression));
-    else await readSingleJson(stream, path, this.document(dirname(resolve(cwd, path))));
+    } else await readSingleJson(stream, path, this.document(dirname(resolve(cwd, path))));
   }
 }

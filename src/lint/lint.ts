@@ -26,6 +26,7 @@ import { dirname, relative, resolve } from "node:path";
 import type { Validate, ValidatorRegistry } from "./registry.js";
 import { resolvePayload, type LintTarget, type ResolvedPayload } from "./resolve.js";
 import { locatePointer, locatePointers } from "../json/index.js";
+import { redactUrl } from "../runtime/index.js";
 import type { PayloadCheck } from "./preflight.js";
 import type { TallyData } from "./format/tables.js";
 
@@ -646,7 +647,8 @@ export class Linter {
     for (const e of this.registry.entries.values())
       if (e.editorSchema !== undefined && resolve(this.registry.dir, e.editorSchema) === wanted)
         return { model: e.model, endpoint: e.endpoint };
-    const path = relativeShown(wanted);
+    // what a message shows: no query string or fragment (a `$schema` copied from a signed link keeps its token)
+    const path = redactUrl(relativeShown(wanted));
     const from = stdin
       ? "resolved from the current directory: standard input has no directory of its own"
       : "resolved from the file's directory";

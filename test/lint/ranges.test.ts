@@ -10,18 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChunkReader, chunkCount, FILE_CHANGED, type FileRange } from "../../src/lint/ranges.js";
 import { tempDir } from "../cli/run.js";
-
-/** mulberry32: a fixed seed, the same files every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from "./random.js";
 
 /** A file of short, blank, CRLF, long and multi-byte lines, with or without a trailing newline. */
 function randomFile(next: () => number): Buffer {

@@ -138,7 +138,7 @@ describe("life cycle and endpoints (spec 3, 4.1, 4.6; QUEUE.md)", () => {
     const found = await home.fetch(
       new Request("http://mock.test/v1/queue/acme/vid-x/text-to-video", {
         method: "POST",
-        headers: { "content-type": "application/json", ...auth },
+        headers: auth,
         body: '{"prompt":"x"}',
       }),
     );

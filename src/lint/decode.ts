@@ -144,11 +144,18 @@ export function parse(
     return warnings === undefined ? { value, line: at.line } : { value, warnings, line: at.line };
   } catch {
     const { line, message } = describeJsonError(text, at.line);
+    // a carriage return inside an NDJSON line (its CRLF's CR is already cut): lines that end with CR
+    // alone (classic Mac OS) read as one line, and JSON.parse only sees "text after the value"
+    const advice = !ndjson
+      ? "fix the JSON"
+      : /\r/.test(text)
+        ? "the line holds carriage returns (\\r) without a newline after them: lines that end with CR alone read as one line; convert the file's line ends to LF (\\n) or CRLF"
+        : "fix the JSON or remove the line";
     return {
       value: undefined,
       problem: {
         rule: "lint/invalid-json",
-        message: `${message}; ${ndjson ? "fix the JSON or remove the line" : "fix the JSON"}`,
+        message: `${message}; ${advice}`,
       },
       line,
     };

@@ -28,6 +28,7 @@ import { Linter, type LintResult, type LintSummary, type Reporter } from "./lint
 import { openRegistry, RegistryError, type ValidatorRegistry } from "./registry.js";
 import { resolveTarget } from "./resolve.js";
 import { defaultJobs, LintJobs } from "./jobs.js";
+import { FILE_CHANGED } from "./ranges.js";
 import type { WorkerOutput } from "./batch.js";
 import { DEFAULT_MAX_LINE_BYTES } from "./decode.js";
 
@@ -204,7 +205,10 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
         if (code === undefined) throw error;
         errors.push(
           new RegistryError(
-            decompressionProblem(file, code) ?? `${file}: cannot be read (${code === "EISDIR" ? "a directory" : code})`,
+            code === FILE_CHANGED
+              ? `${file}: ${(error as Error).message}; the requests read before it are reported`
+              : (decompressionProblem(file, code) ??
+                  `${file}: cannot be read (${code === "EISDIR" ? "a directory" : code})`),
           ),
         );
       }

@@ -21,6 +21,7 @@ import { parseTimeoutSeconds, scrubSecrets } from "../fetch/index.js";
 import { terminalText } from "../escape/index.js";
 import { commandParser, helpShown } from "./args.js";
 import { CliError, ExitCode, toCliError } from "./errors.js";
+import { exitCodeSoFar } from "./closed-pipe.js";
 
 interface DriftArgs {
   schemaUrl?: string;
@@ -186,6 +187,8 @@ export async function runDrift(argv: string[]): Promise<number> {
   } catch (error) {
     throw cliErrorOf(error);
   }
+  // the report decides the code before it is written: a reader that stops early (`| head`) still fails
+  exitCodeSoFar(() => run.report.summary.exitCode);
   process.stdout.write(FORMATS[args.format].render(run.report, run.files));
   const summaryFile = process.env.GITHUB_STEP_SUMMARY;
   if (args.format === "github" && summaryFile) {

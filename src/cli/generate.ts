@@ -1,7 +1,7 @@
 /** `vsk generate [--check] [--watch] [--lang ts|js] [--config FILE]`: types, builders and validators from the snapshot. */
 import { readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { CONFIG_FILE, loadConfig } from "../config/index.js";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { CONFIG_FILE, loadConfig, type VskConfig } from "../config/index.js";
 import {
   checkOutDir,
   compareWithDisk,
@@ -9,6 +9,7 @@ import {
   endpointExports,
   endpointRules,
   FormatCache,
+  layoutOnDisk,
   generateFiles,
   writeGenerated,
   type EmitInput,
@@ -24,7 +25,8 @@ import { watchAndRun } from "./watch.js";
 
 interface GenerateArgs {
   check: boolean;
-  lang: Lang;
+  /** `--lang`; absent: the config's `lang`, else the layout already in outDir, else ts */
+  lang?: Lang | undefined;
   config?: string | undefined;
 }
 
@@ -48,8 +50,8 @@ export async function runGenerate(argv: string[]): Promise<number> {
     })
     .option("lang", {
       choices: ["ts", "js"] as const,
-      default: "ts" as Lang,
-      describe: "ts: TypeScript modules (.mts) your tsc or bundler compiles; js: ESM .js with .d.ts",
+      describe:
+        'ts: TypeScript modules (.mts) your tsc or bundler compiles; js: ESM .js with .d.ts (default: the config\'s "lang", else the layout already in outDir, else ts)',
     })
     .option("config", {
       type: "string",
@@ -133,14 +135,25 @@ async function generateOnce(
   let inputs: EmitInput[];
   let outDir: string;
   let snapshotDir: string;
+  let config: VskConfig;
   try {
-    const config = loadConfig(cwd, args.config, args.check ? { requireConfigIn: "generate --check" } : {});
+    config = loadConfig(cwd, args.config, args.check ? { requireConfigIn: "generate --check" } : {});
     outDir = config.outDir;
     snapshotDir = config.snapshotDir;
     inputs = snapshotInputs(config.snapshotDir, config.models);
   } catch (error) {
     throw toCliError(error, snapshotAdvice);
   }
+  const shown = relative(cwd, outDir) || ".";
+  const { lang, kept, swapped, from } = chooseLang(args, config, cwd);
+  if (swapped !== undefined && args.check) {
+    process.stderr.write(
+      `vsk: ${shown}/ holds the ${swapped} layout (${LAYOUT[swapped]}), but ${from} asks for ${lang} (${LAYOUT[lang]}), so every file differs: ` +
+        `to keep ${swapped}, ${keepAdvice(swapped, config, cwd)}; to switch to ${lang}, run \`vsk generate --lang ${lang}\`, update what imports ${shown}/ (${LAYOUT_INDEX[lang]}) and commit the result.\n`,
+    );
+    return { code: ExitCode.findings, lines: [], summary: "" };
+  }
+  const rerun = args.lang === undefined ? "vsk generate" : `vsk generate --lang ${args.lang}`;
   if (!args.check) {
     // a refused outDir is said before the work, not after seconds of generating (issue 42.4)
     try {
@@ -155,7 +168,7 @@ async function generateOnce(
   const formatCache = new FormatCache(outDir);
   try {
     rules = endpointRules(inputs);
-    files = await generateFiles(inputs, { lang: args.lang, formatCache });
+    files = await generateFiles(inputs, { lang, formatCache });
   } catch (error) {
     throw toCliError(error);
   }
@@ -166,7 +179,6 @@ async function generateOnce(
     process.stderr.write(
       `vsk: the format cache ${cacheShown} is not used: ${cacheNote}; prettier formatted every module (remove the cache, or give it back to your user with mode 0700)\n`,
     );
-  const shown = relative(cwd, outDir) || ".";
   const snapshotShown = relative(cwd, snapshotDir) || ".";
   if (args.check) {
     let stale;
@@ -197,15 +209,15 @@ async function generateOnce(
       const ignore = `add "${shown}/" and "${snapshotShown}/" to .prettierignore (and your linters' ignores), then `;
       process.stderr.write(
         layoutOnly
-          ? `vsk: ${shown}/ was reformatted by a formatter (${plural(names.length, "file")} ${names.length === 1 ? "says" : "say"} what vsk generates, in another layout: ${stale.changed.join(", ")}): ${ignore}run \`vsk generate\` and commit the result.\n`
-          : `vsk: ${shown}/ is stale: ${plural(names.length, "file")} ${names.length === 1 ? "differs" : "differ"} from what the snapshot gives (${names.join(", ")}); ${byHand ? "generated files are rewritten by every `vsk generate`, so an edit belongs in the snapshot or the config, not in them; " : ""}${[...how.values()].includes("layout") ? ignore : ""}run \`vsk generate\` and commit the result.\n`,
+          ? `vsk: ${shown}/ was reformatted by a formatter (${plural(names.length, "file")} ${names.length === 1 ? "says" : "say"} what vsk generates, in another layout: ${stale.changed.join(", ")}): ${ignore}run \`${rerun}\` and commit the result.\n`
+          : `vsk: ${shown}/ is stale: ${plural(names.length, "file")} ${names.length === 1 ? "differs" : "differ"} from what the snapshot gives (${names.join(", ")}); ${byHand ? "generated files are rewritten by every `vsk generate`, so an edit belongs in the snapshot or the config, not in them; " : ""}${[...how.values()].includes("layout") ? ignore : ""}run \`${rerun}\` and commit the result.\n`,
       );
       return { code: ExitCode.findings, lines: [], summary: "" };
     }
     const upToDate = `${shown}/ is up to date (${plural(files.length, "file")}, ${plural(
       inputs.reduce((n, m) => n + m.endpoints.length, 0),
       "endpoint",
-    )}).`;
+    )}${kept ? `, the ${lang} layout found there` : ""}).`;
     return { code: ExitCode.ok, lines: [upToDate], summary: upToDate };
   }
   try {
@@ -217,15 +229,24 @@ async function generateOnce(
   const ms = Math.round(performance.now() - started);
   const lines = [
     `Generated ${plural(files.length, "file")} for ${plural(endpoints, "endpoint")} of ${plural(inputs.length, "model")} into ${shown}/ in ${ms} ms.`,
-    args.lang === "js"
+    lang === "js"
       ? `Queue client: ${shown}/client.js (createClient, typed per endpoint), with vsk's client and runtime copied into ${shown}/_vsk/.`
       : `Queue client: ${shown}/client.mts, imported as client.mjs (createClient, typed per endpoint), with vsk's client and runtime copied into ${shown}/_vsk/.`,
     // issue 42.3: the names to import, which follow the config's aliases (docs: README "App code")
-    `Exports per endpoint, from ${shown}/index.${args.lang === "js" ? "js" : "mjs"} (build/safeBuild/validate + the alias, else the model's name, + the endpoint, in PascalCase):`,
+    `Exports per endpoint, from ${shown}/index.${lang === "js" ? "js" : "mjs"} (build/safeBuild/validate + the alias, else the model's name, + the endpoint, in PascalCase):`,
     ...endpointExports(inputs).map(
       ({ key, names: n }) =>
         `  ${key}: ${n.build}, ${n.safeBuild}, ${n.validate}, ${n.standardSchema}, ${n.jsonSchema}, ${n.inputSchema}, ${n.defaults}, ${n.path}; types ${n.input}, ${n.output}`,
     ),
+    ...(kept
+      ? [
+          `Kept the ${lang} layout found in ${shown}/ (${LAYOUT[lang]}): no language is configured; to say so, ${keepAdvice(lang, config, cwd)}.`,
+        ]
+      : swapped !== undefined
+        ? [
+            `Replaced the ${swapped} layout of ${shown}/ (${LAYOUT[swapped]}) with ${lang} (${LAYOUT[lang]}), as ${from} asks: update what imports ${shown}/ (${LAYOUT_INDEX[lang]}).`,
+          ]
+        : []),
     "Cross-field rules per endpoint (decided from each endpoint's schema; also in endpoints.json):",
     ...rules.map((r) => `  ${r.key}: ${r.rules.length === 0 ? "no cross-field rules" : r.rules.join(", ")}`),
   ];
@@ -246,5 +267,46 @@ async function generateOnce(
     code: ExitCode.ok,
     lines,
     summary: `${shown}/ (${plural(files.length, "file")}, ${plural(endpoints, "endpoint")})`,
+  };
+}
+
+/** What each language's layout is, as messages name it. */
+const LAYOUT: Record<Lang, string> = { ts: ".mts modules", js: ".js with .d.ts" };
+const LAYOUT_INDEX: Record<Lang, string> = { ts: "index.mjs", js: "index.js" };
+
+/** `"lang": "js"` in vsk.config.json, or in package.json's "vsk" key. */
+function configKey(lang: Lang, config: VskConfig, cwd: string): string {
+  if (config.file === undefined)
+    return `"lang": "${lang}" in a ${CONFIG_FILE} (\`vsk init --lang ${lang}\` writes one)`;
+  const name = relative(cwd, config.file) || config.file;
+  return basename(config.file) === "package.json"
+    ? `"lang": "${lang}" in the "vsk" key of ${name}`
+    : `"lang": "${lang}" in ${name}`;
+}
+
+function keepAdvice(lang: Lang, config: VskConfig, cwd: string): string {
+  return `set ${configKey(lang, config, cwd)} (or pass --lang ${lang})`;
+}
+
+/**
+ * The language this run writes: `--lang`, else the config's `lang`, else the layout already in
+ * outDir (a `--lang js` project run as plain `vsk generate` stays js: swapping its `.js` for
+ * `.mts` would break every `import "./gen/index.js"` of the project), else ts. `kept`: it
+ * followed the layout found; `swapped`: the layout found, when an explicit choice differs.
+ */
+function chooseLang(
+  args: GenerateArgs,
+  config: VskConfig,
+  cwd: string,
+): { lang: Lang; kept: boolean; swapped?: Lang; from: string } {
+  const found = layoutOnDisk(config.outDir);
+  const explicit = args.lang ?? config.lang;
+  if (explicit === undefined) return { lang: found ?? "ts", kept: found === "js", from: "" };
+  const from = args.lang !== undefined ? `--lang ${args.lang}` : configKey(explicit, config, cwd);
+  return {
+    lang: explicit,
+    kept: false,
+    from,
+    ...(found !== undefined && found !== explicit ? { swapped: found } : {}),
   };
 }

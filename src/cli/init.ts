@@ -1,5 +1,5 @@
 /**
- * `vsk init [--model ID[=ALIAS]]… [--schema-url URL] [--config FILE] [--force]`: writes a starter
+ * `vsk init [--model ID[=ALIAS]]… [--schema-url URL] [--lang ts|js] [--config FILE] [--force]`: writes a starter
  * `vsk.config.json` whose `$schema` points at the package's `schemas/config.schema.json`, so
  * editors complete and check it. Never replaces an existing file without `--force`; the file
  * appears whole or not at all (temp file, then link or rename).
@@ -40,6 +40,8 @@ interface InitArgs {
   /** `--add`: models added to an existing config in place (issue 42.3) */
   add: string[];
   schemaUrl?: string;
+  /** `--lang`: the starter's `lang` key (what `vsk generate` writes); absent, no key */
+  lang?: "ts" | "js";
   config: string;
   force: boolean;
 }
@@ -48,7 +50,7 @@ async function parseArgs(argv: string[]): Promise<InitArgs | "help"> {
   const parsed = await commandParser(
     argv,
     "init",
-    "[--model ID[=ALIAS]]… [--schema-url URL] [--config FILE] [--force]\nor:    vsk init --add ID[=ALIAS]… [--config FILE]",
+    "[--model ID[=ALIAS]]… [--schema-url URL] [--lang ts|js] [--config FILE] [--force]\nor:    vsk init --add ID[=ALIAS]… [--config FILE]",
     [
       "Writes a starter vsk.config.json whose $schema is the config schema installed with the package, so editors " +
         "complete and check it. Without --model, the starter lists the three embedded example models (pull and " +
@@ -67,6 +69,11 @@ async function parseArgs(argv: string[]): Promise<InitArgs | "help"> {
       type: "string",
       describe: "where the schemas are published: https://…, http://…, file://… or a mirror directory",
     })
+    .option("lang", {
+      choices: ["ts", "js"] as const,
+      describe:
+        'the "lang" key: what `vsk generate` writes (ts: .mts modules; js: ESM .js with .d.ts, for a JavaScript project)',
+    })
     .option("add", {
       type: "string",
       array: true,
@@ -82,9 +89,12 @@ async function parseArgs(argv: string[]): Promise<InitArgs | "help"> {
   const add = (parsed.add ?? []).map(String);
   if (parsed.add !== undefined && (add.length === 0 || add.includes("")))
     throw new CliError("init: --add needs <owner>/<name> or <owner>/<name>=ALIAS (see `vsk init --help`)");
-  if (add.length > 0 && (models.length > 0 || parsed.force === true || parsed["schema-url"] !== undefined))
+  if (
+    add.length > 0 &&
+    (models.length > 0 || parsed.force === true || parsed["schema-url"] !== undefined || parsed.lang !== undefined)
+  )
     throw new CliError(
-      "init: --add edits the existing file in place; it does not go with --model, --schema-url or --force (see `vsk init --help`)",
+      "init: --add edits the existing file in place; it does not go with --model, --schema-url, --lang or --force (see `vsk init --help`)",
     );
   const one = (flag: string, value: unknown): string | undefined => {
     if (value === undefined) return undefined;
@@ -99,6 +109,7 @@ async function parseArgs(argv: string[]): Promise<InitArgs | "help"> {
     config: one("config", parsed.config) ?? CONFIG_FILE,
     force: parsed.force === true,
     ...(schemaUrl === undefined ? {} : { schemaUrl }),
+    ...(parsed.lang === undefined ? {} : { lang: parsed.lang }),
   };
 }
 
@@ -144,6 +155,7 @@ function starter(args: InitArgs, schemaRef: string): Record<string, unknown> {
     models: models.map((m) => (m.alias === undefined ? m.id : { id: m.id, alias: m.alias })),
     snapshotDir: "schemas-cache",
     outDir: "generated",
+    ...(args.lang === undefined ? {} : { lang: args.lang }),
   };
 }
 

@@ -33,6 +33,7 @@ import {
 } from "../lint/index.js";
 import { terminalText } from "../escape/index.js";
 import { CliError, ExitCode, toCliError } from "./errors.js";
+import { exitCodeSoFar } from "./closed-pipe.js";
 import { shownArgument } from "./typed.js";
 import { commandParser, helpShown } from "./args.js";
 import { byteSize, limitSize, plural } from "../words/index.js";
@@ -317,6 +318,7 @@ export async function runLint(argv: string[]): Promise<number> {
         allowEmpty: values["allow-empty"] === true,
         maxWarnings,
         jobs,
+        exitSoFar: exitCodeSoFar,
         ...(preflight === undefined ? {} : { preflight }),
         ...(progress === undefined
           ? {}

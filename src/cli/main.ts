@@ -10,6 +10,7 @@ import { redactUrlsInText } from "../diagnostics/index.js";
 import { terminalText } from "../escape/index.js";
 import { CliError, EXIT_CODE_MEANINGS, ExitCode, toCliError } from "./errors.js";
 import { shownArgument, unknownOption } from "./typed.js";
+import { closedPipeExitCode, exitQuietlyOnClosedPipe } from "./closed-pipe.js";
 import { didYouMean } from "../words/index.js";
 import { compileCacheWarning, useCompileCache } from "../durable/index.js";
 
@@ -143,16 +144,6 @@ export function reportFailure(thrown: unknown): number {
 }
 
 /**
- * `vsk lint … | head -1`: the reader went away. Nothing more can be shown, so stop quietly with the
- * exit code so far (0 unless one was set), never with an EPIPE stack trace.
- */
-function exitQuietlyOnClosedPipe(error: NodeJS.ErrnoException): void {
-  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  process.stderr.write(`vsk: cannot write the output (${error.code ?? error.message})\n`);
-  process.exit(ExitCode.usage);
-}
-
-/**
  * The program: what `bin/vsk.mjs` (the installed `vsk` command) runs through cli/program.ts
  * (dist/cli/vsk.js, scripts/bundle.mjs; `vsk lint` from the script bundle dist/cli/lint-script.js),
  * and `node dist/src/cli/main.js`. The closed-pipe handler is installed here,
@@ -168,7 +159,7 @@ export function runAsProgram(argv: string[]): Promise<void> {
   process.stdout.on("error", exitQuietlyOnClosedPipe);
   // `vsk … 2>&1 | head -1`: nothing can report a failed stderr, so it ends quietly too
   process.stderr.on("error", (error: NodeJS.ErrnoException) =>
-    process.exit(error.code === "EPIPE" ? (process.exitCode ?? 0) : ExitCode.usage),
+    process.exit(error.code === "EPIPE" ? closedPipeExitCode() : ExitCode.usage),
   );
   return main(argv).then(
     (code) => {

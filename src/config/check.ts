@@ -22,7 +22,7 @@ export interface ConfigProblem {
 const KEYWORDS = new Set([
   ...["$schema", "$id", "$defs", "$comment", "title", "description", "examples", "default"],
   ...["$ref", "type", "oneOf", "properties", "additionalProperties", "required", "items"],
-  ...["minItems", "minLength", "pattern"],
+  ...["minItems", "minLength", "pattern", "enum"],
 ]);
 
 let cached: ConfigSchema | undefined;
@@ -103,6 +103,11 @@ function check(value: unknown, raw: ConfigSchema, pointer: string, root: ConfigS
 
   if (!fits(value, schema.type))
     return at(`expected ${expected(schema)} (${ARTICLE[String(schema.type)]}); got ${describe(value)}`);
+
+  if (Array.isArray(schema.enum) && !schema.enum.includes(value))
+    return at(
+      `expected ${typeof schema.title === "string" ? `${schema.title}, ` : ""}one of ${schema.enum.map((v) => JSON.stringify(v)).join(", ")}; got ${describe(value)}`,
+    );
 
   if (typeof value === "string") {
     if (typeof schema.minLength === "number" && [...value].length < schema.minLength)

@@ -25,6 +25,8 @@ export interface VskConfig {
   snapshotDir: string;
   /** absolute path of the generated code directory (`generated/`) */
   outDir: string;
+  /** the language `generate` writes (`ts`: `.mts`; `js`: `.js` with `.d.ts`); absent: not configured (`--lang`, else the layout in outDir, else ts) */
+  lang?: "ts" | "js";
   /** the config file read, or undefined for the embedded default */
   file?: string;
 }
@@ -271,6 +273,7 @@ export function parseConfig(raw: unknown, file: string, text?: string, at = ""):
         ? join(PACKAGE_ROOT, "schemas-cache")
         : dir("snapshotDir", "schemas-cache"),
     outDir: dir("outDir", "generated"),
+    ...(obj.lang === undefined ? {} : { lang: obj.lang }),
     file,
   };
 }
@@ -315,6 +318,7 @@ interface RawConfig {
   models?: (string | { id: string; alias?: string; rules?: string })[];
   snapshotDir?: string;
   outDir?: string;
+  lang?: "ts" | "js";
 }
 
 /**

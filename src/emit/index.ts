@@ -8,7 +8,7 @@ export { EmitConfigError, EmitError, emitValidator, rewriteCodeOnly } from "./va
 export { createAjv, needsOwnProperties } from "../rules/index.js";
 export { simplifySchema } from "./simplify.js";
 export { CLIENT_SUPPORT_DIR, clientFiles } from "./client.js";
-export { checkOutDir, compareWithDisk, writeGenerated, type Staleness } from "./write.js";
+export { checkOutDir, compareWithDisk, layoutOnDisk, writeGenerated, type Staleness } from "./write.js";
 export { differsOnlyInFormatting, howItDiffers, type Difference } from "./layout.js";
 export type { GeneratedFile } from "./generated-file.js";
 export type { EndpointNames } from "./names.js";

@@ -3,7 +3,7 @@
  * writer at a time: src/durable/swap.ts), `generate --check` compares it with what the snapshot
  * gives. Neither opens anything but regular files, nor reads more of a file than it needs.
  */
-import { lstatSync, realpathSync } from "node:fs";
+import { lstatSync, mkdirSync, realpathSync, rmdirSync, type Stats } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import {
   entryAt,
@@ -19,6 +19,7 @@ import {
 } from "../durable/index.js";
 import { EmitError } from "./validator.js";
 import type { GeneratedFile } from "./generated-file.js";
+import type { Lang } from "./generate.js";
 
 export interface Staleness {
   changed: string[];
@@ -95,19 +96,30 @@ function asEmitError(error: unknown, path: string): unknown {
 export function writeGenerated(outDir: string, files: readonly GeneratedFile[]): void {
   const early = whyNotReplaceHere(outDir);
   if (early !== undefined) throw new EmitError(early);
+  const made: string[] = [];
   try {
+    // `"outDir": "src/gen"` in a project with no src/ yet: its parents are made first (it said ENOENT)
+    makeParents(outDir, made);
     replaceDirectory(outDir, files, "generate", () => {
       const refusal = whyNotReplace(outDir);
       if (refusal !== undefined) throw new EmitError(refusal);
     });
   } catch (error) {
+    // a failed run leaves nothing of its own: the directories it made, still empty, go too
+    for (const dir of made.reverse()) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        break; // not empty (someone else's now) or gone: left as it is
+      }
+    }
     if (error instanceof EmitError) throw error;
     if (error instanceof LockBusyError) throw new EmitError(error.message);
     if (error instanceof SpecialFileError) throw new EmitError(`${error.message}; remove it`);
     const code = (error as NodeJS.ErrnoException).code;
     if (code === undefined) throw error;
     throw new EmitError(
-      `cannot write ${outDir} (${code}); check that outDir is a directory you can write, and its parent exists`,
+      `cannot write ${outDir} (${code}); check that outDir is a directory you can write, under one you can write (missing parents are made)`,
     );
   }
 }
@@ -124,8 +136,11 @@ export function checkOutDir(outDir: string): void {
     if (refusal === undefined && entryAt(outDir) === undefined) {
       // nothing there yet: the nearest thing that exists on the way must be a directory
       let above = dirname(resolve(outDir));
-      while (entryAt(above) === undefined && dirname(above) !== above) above = dirname(above);
+      let first = resolve(outDir);
+      while (entryAt(above) === undefined && dirname(above) !== above) above = dirname((first = above));
       const info = lstatSync(above);
+      // the directories missing on the way are made by writeGenerated, never through someone else's link
+      refusal = first === resolve(outDir) ? undefined : foreignLink(outDir, above, info, first);
       if (!info.isDirectory() && !(info.isSymbolicLink() && lstatSync(realpathSync(above)).isDirectory()))
         throw Object.assign(new Error("ENOTDIR"), { code: "ENOTDIR" });
     }
@@ -134,13 +149,73 @@ export function checkOutDir(outDir: string): void {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === undefined) throw error;
     throw new EmitError(
-      `cannot write ${outDir} (${code}); check that outDir is a directory you can write, and its parent exists`,
+      `cannot write ${outDir} (${code}); check that outDir is a directory you can write, under one you can write (missing parents are made)`,
     );
   }
   if (refusal !== undefined) throw new EmitError(refusal);
 }
 
+/**
+ * Makes the directories missing above `outDir`, one at a time (no `recursive`: each is checked to
+ * be a directory it made, never one that appeared as a link meanwhile), below the nearest one that
+ * exists. That one must be a directory, or a symbolic link to one that this user or root owns:
+ * vsk does not create directories through someone else's link. Those it made are added to `made`,
+ * top first, as it goes (so that a failure part way can remove them).
+ */
+function foreignLink(outDir: string, above: string, info: Stats, first: string): string | undefined {
+  const uid = process.getuid?.();
+  if (!info.isSymbolicLink() || uid === undefined || info.uid === uid || info.uid === 0) return undefined;
+  return `outDir ${outDir} does not exist, and ${printable(above)} above it is a symbolic link another user owns; vsk does not create directories through it: create ${printable(first)} yourself, or choose another outDir`;
+}
+
+function makeParents(outDir: string, made: string[]): void {
+  const missing: string[] = [];
+  let above = dirname(resolve(outDir));
+  while (entryAt(above) === undefined && dirname(above) !== above) {
+    missing.unshift(above);
+    above = dirname(above);
+  }
+  if (missing.length === 0) return;
+  const base = lstatSync(above);
+  const foreign = foreignLink(outDir, above, base, missing[0]!);
+  if (foreign !== undefined) throw new EmitError(foreign);
+  if (!base.isDirectory() && !(base.isSymbolicLink() && lstatSync(realpathSync(above)).isDirectory()))
+    throw new EmitError(
+      `outDir ${outDir} cannot be made: ${printable(above)} is ${kindOf(base) ?? "a file"}, not a directory`,
+    );
+  for (const dir of missing) {
+    try {
+      mkdirSync(dir);
+      made.push(dir);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const info = lstatSync(dir);
+    if (!info.isDirectory())
+      throw new EmitError(
+        `outDir ${outDir} cannot be made: ${printable(dir)} appeared as ${kindOf(info) ?? "a file"} while generate made its parents; remove it`,
+      );
+  }
+}
+
 const GENERATED_HEADER = "// Generated by `vsk generate`";
+
+/**
+ * The layout a `generate` left in `outDir`: `ts` when it holds `index.mts`, `js` when it holds
+ * `index.js` with `index.d.ts` (`--lang js`); undefined when it holds neither (nothing yet).
+ * `generate` keeps it when no language is configured, rather than swapping one for the other
+ * under the imports of the project (src/cli/generate.ts).
+ */
+export function layoutOnDisk(outDir: string): Lang | undefined {
+  const file = (name: string): boolean => entryAt(join(outDir, name))?.isFile() === true;
+  try {
+    if (file("index.mts")) return "ts";
+    if (file("index.js") && file("index.d.ts")) return "js";
+  } catch {
+    // an outDir that cannot be looked into has no layout to keep: generate and --check say why
+  }
+  return undefined;
+}
 
 /** What can be refused before taking any lock: outDir is not a directory, or holds the project. */
 function whyNotReplaceHere(outDir: string): string | undefined {

@@ -13,7 +13,8 @@ import {
   type RenderedBatch,
   type Reporter,
 } from "./lint.js";
-import { inlineSink } from "./ndjson.js";
+import { inlineSink, tooLongProblem } from "./ndjson.js";
+import { ChunkReader, type FileRange } from "./ranges.js";
 import type { ValidatorRegistry } from "./registry.js";
 import type { LintTarget } from "./resolve.js";
 import { FORMATS, type FormatName, type LintFormat, type RenderContext } from "./format/index.js";
@@ -38,12 +39,17 @@ export type WorkerOutput =
     }
   | { kind: "results" };
 
-/** One batch of one stream: runs of whole lines, `bytes[runs[3i], runs[3i+1])` starting at line `runs[3i+2]` (ndjson.ts `eachLine`). */
+/**
+ * One batch of one stream: runs of whole lines, `bytes[runs[3i], runs[3i+1])` starting at line
+ * `runs[3i+2]` (ndjson.ts `eachLine`); or, for a plain file linted by ranges, the chunk the thread
+ * reads itself (src/lint/ranges.ts; `bytes` and `runs` are then empty).
+ */
 export interface Batch {
   id: number;
   source: string;
   bytes: Uint8Array;
   runs: Int32Array;
+  chunk?: { range: FileRange; index: number };
 }
 
 /** The results of a batch, one per non-blank line, in order, for `Linter.report`; diagnostics only where there are some. */
@@ -63,7 +69,7 @@ export interface BatchResults {
 /** A worker's answer to a batch. */
 export type BatchReply =
   | ({ id: number; nonBlank: number } & ({ rendered: RenderedBatch } | { results: BatchResults }))
-  | { id: number; error: { name: string; message: string; stack?: string } };
+  | { id: number; error: { name: string; message: string; stack?: string; code?: string } };
 
 /** What one batch's results become: started afresh for each batch, finished into its reply. */
 interface Collector extends Reporter {
@@ -197,8 +203,10 @@ export function batchLinter(
   // an integer over 2^53 re-checked on the text) while the next batch is handed over (the main
   // thread hands over each batch it keeps without waiting for the one before)
   let queue: Promise<unknown> = Promise.resolve();
+  // a chunk's bytes are read into one buffer, used before the next chunk is read (one batch at a time)
+  const reader = new ChunkReader();
   return (batch) => {
-    const reply = queue.then(() => lintBatch(batch, linter, collector, maxLineBytes));
+    const reply = queue.then(() => lintBatch(batch, linter, collector, maxLineBytes, reader));
     queue = reply.catch(() => {});
     return reply;
   };
@@ -209,15 +217,33 @@ async function lintBatch(
   linter: Linter,
   collector: Collector,
   maxLineBytes: number,
+  reader: ChunkReader,
 ): Promise<BatchReply> {
   const { summary } = linter;
   summary.requests = summary.valid = summary.invalid = summary.warnings = 0;
-  const bytes = Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength);
-  const { runs } = batch;
+  let bytes: Buffer;
+  let runs: ArrayLike<number>;
+  if (batch.chunk !== undefined) ({ bytes, runs } = reader.lines(batch.chunk.range, batch.chunk.index));
+  else {
+    bytes = Buffer.from(batch.bytes.buffer, batch.bytes.byteOffset, batch.bytes.byteLength);
+    runs = batch.runs;
+  }
   const lines = inlineSink(batch.source, linter.payload, maxLineBytes);
+  let tooLong = 0;
   for (let i = 0; i < runs.length; i += 3) {
+    if (runs[i]! < 0) {
+      // a line over --max-line-bytes that a range did not read (src/lint/ranges.ts), reported as ndjson.ts reports it
+      tooLong++;
+      const done = linter.payload(
+        { source: batch.source, line: runs[i + 2]! },
+        undefined,
+        tooLongProblem(maxLineBytes),
+      );
+      if (done) await done;
+      continue;
+    }
     const done = lines.lines(bytes, runs[i]!, runs[i + 1]!, runs[i + 2]!);
     if (typeof done !== "number") await done;
   }
-  return collector.finish(batch.id, lines.nonBlank);
+  return collector.finish(batch.id, lines.nonBlank + tooLong);
 }

@@ -144,21 +144,71 @@ export function parse(
     return warnings === undefined ? { value, line: at.line } : { value, warnings, line: at.line };
   } catch {
     const { line, message } = describeJsonError(text, at.line);
+    // a carriage return inside an NDJSON line (its CRLF's CR is already cut): lines that end with CR
+    // alone (classic Mac OS) read as one line, and JSON.parse only sees "text after the value"
+    const advice = !ndjson
+      ? "fix the JSON"
+      : /\r/.test(text)
+        ? "the line holds carriage returns (\\r) without a newline after them: lines that end with CR alone read as one line; convert the file's line ends to LF (\\n) or CRLF"
+        : "fix the JSON or remove the line";
     return {
       value: undefined,
       problem: {
         rule: "lint/invalid-json",
-        message: `${message}; ${ndjson ? "fix the JSON or remove the line" : "fix the JSON"}`,
+        message: `${message}; ${advice}`,
       },
       line,
     };
   }
 }
 
+/** Whether a file's first chunk is not UTF-8 text: a NUL byte in its first 8000 bytes (binary, or UTF-16/32 text). */
 export function looksBinary(chunk: Uint8Array): boolean {
   const end = Math.min(chunk.length, 8000);
   for (let i = 0; i < end; i++) if (chunk[i] === 0) return true;
   return false;
+}
+
+/**
+ * Which UTF-16 a first chunk is in, when it is UTF-16 text: by its byte order mark (FF FE, FE FF;
+ * FF FE 00 00 is UTF-32, not this), else by the NULs of ASCII text (JSON's braces, quotes and keys),
+ * every other byte zero in at least 3 of 4 code units of the first 8000 bytes. Undefined otherwise.
+ */
+export function utf16Of(chunk: Uint8Array): { endian: "little" | "big"; bom: boolean } | undefined {
+  if (chunk[0] === 0xff && chunk[1] === 0xfe && !(chunk[2] === 0 && chunk[3] === 0))
+    return { endian: "little", bom: true };
+  if (chunk[0] === 0xfe && chunk[1] === 0xff) return { endian: "big", bom: true };
+  const units = Math.floor(Math.min(chunk.length, 8000) / 2);
+  if (units < 2) return undefined;
+  let little = 0;
+  let big = 0;
+  for (let i = 0; i < units; i++) {
+    const a = chunk[2 * i]!;
+    const b = chunk[2 * i + 1]!;
+    if (a !== 0 && b === 0) little++;
+    else if (a === 0 && b !== 0) big++;
+  }
+  if (little * 4 >= units * 3) return { endian: "little", bom: false };
+  if (big * 4 >= units * 3) return { endian: "big", bom: false };
+  return undefined;
+}
+
+/**
+ * What to say of a first chunk that {@link looksBinary}: UTF-16 text (PowerShell's `>` and
+ * `Out-File` write UTF-16LE with a byte order mark) is said as such, with how to save it as UTF-8,
+ * under `lint/invalid-utf8` (it is text, only not UTF-8; "binary" would send the user looking for
+ * the wrong file); anything else is `lint/binary-file`. `what`: "JSON", or "JSON or NDJSON".
+ */
+export function binaryProblem(chunk: Uint8Array, what: string): ReadProblem {
+  const utf16 = utf16Of(chunk);
+  if (utf16 === undefined)
+    return { rule: "lint/binary-file", message: `the file is binary, not ${what}; pass request payload files only` };
+  return {
+    rule: "lint/invalid-utf8",
+    message:
+      `the file is UTF-16 text (${utf16.endian}-endian, ${utf16.bom ? "with" : "without"} a byte order mark${utf16.endian === "little" && utf16.bom ? ", as PowerShell's > and Out-File write it" : ""}), not UTF-8; ` +
+      `${what} is read as UTF-8 (RFC 8259): save it as UTF-8 (PowerShell: \`… | Out-File -Encoding utf8 FILE\`; an editor: "Save with encoding", UTF-8) and lint it again`,
+  };
 }
 
 /** The chunks of a stream (a file, stdin, a decompressor) as Buffers. */
@@ -172,10 +222,7 @@ export async function readSingleJson(stream: ReadableLike, source: string, handl
   let size = 0;
   for await (const chunk of chunksOf(stream)) {
     if (chunks.length === 0 && looksBinary(chunk)) {
-      await handle({ source, line: 1 }, undefined, {
-        rule: "lint/binary-file",
-        message: "the file is binary, not JSON; pass request payload files only",
-      });
+      await handle({ source, line: 1 }, undefined, binaryProblem(chunk, "JSON"));
       if ("destroy" in stream) (stream as ReadStream).destroy();
       return 1;
     }

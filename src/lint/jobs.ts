@@ -23,7 +23,7 @@
  *   `--jobs 1` throws it) rejects every batch in flight; `close()` ends the threads.
  */
 import type { Worker } from "node:worker_threads";
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import {
   DEFAULT_MAX_FINDINGS,
@@ -34,7 +34,9 @@ import {
   type OpenedFile,
 } from "./lint.js";
 import type { Compression } from "./compressed.js";
-import { countLines, readLines, type LineSink } from "./ndjson.js";
+import { countLines, emptyProblem, readLines, type LineSink } from "./ndjson.js";
+import { looksBinary } from "./decode.js";
+import { chunkCount, type FileRange } from "./ranges.js";
 import { batchLinter, type Batch, type BatchReply, type WorkerOutput } from "./batch.js";
 import type { PlatformBuffer } from "../platform/index.js";
 import { RegistryError, type EndpointEntry, type ValidatorRegistry } from "./registry.js";
@@ -51,8 +53,9 @@ export const MAX_JOBS = 64;
 /**
  * The test hook of the thresholds below (issue 42.4): `VSK_TEST_LINT_JOBS="L/B"` (test only: the
  * `--jobs` tests set it, nobody else should, as `VSK_TEST_KILL_AT` in src/durable/crash-hook.ts)
- * divides the start thresholds (lines by L, bytes by B; not the batch sizes), so the tests cross them with inputs of
- * kilobytes instead of tens of megabytes. This is the only place that reads it.
+ * divides the start thresholds (lines by L, bytes by B) and a range's chunk (by B; not the batch
+ * sizes), so the tests cross them, and many chunk boundaries, with inputs of kilobytes instead of
+ * tens of megabytes. This is the only place that reads it.
  */
 const TEST_SCALE = /^(\d{1,4})\/(\d{1,4})$/.exec(process.env.VSK_TEST_LINT_JOBS ?? "");
 const lines = (n: number) => (TEST_SCALE === null ? n : Math.max(1, Math.floor(n / Number(TEST_SCALE[1]) || n)));
@@ -93,6 +96,13 @@ function gzipSize(path: string, size: number): number {
 /** A batch is posted once it holds this many bytes or lines (a run of whole lines is never cut). */
 const BATCH_BYTES = 256 * 1024;
 const BATCH_LINES = 4096;
+/**
+ * Bytes per chunk of a plain file linted by ranges (src/lint/ranges.ts), a batch's size: the
+ * chunk and what is read on to finish its last line are one buffer per thread.
+ */
+const CHUNK_BYTES = bytes(BATCH_BYTES);
+/** Each range's number (src/lint/ranges.ts `FileRange.id`). */
+let rangeIds = 0;
 /** Batches in flight per worker: enough that none waits for the next, few enough that memory stays flat. */
 const PER_WORKER = 3;
 /**
@@ -137,10 +147,12 @@ export class LintWorkerError extends Error {
  * What a worker threw while linting a batch, thrown here as `--jobs 1` would have thrown it: the
  * registry's own errors as such (exit 2), anything else (a bug) with the worker's stack.
  */
-function thrownByWorker(error: { name: string; message: string; stack?: string }): Error {
+function thrownByWorker(error: { name: string; message: string; stack?: string; code?: string }): Error {
   if (error.name === "RegistryError") return new RegistryError(error.message);
   const failure = new Error(error.message);
   if (error.stack !== undefined) failure.stack = error.stack;
+  // a read error of a range (src/lint/ranges.ts: EIO, a file that got shorter) is said as this thread says it (src/lint/run.ts)
+  if (error.code !== undefined) Object.assign(failure, { code: error.code });
   return failure;
 }
 
@@ -239,7 +251,7 @@ class WorkerPool {
     const id = this.nextId++;
     return new Promise<BatchReply>((resolve, reject) => {
       slot.pending.set(id, { resolve, reject });
-      slot.worker.postMessage({ id, ...batch } satisfies Batch, [
+      slot.worker.postMessage({ ...batch, id } satisfies Batch, [
         batch.bytes.buffer as ArrayBuffer,
         batch.runs.buffer as ArrayBuffer,
       ]);
@@ -336,6 +348,69 @@ export class LintJobs implements LineJobs {
   lintHere(batch: Batch): Promise<BatchReply> {
     this.here ??= batchLinter(this.registry, this.target, this.maxLineBytes, this.output, this.maxFindings, this.words);
     return this.here(batch);
+  }
+
+  /**
+   * Lints a whole plain NDJSON file by ranges (src/lint/ranges.ts) when it is large enough for
+   * workers (`MIN_REMAINING_BYTES`; `AUTO_MIN_REMAINING_BYTES` with the default `--jobs`): each
+   * thread reads the chunks it lints, this one lints a chunk itself when every worker is busy (as
+   * with batches) and writes the results in input order. Returns false, having read nothing of the
+   * stream, when the file is not for ranges (too small, not a regular file, or binary: the stream
+   * reader says so); `file.bytesRead` follows the chunks reported (the progress line).
+   */
+  async ranges(
+    linter: Pick<Linter, "payload" | "report" | "reportBatch">,
+    source: string,
+    file: RangeFile,
+  ): Promise<boolean> {
+    const { fd } = file;
+    if (typeof fd !== "number") return false;
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size < (this.auto ? AUTO_MIN_REMAINING_BYTES : MIN_REMAINING_BYTES)) return false;
+    const { size } = stat;
+    const head = Buffer.alloc(Math.min(size, 8000));
+    if (readSync(fd, head, 0, head.length, 0) < head.length || looksBinary(head)) return false;
+    this.starting ??= this.start();
+    const n = chunkCount(size, CHUNK_BYTES);
+    const range: FileRange = {
+      id: rangeIds++,
+      fd,
+      size,
+      chunk: CHUNK_BYTES,
+      counts: new Int32Array(new SharedArrayBuffer(4 * n)).fill(-1),
+      limit: this.maxLineBytes,
+    };
+    const inFlight: Array<Promise<BatchReply>> = [];
+    let reported = 0;
+    let nonBlank = 0;
+    const reportOldest = async (): Promise<void> => {
+      nonBlank += await reportReply(await inFlight.shift()!, linter, source);
+      file.bytesRead = Math.min(size, ++reported * CHUNK_BYTES);
+    };
+    try {
+      for (let k = 0; k < n; k++) {
+        const pool = this.pool;
+        const batch: Omit<Batch, "id"> = {
+          source,
+          bytes: new Uint8Array(0),
+          runs: new Int32Array(0),
+          chunk: { range, index: k },
+        };
+        const toPool = pool !== undefined && pool.ready && (pool.busy < pool.capacity || pool.failed);
+        const reply = toPool ? pool.submit(batch) : this.lintHere({ id: -1, ...batch });
+        reply.catch(() => {}); // awaited in order by reportOldest; a failure is not unhandled meanwhile
+        inFlight.push(reply);
+        // a chunk linted here runs in microtasks: the workers' messages (ready, replies) wait for this turn
+        if (!toPool) await new Promise(setImmediate);
+        while (inFlight.length >= (pool?.ready === true ? pool.capacity : 0) + KEPT) await reportOldest();
+      }
+      while (inFlight.length > 0) await reportOldest();
+    } finally {
+      // nothing left reading the file when it is closed, also after a failure
+      await Promise.allSettled(inFlight);
+    }
+    if (nonBlank === 0) await linter.payload({ source, line: 1 }, undefined, emptyProblem());
+    return true;
   }
 
   sink(
@@ -451,29 +526,7 @@ class JobSink implements LineSink {
 
   /** Hands the oldest batch's results to the format, in their order. */
   private async reportOldest(): Promise<void> {
-    const reply = await this.inFlight.shift()!;
-    if ("error" in reply) throw thrownByWorker(reply.error);
-    this.nonBlank += reply.nonBlank;
-    if ("rendered" in reply) {
-      const reported = this.linter.reportBatch(reply.rendered);
-      if (reported) await reported;
-      return;
-    }
-    const { lines, pairs, pairOf, diagnosedAt, diagnostics, totals } = reply.results;
-    if (pairOf.length !== lines.length)
-      throw new Error(`a lint worker thread answered ${pairOf.length} results for ${lines.length} lines`);
-    let next = 0;
-    for (let i = 0; i < lines.length; i++) {
-      const [model, endpoint] = pairs[pairOf[i]!]!;
-      let found: LintDiagnostic[] = [];
-      let total: FindingTotals | null = null;
-      if (diagnosedAt[next] === i) {
-        total = totals[next]!;
-        found = diagnostics[next++]!;
-      }
-      const reported = this.linter.report(this.source, lines[i]!, model, endpoint, found, total ?? undefined);
-      if (reported) await reported;
-    }
+    this.nonBlank += await reportReply(await this.inFlight.shift()!, this.linter, this.source);
   }
 
   async flush(): Promise<void> {
@@ -481,4 +534,41 @@ class JobSink implements LineSink {
     this.send();
     while (this.inFlight.length > 0) await this.reportOldest();
   }
+}
+
+/** What `--jobs` needs of a plain file to lint it by ranges (a `fs.ReadStream`, structural): its descriptor, and where the progress line reads how far it got. */
+export interface RangeFile {
+  /** its descriptor once open (node's ReadStream has it, its types do not say so) */
+  readonly fd?: unknown;
+  bytesRead: number;
+}
+
+/** Hands a batch's results to the format, in their order; returns its non-blank lines. */
+async function reportReply(
+  reply: BatchReply,
+  linter: Pick<Linter, "report" | "reportBatch">,
+  source: string,
+): Promise<number> {
+  if ("error" in reply) throw thrownByWorker(reply.error);
+  if ("rendered" in reply) {
+    const reported = linter.reportBatch(reply.rendered);
+    if (reported) await reported;
+    return reply.nonBlank;
+  }
+  const { lines, pairs, pairOf, diagnosedAt, diagnostics, totals } = reply.results;
+  if (pairOf.length !== lines.length)
+    throw new Error(`a lint worker thread answered ${pairOf.length} results for ${lines.length} lines`);
+  let next = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const [model, endpoint] = pairs[pairOf[i]!]!;
+    let found: LintDiagnostic[] = [];
+    let total: FindingTotals | null = null;
+    if (diagnosedAt[next] === i) {
+      total = totals[next]!;
+      found = diagnostics[next++]!;
+    }
+    const reported = linter.report(source, lines[i]!, model, endpoint, found, total ?? undefined);
+    if (reported) await reported;
+  }
+  return reply.nonBlank;
 }

@@ -26,6 +26,7 @@ import { dirname, relative, resolve } from "node:path";
 import type { Validate, ValidatorRegistry } from "./registry.js";
 import { resolvePayload, type LintTarget, type ResolvedPayload } from "./resolve.js";
 import { locatePointer, locatePointers } from "../json/index.js";
+import { redactUrl } from "../runtime/index.js";
 import type { PayloadCheck } from "./preflight.js";
 import type { TallyData } from "./format/tables.js";
 
@@ -259,6 +260,15 @@ export interface LineJobs {
     // file's name a Node type (issue 30.10)
     compression?: "gzip" | "brotli",
   ): LineSink;
+  /**
+   * Lints a whole plain NDJSON file by byte ranges each thread reads itself (src/lint/ranges.ts);
+   * false, having read nothing of the stream, when the file is not for ranges (then `sink`).
+   */
+  ranges?(
+    linter: Pick<Linter, "payload" | "report" | "reportBatch">,
+    source: string,
+    file: { readonly fd?: unknown; bytesRead: number },
+  ): Promise<boolean>;
 }
 
 /** An envelope's `model` and `endpoint` strings, resolved (Linter.knownEnvelope). */
@@ -637,7 +647,8 @@ export class Linter {
     for (const e of this.registry.entries.values())
       if (e.editorSchema !== undefined && resolve(this.registry.dir, e.editorSchema) === wanted)
         return { model: e.model, endpoint: e.endpoint };
-    const path = relativeShown(wanted);
+    // what a message shows: no query string or fragment (a `$schema` copied from a signed link keeps its token)
+    const path = redactUrl(relativeShown(wanted));
     const from = stdin
       ? "resolved from the current directory: standard input has no directory of its own"
       : "resolved from the file's directory";
@@ -703,8 +714,18 @@ export class Linter {
     const file = openFile(path, cwd);
     this.opened?.(file);
     const { text: stream, compression } = await decompressed(file, path, this.warn);
-    if (isNdjsonPath(path))
+    if (isNdjsonPath(path)) {
+      if (compression === undefined && this.jobs?.ranges !== undefined) {
+        let ranged: boolean;
+        try {
+          ranged = await this.jobs.ranges(this, path, file);
+        } catch (error) {
+          file.destroy();
+          throw error;
+        }
+        if (ranged) return void file.destroy();
+      }
       await readNdjson(stream, path, this.payload, this.readOptions, this.jobs?.sink(this, path, file, compression));
-    else await readSingleJson(stream, path, this.document(dirname(resolve(cwd, path))));
+    } else await readSingleJson(stream, path, this.document(dirname(resolve(cwd, path))));
   }
 }

@@ -11,6 +11,7 @@ import {
   type PayloadSource,
   DEFAULT_MAX_LINE_BYTES,
   looksBinary,
+  binaryProblem,
   parse,
   type PayloadHandler,
   type ReadOptions,
@@ -20,10 +21,19 @@ import {
 import { limitSize } from "../words/index.js";
 
 /** The problem of a line longer than `limit` bytes (`--max-line-bytes`). */
-function tooLongProblem(limit: number): ReadProblem {
+export function tooLongProblem(limit: number): ReadProblem {
   return {
     rule: "lint/line-too-long",
     message: `line is longer than ${limitSize(limit)} (--max-line-bytes); skipped without being read: split the payload or raise the limit`,
+  };
+}
+
+/** The problem of an NDJSON file without a payload (also a file linted by ranges, src/lint/jobs.ts). */
+export function emptyProblem(): ReadProblem {
+  // an empty log is more often a truncated export than a day without traffic: say so
+  return {
+    rule: "lint/empty-file",
+    message: "the file holds no payload (empty or blank lines only); expected one JSON request payload per line",
   };
 }
 
@@ -257,10 +267,7 @@ async function framed(
       first = false;
       if (looksBinary(chunk)) {
         await lines.flush();
-        await handle({ source, line: 1 }, undefined, {
-          rule: "lint/binary-file",
-          message: "the file is binary, not JSON or NDJSON; pass request payload files only",
-        });
+        await handle({ source, line: 1 }, undefined, binaryProblem(chunk, "JSON or NDJSON"));
         if ("destroy" in stream) (stream as ReadStream).destroy();
         return 1;
       }
@@ -312,10 +319,7 @@ async function framed(
   await lines.flush();
   if (own + lines.nonBlank === 0) {
     // an empty log is more often a truncated export than a day without traffic: say so
-    await handle({ source, line: 1 }, undefined, {
-      rule: "lint/empty-file",
-      message: "the file holds no payload (empty or blank lines only); expected one JSON request payload per line",
-    });
+    await handle({ source, line: 1 }, undefined, emptyProblem());
     return 1;
   }
   return own + lines.nonBlank;

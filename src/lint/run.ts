@@ -28,6 +28,7 @@ import { Linter, type LintResult, type LintSummary, type Reporter } from "./lint
 import { openRegistry, RegistryError, type ValidatorRegistry } from "./registry.js";
 import { resolveTarget } from "./resolve.js";
 import { defaultJobs, LintJobs } from "./jobs.js";
+import { FILE_CHANGED } from "./ranges.js";
 import type { WorkerOutput } from "./batch.js";
 import { DEFAULT_MAX_LINE_BYTES } from "./decode.js";
 
@@ -77,6 +78,12 @@ export interface LintOptions {
   onPreflight?: (run: LintPreflight) => () => void;
   /** started once the inputs are known (a progress line, issue 25.5), polling how far the run got; the function it returns is called at the end */
   onProgress?: (stats: () => LintProgress) => () => void;
+  /**
+   * given, once the inputs are known, a function returning the exit code the run would end with
+   * from what it has linted so far (`LintExit`): the CLI exits with it when the reader of its
+   * output goes away early (`vsk lint … | head -1`, src/cli/closed-pipe.ts)
+   */
+  exitSoFar?: (code: () => number) => void;
 }
 
 /** A note of the run, not yet escaped for any output: `warning` and `note` never change the exit code. */
@@ -180,6 +187,8 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
     if (jobs !== undefined) jobs.words = false;
   }
   const { files, errors } = await expandInputs(inputs, cwd, { allowEmpty });
+  const maxWarnings = options.maxWarnings ?? Infinity;
+  options.exitSoFar?.(() => exitCodeOf(linter.summary, errors.length, maxWarnings));
   const stopPreflight = preflight === undefined ? undefined : options.onPreflight?.(preflight);
   let stopProgress: (() => void) | undefined;
   if (meter !== undefined) {
@@ -196,7 +205,10 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
         if (code === undefined) throw error;
         errors.push(
           new RegistryError(
-            decompressionProblem(file, code) ?? `${file}: cannot be read (${code === "EISDIR" ? "a directory" : code})`,
+            code === FILE_CHANGED
+              ? `${file}: ${(error as Error).message}; the requests read before it are reported`
+              : (decompressionProblem(file, code) ??
+                  `${file}: cannot be read (${code === "EISDIR" ? "a directory" : code})`),
           ),
         );
       }
@@ -216,12 +228,15 @@ export async function runLint(options: LintOptions, log: (note: LintNote) => voi
   if (note !== undefined) log({ level: "note", text: note });
   for (const e of errors) log({ level: "error", text: e.message });
   const { summary } = linter;
-  if (errors.length > 0) return { summary, exitCode: LintExit.usage };
-  if (summary.invalid > 0) return { summary, exitCode: LintExit.findings };
-  const maxWarnings = options.maxWarnings ?? Infinity;
-  if (summary.warnings > maxWarnings) {
+  const exitCode = exitCodeOf(summary, errors.length, maxWarnings);
+  if (errors.length === 0 && summary.invalid === 0 && exitCode !== LintExit.ok)
     log({ level: "error", text: `${plural(summary.warnings, "warning")}, more than --max-warnings ${maxWarnings}` });
-    return { summary, exitCode: LintExit.findings };
-  }
-  return { summary, exitCode: LintExit.ok };
+  return { summary, exitCode };
+}
+
+/** The exit code of a run that linted `summary` and could not read `errors` inputs (so far, or in the end). */
+function exitCodeOf(summary: LintSummary, errors: number, maxWarnings: number): number {
+  if (errors > 0) return LintExit.usage;
+  if (summary.invalid > 0 || summary.warnings > maxWarnings) return LintExit.findings;
+  return LintExit.ok;
 }

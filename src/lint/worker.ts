@@ -31,9 +31,16 @@ const lint = batchLinter(registry, setup.target, setup.maxLineBytes, setup.outpu
 port.on("message", (batch: Batch) => {
   void lint(batch).then(answer, (error: unknown) => {
     const e = error instanceof Error ? error : new Error(String(error));
+    const code = (e as NodeJS.ErrnoException).code;
     answer({
       id: batch.id,
-      error: { name: e.name, message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) },
+      error: {
+        name: e.name,
+        message: e.message,
+        ...(e.stack === undefined ? {} : { stack: e.stack }),
+        // a range's read error (src/lint/ranges.ts) keeps its code: the main thread words it
+        ...(typeof code === "string" ? { code } : {}),
+      },
     });
   });
 });

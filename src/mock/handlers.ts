@@ -62,7 +62,7 @@ async function admit(ctx: MockContext, request: PlatformRequest, url: PlatformUr
       response: apiError(
         404,
         "NOT_FOUND",
-        `no endpoint ${model}/${params.endpoint}; endpoints: ${ctx.knownEndpoints().join(", ")}`,
+        `no endpoint ${model}/${params.endpoint}; endpoints: ${ctx.knownEndpoints().join(", ")}${ctx.options.endpointsNote ?? ""}`,
         now,
         { endpoints: ctx.knownEndpoints() },
       ),

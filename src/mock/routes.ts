@@ -99,7 +99,7 @@ export async function route(
     response: apiError(
       404,
       "NOT_FOUND",
-      `no route for ${method} ${path}; endpoints: ${ctx.knownEndpoints().join(", ")}`,
+      `no route for ${method} ${path}; endpoints: ${ctx.knownEndpoints().join(", ")}${ctx.options.endpointsNote ?? ""}`,
       now,
       {
         endpoints: ctx.knownEndpoints(),

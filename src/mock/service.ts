@@ -66,7 +66,14 @@ export function endpointsFromConfig(config: VskConfig): MockEndpoint[] {
 }
 
 export function createMockService(options: MockServiceOptions = {}): MockService {
-  const endpoints = options.endpoints ?? endpointsFromConfig(loadConfig(options.cwd ?? process.cwd(), options.config));
+  const cwd = options.cwd ?? process.cwd();
+  const config = options.endpoints === undefined ? loadConfig(cwd, options.config) : undefined;
+  const endpoints = options.endpoints ?? endpointsFromConfig(config!);
+  // never silent: a mock started outside the project serves the example models, and its 404s say why
+  const endpointsNote =
+    config !== undefined && config.file === undefined && options.endpointsNote === undefined
+      ? ` (no vsk.config.json, nor a "vsk" key in package.json, was found from ${cwd} upward: the mock serves the built-in example models; pass createMockService({ cwd }) or ({ config }) to serve your project's)`
+      : options.endpointsNote;
   const { fetchInputs } = options;
   // one preflight per submit, not one run: a link fixed (or expired) since is seen as it is now
   const inputCheck =
@@ -83,7 +90,12 @@ export function createMockService(options: MockServiceOptions = {}): MockService
               voice: "service",
             }),
           );
-  const core = new MockApi({ ...options, endpoints, ...(inputCheck === undefined ? {} : { inputCheck }) });
+  const core = new MockApi({
+    ...options,
+    endpoints,
+    ...(endpointsNote === undefined ? {} : { endpointsNote }),
+    ...(inputCheck === undefined ? {} : { inputCheck }),
+  });
   let listening: Listening | undefined;
   return {
     fetch: (request) => core.fetch(request),

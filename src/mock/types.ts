@@ -38,6 +38,11 @@ export interface StoreLimits {
 
 export interface MockApiOptions extends StoreLimits {
   endpoints: readonly MockEndpoint[];
+  /**
+   * said after the list of endpoints where a request names none of them (404): why these are
+   * served (createMockService: no config was found, so the built-in example models are)
+   */
+  endpointsNote?: string;
   /** the API key `Authorization: Key <key>` must carry; any key is accepted when unset (spec 5) */
   key?: string;
   /** how long a prediction stays queued (ms, default 100) */

@@ -18,18 +18,25 @@ function bigLintInput(dir: string): string {
 }
 
 describe("a reader that closes the pipe early (`vsk … | head -1`)", () => {
-  it("ends bin/vsk.mjs quietly: no EPIPE stack trace, nothing on stderr", async () => {
+  it("ends bin/vsk.mjs quietly, and still fails when what it had shown was invalid (pipefail)", async () => {
     expect(CLI).toBe(join(ROOT, "bin/vsk.mjs")); // the CLI tests run the command users run
     const dir = tempDir();
     const file = bigLintInput(dir);
-    const child = spawn(process.execPath, [CLI, "lint", file], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
-    let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    // like `head -1`: read the first chunk, then close the read end of the pipe
-    child.stdout.once("data", () => child.stdout.destroy());
-    const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
-    expect(stderr).toBe("");
-    expect([0, 1]).toContain(code);
+    // pretty, json and sarif write as they go: the pipe closes long before the run ends
+    for (const format of ["pretty", "json", "sarif"]) {
+      const child = spawn(process.execPath, [CLI, "lint", file, "--format", format], {
+        cwd: dir,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stderr = "";
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+      // like `head -1`: read the first chunk, then close the read end of the pipe
+      child.stdout.once("data", () => child.stdout.destroy());
+      const code = await new Promise<number | null>((resolve) => child.on("close", (c) => resolve(c)));
+      expect({ format, stderr }).toEqual({ format, stderr: "" }); // no EPIPE stack trace, no word at all
+      // every payload is invalid: `set -o pipefail; vsk lint … | head` must fail (it exited 0)
+      expect({ format, code }).toEqual({ format, code: 1 });
+    }
   });
 });
 

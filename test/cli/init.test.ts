@@ -179,6 +179,12 @@ describe("vsk init", () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('--lang js writes the "lang" key that generate, --check and the Action read', async () => {
+    const dir = tempDir();
+    expect((await vskInProcess(["init", "--lang", "js"], dir)).code).toBe(0);
+    expect(read(join(dir, "vsk.config.json")).lang).toBe("js");
+  });
+
   it("installed as a devDependency: $schema is the package's own copy, relative to the config", () => {
     const project = tempDir();
     const pkg = join(project, "node_modules/video-schema-kit");

@@ -20,9 +20,16 @@ const cases: [string, string, string | undefined, boolean][] = [
   [
     "an unknown key, with the known one it resembles",
     '{\n  "shemaUrl": "https://schemas.example.com"\n}',
-    ':2:15 at /shemaUrl: unknown key "shemaUrl"; did you mean "schemaUrl"? (the keys here: $schema, $comment, schemaUrl, models, snapshotDir, outDir); correct or remove it',
+    ':2:15 at /shemaUrl: unknown key "shemaUrl"; did you mean "schemaUrl"? (the keys here: $schema, $comment, schemaUrl, models, snapshotDir, outDir, lang); correct or remove it',
     false,
   ],
+  [
+    "a lang that is neither ts nor js",
+    '{ "lang": "javascript" }',
+    ':1:11 at /lang: expected the language of the generated code, one of "ts", "js"; got "javascript"',
+    false,
+  ],
+  ["lang js", '{ "lang": "js" }', undefined, true],
   [
     "an unknown key in a model entry",
     '{ "models": [{ "Id": "acme/video-a" }] }',
@@ -82,7 +89,7 @@ const cases: [string, string, string | undefined, boolean][] = [
   [
     "a control character in a key is shown escaped",
     '{ "a\\u001b[31m": 1 }',
-    ':1:18 at "/a\\u001b[31m": unknown key "a\\u001b[31m" (the keys here: $schema, $comment, schemaUrl, models, snapshotDir, outDir); correct or remove it',
+    ':1:18 at "/a\\u001b[31m": unknown key "a\\u001b[31m" (the keys here: $schema, $comment, schemaUrl, models, snapshotDir, outDir, lang); correct or remove it',
     false,
   ],
   ["$schema and $comment", '{ "$schema": "./x.json", "$comment": "ours", "models": ["acme/a"] }', undefined, true],

@@ -456,6 +456,31 @@ describe("generate --lang js", () => {
     expect(check.stderr).toBe("");
     expect(check.status).toBe(0);
   });
+
+  it("keeps a js project js: plain --check and generate follow the layout found, a mismatch is said, and the config's lang is used", async () => {
+    const dir = join(work, "lang-js"); // the test above left the js layout in out/
+    // what vsk used to advise (plain `vsk generate`) swapped .js for .mts under the project's imports
+    const check = await inProcess(dir, "--check");
+    expect(check.stderr).toBe("");
+    expect(check.status).toBe(0);
+    expect(check.stdout).toContain("the js layout found there");
+    const plain = await inProcess(dir);
+    expect(plain.status).toBe(0);
+    expect(plain.stdout).toContain(
+      'Kept the js layout found in out/ (.js with .d.ts): no language is configured; to say so, set "lang": "js" in vsk.config.json (or pass --lang js).',
+    );
+    expect(existsSync(join(dir, "out/index.js"))).toBe(true);
+    expect(existsSync(join(dir, "out/index.mts"))).toBe(false);
+    // an explicit other language ("lang" in the config): said as such, never "run `vsk generate`"
+    writeFileSync(join(dir, "vsk.config.json"), JSON.stringify({ snapshotDir: "snapshot", outDir: "out", lang: "ts" }));
+    const ts = await inProcess(dir, "--check");
+    expect(ts.status).toBe(1);
+    expect(ts.stderr).toBe(
+      'vsk: out/ holds the js layout (.js with .d.ts), but "lang": "ts" in vsk.config.json asks for ts (.mts modules), so every file differs: to keep js, set "lang": "js" in vsk.config.json (or pass --lang js); to switch to ts, run `vsk generate --lang ts`, update what imports out/ (index.mjs) and commit the result.\n',
+    );
+    // the command line overrides the config
+    expect((await inProcess(dir, "--check", "--lang", "js")).status).toBe(0);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

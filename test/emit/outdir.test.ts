@@ -1,5 +1,16 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  lchownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -80,6 +91,34 @@ describe("vsk generate replaces only a directory it made", () => {
     const again = await inProcess(dir, "generate"); // the first generate above was the child process
     expect(again.status).toBe(0);
     expect(again.stdout).toMatch(/for 4 endpoints of 3 models into gen\//);
+  });
+
+  it('makes the missing parents of "outDir": "src/gen" (a project with no src/ yet), and only for a run that writes', async () => {
+    const dir = project("no-src", { outDir: "src/gen" });
+    const run = await inProcess(dir, "generate");
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0); // it was exit 2: "cannot write …/src/gen (ENOENT) … and its parent exists"
+    expect(run.stdout).toMatch(/into src\/gen\//);
+    expect(existsSync(join(dir, "src/gen/index.mts"))).toBe(true);
+    // a parent that is a file is still refused before any work, naming it
+    const file = project("src-file", { outDir: "src/gen" });
+    writeFileSync(join(file, "src"), "");
+    const refused = await inProcess(file, "generate");
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain("(ENOTDIR)");
+    // a link another user owns above the missing parents: no directory is made through it
+    if (process.getuid?.() === 0) {
+      const linked = project("foreign-link", { outDir: "link/sub/gen" });
+      mkdirSync(join(linked, "target"));
+      symlinkSync(join(linked, "target"), join(linked, "link"));
+      lchownSync(join(linked, "link"), 4242, 4242);
+      const no = await inProcess(linked, "generate");
+      expect(no.status).toBe(2);
+      expect(no.stderr).toContain(
+        "above it is a symbolic link another user owns; vsk does not create directories through it",
+      );
+      expect(readdirSync(join(linked, "target"))).toEqual([]);
+    }
   });
 
   it("two models that would generate the same names are a clear error", () => {

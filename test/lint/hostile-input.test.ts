@@ -181,6 +181,26 @@ describe("bytes that are not UTF-8", () => {
   });
 });
 
+describe("line ends", () => {
+  it("CR alone (classic Mac OS) reads as one line, and the finding says why and what to do; CRLF and a .json with CRs are fine", () => {
+    writeFileSync(join(dir, "cr.ndjson"), `${ok("a")}\r${ok("b")}\r`);
+    const cr = lintJson(["cr.ndjson"], dir);
+    expect(cr.code).toBe(1);
+    expect(cr.report.results).toHaveLength(1);
+    expect(cr.report.results[0]!.diagnostics[0]).toMatchObject({ rule: "lint/invalid-json" });
+    expect(cr.report.results[0]!.diagnostics[0]!.message).toContain(
+      "the line holds carriage returns (\\r) without a newline after them: lines that end with CR alone read as one line; convert the file's line ends to LF (\\n) or CRLF",
+    );
+    writeFileSync(join(dir, "crlf.ndjson"), `${ok("a")}\r\n${ok("b")}\r\n`);
+    expect(lintJson(["crlf.ndjson"], dir).report.summary).toMatchObject({ requests: 2, valid: 2 });
+    // a line that is not JSON for another reason keeps the usual advice
+    writeFileSync(join(dir, "broken.ndjson"), `${ok("a")}\n{"model":\n`);
+    expect(lintJson(["broken.ndjson"], dir).report.results[1]!.diagnostics[0]!.message).toMatch(
+      /; fix the JSON or remove the line$/,
+    );
+  });
+});
+
 describe("a closed pipe: vsk lint … | head -1", () => {
   it("stops quietly: no stack trace, exit 0 or the usual code", async () => {
     writeFileSync(join(dir, "many.ndjson"), (ok() + "\n" + '{"model":"modelA"}\n').repeat(100_000));

@@ -153,6 +153,19 @@ describe("the first hour (issue 42.3)", () => {
       /cannot tell which endpoint this payload is for: its \$schema names \S*generated\/example\/model-a\/text-to-video\.schema\.json \(resolved from the current directory: standard input has no directory of its own\), which is not one of the editor schemas vsk generated \(\S*generated\/<owner>\/<name>\/<endpoint>\.schema\.json\); wrap it as \{"model", "endpoint", "input"\} or pass --model and --endpoint  lint\/no-endpoint/,
     );
   });
+  it("a $schema with a query string is named without it (a token in a copied link is never printed)", () => {
+    const text = '{"$schema": "../generated/example/model-a/nope.schema.json?token=SCHEMATOK#frag", "prompt": "x"}';
+    const run = spawnSync(process.execPath, [VSK, "lint", "-"], {
+      cwd: dir,
+      encoding: "utf8",
+      input: text,
+      env: { ...process.env, NO_COLOR: "1", GITHUB_STEP_SUMMARY: "" },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/its \$schema names \S*generated\/example\/model-a\/nope\.schema\.json \(/);
+    expect(run.stdout + run.stderr).not.toContain("SCHEMATOK");
+    expect(run.stdout + run.stderr).not.toContain("frag");
+  });
 });
 
 describe("big runs", () => {

@@ -711,6 +711,30 @@ process.stderr.write(JSON.stringify({ code, polluted: ({}).polluted ?? null, arr
     expect(report.results[0]!.diagnostics[0]!.message).toContain("binary");
   });
 
+  it("UTF-16 text (PowerShell's `>`) is said as UTF-16 to save as UTF-8, not as binary: BOM or not, LE or BE, .json or .ndjson", async () => {
+    const payload = '{"model":"modelA","endpoint":"text-to-video","input":{"prompt":"x"}}\n';
+    const le = Buffer.from(payload, "utf16le");
+    const be = Buffer.from(le).swap16();
+    const bomLe = Buffer.concat([Buffer.from([0xff, 0xfe]), le]);
+    writeFileSync(join(tmp, "ps.json"), bomLe);
+    writeFileSync(join(tmp, "ps.ndjson"), Buffer.concat([bomLe, le]));
+    writeFileSync(join(tmp, "be.json"), be);
+    const { code, report } = await lintJson(["ps.json", "ps.ndjson", "be.json"], { cwd: tmp });
+    expect(code).toBe(1);
+    expect(report.results.map((r) => [r.source, r.line, rules(r)])).toEqual([
+      ["ps.json", 1, ["lint/invalid-utf8"]],
+      ["ps.ndjson", 1, ["lint/invalid-utf8"]],
+      ["be.json", 1, ["lint/invalid-utf8"]],
+    ]);
+    const messages = report.results.map((r) => r.diagnostics[0]!.message);
+    expect(messages[0]).toBe(
+      'the file is UTF-16 text (little-endian, with a byte order mark, as PowerShell\'s > and Out-File write it), not UTF-8; JSON is read as UTF-8 (RFC 8259): save it as UTF-8 (PowerShell: `… | Out-File -Encoding utf8 FILE`; an editor: "Save with encoding", UTF-8) and lint it again',
+    );
+    expect(messages[1]).toContain("UTF-16 text (little-endian, with a byte order mark");
+    expect(messages[2]).toContain("UTF-16 text (big-endian, without a byte order mark)");
+    for (const m of messages) expect(m).not.toContain("binary");
+  });
+
   it("an empty .json or .ndjson file is lint/empty-file (an empty log is more often a truncated export)", async () => {
     const { code, report } = await lintJson(["odd/empty.json", "odd/whitespace.json", "odd/empty.ndjson", ...TEXT_A]);
     expect(code).toBe(1);

@@ -5,6 +5,8 @@
  */
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Webhook } from "standardwebhooks";
@@ -112,6 +114,35 @@ describe("life cycle and endpoints (spec 3, 4.1, 4.6; QUEUE.md)", () => {
     // spec 4.6: error is null when the prediction did not fail (9.2 rule 1)
     const record = JSON.parse((await get(`${base}/v1/predictions/${ack.body.request_id}`)).text);
     expect(record).toEqual({ id: ack.body.request_id, status: "succeeded", error: null });
+  });
+
+  it("started where no config is found, it says so where a request names none of its endpoints (never silently the examples)", async () => {
+    const away = mkdtempSync(join(tmpdir(), "vsk-mock-away-"));
+    const lost = createMockService({ cwd: away });
+    services.push(lost);
+    const answer = await lost.fetch(
+      new Request("http://mock.test/v1/queue/acme/vid-x/text-to-video", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Key k" },
+        body: '{"prompt":"x"}',
+      }),
+    );
+    expect(answer.status).toBe(404);
+    const text = JSON.stringify(await answer.json());
+    expect(text).toContain("no endpoint acme/vid-x/text-to-video; endpoints: example/model-a/");
+    expect(text).toContain("no vsk.config.json");
+    expect(text).toContain("the mock serves the built-in example models");
+    // with the project's config: its endpoints, and no such note
+    const home = createMockService({ cwd: root });
+    services.push(home);
+    const found = await home.fetch(
+      new Request("http://mock.test/v1/queue/acme/vid-x/text-to-video", {
+        method: "POST",
+        headers: auth,
+        body: '{"prompt":"x"}',
+      }),
+    );
+    expect(JSON.stringify(await found.json())).not.toContain("no vsk.config.json");
   });
 
   it("runs on its own clock: queued for queueMs, running for runMs, then the outcome", async () => {

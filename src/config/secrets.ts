@@ -14,7 +14,7 @@ export const API_KEY_ENV = "VSK_API_KEY";
  * of it in this thread (the CLI's, and the generated code's that `vsk lint` runs). Cheap; call it
  * where a process or worker thread starts.
  */
-export function withholdConfiguredKey(env: NodeJS.ProcessEnv = process.env): void {
+export function withholdConfiguredKey(env: Readonly<Record<string, string | undefined>> = process.env): void {
   const key = env[API_KEY_ENV];
   if (typeof key === "string" && key !== "") addSecretValues([key, key.trim()]);
 }

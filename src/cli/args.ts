@@ -2,7 +2,8 @@
 import yargs, { type Argv } from "yargs";
 import { CliError, ExitCode } from "./errors.js";
 import { redactUrlsInText } from "../diagnostics/index.js";
-import { unexpectedArgument, unknownOption } from "./typed.js";
+import { shownArgument, unexpectedArgument, unknownOption } from "./typed.js";
+import { didYouMean } from "../words/index.js";
 
 /**
  * A yargs parser for `vsk <command>` that reports problems as a `CliError` instead of exiting.
@@ -23,6 +24,7 @@ export function commandParser(argv: string[], command: string, usage: string, ab
     .fail((message, error) => {
       const text =
         (message?.startsWith("Unknown argument") ? unknownArguments(argv, parser, message) : undefined) ??
+        (message?.startsWith("Invalid values:") ? invalidChoice(message) : undefined) ??
         // yargs' own prose, which may echo what was typed: its URLs redacted (we do not build that text)
         redactUrlsInText((message ?? error?.message ?? "invalid arguments").replace(/\s*\n\s*/g, " ").trim());
       throw new CliError(`${command}: ${text} (see \`vsk ${command} --help\`)`, ExitCode.usage);
@@ -45,6 +47,32 @@ function unknownArguments(argv: readonly string[], parser: Argv, message: string
   }
   const extra = message.replace(/^Unknown arguments?:\s*/, "").split(", ")[0] ?? "";
   return unexpectedArgument(extra);
+}
+
+/**
+ * yargs' "Invalid values: Argument: format, Given: "xml", Choices: "text", "json"" said as lint says
+ * its --format's: `--format must be one of text, json, not "xml"; did you mean …?`, and a choice
+ * given no value (yargs: `Given: true`) as needing one. Undefined when the message is not that shape.
+ */
+function invalidChoice(message: string): string | undefined {
+  const text = message.replace(/\s*\n\s*/g, " ").trim();
+  const head = /^Invalid values: Argument: ([a-z0-9-]+), Given: /.exec(text);
+  const cut = text.lastIndexOf(", Choices: ");
+  if (head === null || cut < head[0].length) return undefined;
+  let given: unknown[];
+  let choices: unknown[];
+  try {
+    given = JSON.parse(`[${text.slice(head[0].length, cut)}]`) as unknown[];
+    choices = JSON.parse(`[${text.slice(cut + ", Choices: ".length)}]`) as unknown[];
+  } catch {
+    return undefined;
+  }
+  const names = choices.map(String);
+  const value = given[0];
+  if (given.length !== 1 || (typeof value !== "string" && value !== true)) return undefined;
+  const flag = `--${head[1]}`;
+  if (value === true) return `${flag} needs a value: one of ${names.join(", ")}`;
+  return `${flag} must be one of ${names.join(", ")}, not ${shownArgument(value)}${didYouMean(redactUrlsInText(value), names)}`;
 }
 
 interface YargsOptions {

@@ -116,8 +116,14 @@ describe("did you mean (one line, exit 2)", () => {
     [["generate", SIGNED], 'vsk: generate: unexpected argument "https://h.example/x" (see `vsk generate --help`)'],
     [
       ["drift", "--fail-on", SIGNED],
-      'vsk: drift: Invalid values: Argument: fail-on, Given: "https://h.example/x", Choices: "breaking", "behavior", "any", "never" (see `vsk drift --help`)',
+      'vsk: drift: --fail-on must be one of breaking, behavior, any, never, not "https://h.example/x" (see `vsk drift --help`)',
     ],
+    // a choice mistyped gets the one "did you mean"; one given no value says it needs one
+    [
+      ["drift", "--fail-on", "brekaing"],
+      'vsk: drift: --fail-on must be one of breaking, behavior, any, never, not "brekaing"; did you mean "breaking"? (see `vsk drift --help`)',
+    ],
+    [["udf", "--target"], "vsk: udf: --target needs a value: one of bigquery, snowflake (see `vsk udf --help`)"],
   ])("%j", async (args, message) => {
     expect(usageError(await spawnOrInProcess(args[0] === "lnit", args, dir))).toBe(message);
   });

@@ -237,7 +237,7 @@ describe("vsk explain: bad input is a one-line message and exit 2, never a stack
       "an unknown --format",
       [`${fixtures}/result-output.json`, "--format", "xml"],
       undefined,
-      /^vsk: explain: Invalid values: .*format.*\n$/,
+      /^vsk: explain: --format must be one of text, json, not "xml" \(see `vsk explain --help`\)\n$/,
     ],
     [
       "an unknown flag",

@@ -106,7 +106,7 @@ describe("vsk udf, in process", () => {
       ["--target", "bigquery", "--library", "https://storage.example/x.js?sig=SECRET"],
       /^udf: --library "https:\/\/storage\.example\/x\.js" is not a Cloud Storage URI \(gs:\/\/bucket\/path\/vsk_lint\.js\)$/,
     ],
-    [["--target", "oracle"], /^udf: Invalid values:/],
+    [["--target", "oracle"], /^udf: --target must be one of bigquery, snowflake, not "oracle"/],
     [["--target", "snowflake", "--function", "vsk-lint"], /^udf: --function "vsk-lint" is not a plain SQL name/],
     [[], /^udf: Missing required argument: target/],
   ])("refuses %j as a usage error", async (args, message) => {

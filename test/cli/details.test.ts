@@ -118,12 +118,18 @@ describe("did you mean (one line, exit 2)", () => {
       ["drift", "--fail-on", SIGNED],
       'vsk: drift: --fail-on must be one of breaking, behavior, any, never, not "https://h.example/x" (see `vsk drift --help`)',
     ],
-    // a choice mistyped gets the one "did you mean"; one given no value says it needs one
+    // a choice mistyped gets the one "did you mean"
     [
       ["drift", "--fail-on", "brekaing"],
       'vsk: drift: --fail-on must be one of breaking, behavior, any, never, not "brekaing"; did you mean "breaking"? (see `vsk drift --help`)',
     ],
-    [["udf", "--target"], "vsk: udf: --target needs a value: one of bigquery, snowflake (see `vsk udf --help`)"],
+    [["udf", "--target"], "vsk: udf: Option '--target <value>' argument missing (see `vsk udf --help`)"],
+    // every command, as lint: an option that takes a value, given none, is not its default
+    [["drift", "--fail-on"], "vsk: drift: Option '--fail-on <value>' argument missing (see `vsk drift --help`)"],
+    [
+      ["explain", "--format", "--as", "x"],
+      "vsk: explain: Option '--format <value>' argument missing (see `vsk explain --help`)",
+    ],
   ])("%j", async (args, message) => {
     expect(usageError(await spawnOrInProcess(args[0] === "lnit", args, dir))).toBe(message);
   });

@@ -135,14 +135,10 @@ export function checkOutDir(outDir: string): void {
     refusal = whyNotReplace(outDir);
     if (refusal === undefined && entryAt(outDir) === undefined) {
       // nothing there yet: the nearest thing that exists on the way must be a directory
-      let above = dirname(resolve(outDir));
-      let first = resolve(outDir);
-      while (entryAt(above) === undefined && dirname(above) !== above) above = dirname((first = above));
-      const info = lstatSync(above);
+      const { above, info, missing } = wayUp(outDir);
       // the directories missing on the way are made by writeGenerated, never through someone else's link
-      refusal = first === resolve(outDir) ? undefined : foreignLink(outDir, above, info, first);
-      if (!info.isDirectory() && !(info.isSymbolicLink() && lstatSync(realpathSync(above)).isDirectory()))
-        throw Object.assign(new Error("ENOTDIR"), { code: "ENOTDIR" });
+      refusal = missing.length === 0 ? undefined : foreignLink(outDir, above, info, missing[0]!);
+      if (!isDirectory(above, info)) throw Object.assign(new Error("ENOTDIR"), { code: "ENOTDIR" });
     }
   } catch (error) {
     if (error instanceof SpecialFileError) throw new EmitError(`${error.message}; remove it`);
@@ -155,12 +151,25 @@ export function checkOutDir(outDir: string): void {
   if (refusal !== undefined) throw new EmitError(refusal);
 }
 
+/** The directories missing above `outDir` (top first), and the nearest one on the way that exists, with its `lstat`. */
+function wayUp(outDir: string): { above: string; info: Stats; missing: string[] } {
+  const missing: string[] = [];
+  let above = dirname(resolve(outDir));
+  while (entryAt(above) === undefined && dirname(above) !== above) {
+    missing.unshift(above);
+    above = dirname(above);
+  }
+  return { above, info: lstatSync(above), missing };
+}
+
+/** A directory, or a symbolic link to one. */
+function isDirectory(path: string, info: Stats): boolean {
+  return info.isDirectory() || (info.isSymbolicLink() && lstatSync(realpathSync(path)).isDirectory());
+}
+
 /**
- * Makes the directories missing above `outDir`, one at a time (no `recursive`: each is checked to
- * be a directory it made, never one that appeared as a link meanwhile), below the nearest one that
- * exists. That one must be a directory, or a symbolic link to one that this user or root owns:
- * vsk does not create directories through someone else's link. Those it made are added to `made`,
- * top first, as it goes (so that a failure part way can remove them).
+ * Why vsk does not make `first` (the top directory missing above `outDir`) under `above`: a
+ * symbolic link another user (not root) owns; undefined when it may.
  */
 function foreignLink(outDir: string, above: string, info: Stats, first: string): string | undefined {
   const uid = process.getuid?.();
@@ -168,18 +177,19 @@ function foreignLink(outDir: string, above: string, info: Stats, first: string):
   return `outDir ${outDir} does not exist, and ${printable(above)} above it is a symbolic link another user owns; vsk does not create directories through it: create ${printable(first)} yourself, or choose another outDir`;
 }
 
+/**
+ * Makes the directories missing above `outDir`, one at a time (no `recursive`: each is checked to
+ * be a directory it made, never one that appeared as a link meanwhile), below the nearest one that
+ * exists. That one must be a directory, or a symbolic link to one that this user or root owns:
+ * vsk does not create directories through someone else's link. Those it made are added to `made`,
+ * top first, as it goes (so that a failure part way can remove them).
+ */
 function makeParents(outDir: string, made: string[]): void {
-  const missing: string[] = [];
-  let above = dirname(resolve(outDir));
-  while (entryAt(above) === undefined && dirname(above) !== above) {
-    missing.unshift(above);
-    above = dirname(above);
-  }
+  const { above, info: base, missing } = wayUp(outDir);
   if (missing.length === 0) return;
-  const base = lstatSync(above);
   const foreign = foreignLink(outDir, above, base, missing[0]!);
   if (foreign !== undefined) throw new EmitError(foreign);
-  if (!base.isDirectory() && !(base.isSymbolicLink() && lstatSync(realpathSync(above)).isDirectory()))
+  if (!isDirectory(above, base))
     throw new EmitError(
       `outDir ${outDir} cannot be made: ${printable(above)} is ${kindOf(base) ?? "a file"}, not a directory`,
     );

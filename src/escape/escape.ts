@@ -18,16 +18,20 @@ import { workspacePath } from "./sarif.js";
  * and joiner U+200B–U+200D, the word joiner and invisible operators U+2060–U+2064, and the
  * zero-width no-break space (BOM) U+FEFF.
  */
-const UNSAFE =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
-const UNSAFE_TEST =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+// past C0, DEL and C1: the one list of these characters, every set below is made from it
+const HIDDEN = "\\u00ad\\u061c\\u180e\\u200b-\\u200f\\u2028\\u2029\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff";
+const UNSAFE_SET = `\\u0000-\\u001f\\u007f-\\u009f${HIDDEN}`;
+const UNSAFE = new RegExp(`[${UNSAFE_SET}]`, "g");
+const UNSAFE_TEST = new RegExp(`[${UNSAFE_SET}]`);
 /** The same set without CR and LF, for text whose line breaks are our own. */
-const UNSAFE_KEEP_LINES =
-  /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const UNSAFE_KEEP_LINES = new RegExp(`[\\u0000-\\u0009\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f${HIDDEN}]`, "g");
 /** What JSON.stringify leaves raw but a consumer printing the field would act on (or not see). */
-const JSON_UNSAFE =
-  /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const JSON_UNSAFE = new RegExp(`[\\u007f-\\u009f${HIDDEN}]`, "g");
+
+/** Whether a text holds a character {@link terminalText} would escape. */
+export function hasUnsafe(text: string): boolean {
+  return UNSAFE_TEST.test(text);
+}
 
 const SHORT: Record<string, string> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 

@@ -12,6 +12,7 @@ export {
   markdownCode,
   markdownText,
   terminalText,
+  hasUnsafe,
 } from "./escape.js";
 export { reportSchemaId, SCHEMA_HOST } from "./schema-ids.js";
 export {

@@ -87,33 +87,26 @@ export function addSecretValues(secrets: Iterable<string>): void {
   }
 }
 
-/** The secrets' one regex (shapes, then exact values), global for replacing, and the number of values it holds. */
-let SECRETS: RegExp | undefined;
-let secretsFor = 0;
 /**
- * A text that matches none of this has nothing to redact (the fast path of most messages): a
- * secret's shape or value, or a URL part the redaction removes. Prose keeps its `why?` and
- * `a; b` on this path. (The class in the `;` branch stops at the next `;`, so a run of
- * semicolons stays linear.)
+ * The secrets' regexes, made again when a value was added: `all` (shapes, then exact values,
+ * global, for replacing) and `mayHold`, the prefilter: a text that matches none of it has nothing
+ * to redact (the fast path of most messages): a secret's shape or value, or a URL part the
+ * redaction removes. Prose keeps its `why?` and `a; b` on this path. (The class in the `;` branch
+ * stops at the next `;`, so a run of semicolons stays linear.)
  */
-let MAY_HOLD_SECRET: RegExp | undefined;
-let mayHoldFor = 0;
+let compiled: { values: number; all: RegExp; mayHold: RegExp } | undefined;
 
-function secretsSource(known: readonly string[]): string {
-  const exact = known
-    .slice()
-    .sort((a, b) => b.length - a.length)
-    .map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  return [SECRET_SHAPES, ...exact].join("|");
-}
-
-function secrets(): RegExp {
-  const known = secretValues();
-  if (SECRETS === undefined || secretsFor !== known.length) {
-    SECRETS = new RegExp(secretsSource(known), "g");
-    secretsFor = known.length;
+function secretRegexes(): { all: RegExp; mayHold: RegExp } {
+  const known = values ?? secretValues();
+  if (compiled === undefined || compiled.values !== known.length) {
+    const exact = known
+      .slice()
+      .sort((a, b) => b.length - a.length)
+      .map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    const source = [SECRET_SHAPES, ...exact].join("|");
+    compiled = { values: known.length, all: new RegExp(source, "g"), mayHold: new RegExp(`${URL_PARTS}|${source}`) };
   }
-  return SECRETS;
+  return compiled;
 }
 
 /**
@@ -138,12 +131,7 @@ export function namesSecret(pointer: string): boolean {
 
 /** Whether a text may hold something {@link redactUrlsInText} would remove; false is certain. */
 export function mayHoldSecret(text: string): boolean {
-  const known = values ?? secretValues();
-  if (MAY_HOLD_SECRET === undefined || mayHoldFor !== known.length) {
-    MAY_HOLD_SECRET = new RegExp(`${URL_PARTS}|${secretsSource(known)}`);
-    mayHoldFor = known.length;
-  }
-  return MAY_HOLD_SECRET.test(text);
+  return secretRegexes().mayHold.test(text);
 }
 
 /**
@@ -154,7 +142,7 @@ export function mayHoldSecret(text: string): boolean {
  */
 export function redactSecrets(text: string): string {
   if (typeof text !== "string") return "";
-  return text.replace(secrets(), (_match, name: string | undefined) => (name ?? "") + REDACTED_MARK);
+  return text.replace(secretRegexes().all, (_match, name: string | undefined) => (name ?? "") + REDACTED_MARK);
 }
 
 /** `scheme:` then two slashes, either way round: WHATWG URL parsers read `https:\\h` as `https://h`. */

@@ -4,7 +4,7 @@
  * acts on the terminal; and counts ("1 model", "3 models"). No dependencies beyond src/escape:
  * `vsk lint` loads this on its fast start.
  */
-import { jsonText } from "../escape/index.js";
+import { hasUnsafe, jsonText } from "../escape/index.js";
 
 /** A word from the command line or a file, quoted for a one-line message that is safe on a terminal. */
 export function quote(word: string): string {
@@ -19,8 +19,5 @@ export function plural(n: number, noun: string): string {
 
 /** A path or other text shown as is when it holds nothing a terminal would act on; quoted otherwise. */
 export function shown(text: string): string {
-  return UNSAFE.test(text) ? quote(text) : text;
+  return hasUnsafe(text) ? quote(text) : text;
 }
-// the set src/escape/escape.ts escapes (invisible characters too: a path must not print like another)
-const UNSAFE =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;

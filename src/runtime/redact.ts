@@ -31,8 +31,8 @@ const token = (min: number): string => `(?=[\\w.~+/=:-]{${min}})[\\w.~+/-][\\w.~
  * credentials of an `Authorization` header (spec 5: `Authorization: Key <API_KEY>`; also
  * `Bearer`, `Basic`, `Token`), common key prefixes (`sk-`, `sk_live_`, `pk_live_`, `ghp_`,
  * `github_pat_`, `xoxb-`, `AKIA…`, `AIza…`, `glpat-`), JSON Web Tokens, and the value after a
- * name that says secret in text (`api_key=…`, `"token": "…"`, `password: …`; the name is kept,
- * group 1). Case-sensitive on purpose: `key takeaways` is prose.
+ * name that says secret in text (`api_key=…`, `"token": "…"`, `password: …`, camelCase's last
+ * word too: `dbPassword=…`; the name is kept, group 1). Case-sensitive on purpose: `key takeaways` is prose.
  */
 const SECRET_SHAPES = [
   `\\b(?:[Kk]ey|KEY|[Bb]earer|BEARER|[Bb]asic|BASIC|[Tt]oken|TOKEN)[ \\t]+${token(8)}`,
@@ -40,7 +40,7 @@ const SECRET_SHAPES = [
   "\\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_\\w{16,}|xox[abposr]-[\\w-]{8,}|glpat-[\\w-]{16,}|AIza[\\w-]{30,})",
   "\\b(?:AKIA|ASIA)[0-9A-Z]{16}\\b",
   "\\beyJ[\\w-]{4,}\\.eyJ[\\w-]{4,}\\.[\\w-]*",
-  `((?<![A-Za-z])(?:[Aa]pi[-_]?[Kk]ey|API[-_]?KEY|[Tt]oken|TOKEN|[Ss]ecret|SECRET|[Pp]assw(?:or)?d|PASSW(?:OR)?D|[Aa]uthorization|AUTHORIZATION)\\\\?["']?[ \\t]*[:=][ \\t]*\\\\?["']?)(?!(?:[Kk]ey|[Bb]earer|[Bb]asic|[Tt]oken)[ \\t])${token(6)}`,
+  `((?:(?<![A-Za-z])|(?<=[a-z0-9])(?=[A-Z]))(?:[Aa]pi[-_]?[Kk]ey|API[-_]?KEY|[Tt]oken|TOKEN|[Ss]ecret|SECRET|[Pp]assw(?:or)?d|PASSW(?:OR)?D|[Aa]uthorization|AUTHORIZATION)\\\\?["']?[ \\t]*[:=][ \\t]*\\\\?["']?)(?!(?:[Kk]ey|[Bb]earer|[Bb]asic|[Tt]oken)[ \\t])${token(6)}`,
 ].join("|");
 
 /** URL parts the redaction removes: a `?` or `#` with more of the word after it, a `;name=` parameter, an `@`, a `//`. */
@@ -112,7 +112,8 @@ function secretRegexes(): { all: RegExp; mayHold: RegExp } {
 /**
  * A field name (a JSON Pointer token) that says its value is a secret: `api_key`, `apiKey`,
  * `x-api-key`, `access_token`, `token`, `secret`, `client_secret`, `password`, `authorization`,
- * `credentials`, `private_key`, … as the last word of a field name (`max_tokens`, `token_count` are not).
+ * `credentials`, `private_key`, … as the last word of a field name (`max_tokens`, `token_count` are not);
+ * camelCase words count as words (`myApiKey`, `dbPassword`: see {@link namesSecret}).
  */
 const SECRET_NAME =
   /(?:^|[/_.~-])(?:x-)?(?:api[-_]?keys?|apikeys?|access[-_]?keys?|private[-_]?keys?|secret[-_]?keys?|secrets?|client[-_]?secret|(?:access|refresh|auth|id|session|bearer)?[-_]?token|password|passwords|passwd|passphrase|authorization|auth|credentials?|cookie|session[-_]?id)(?=$|\/)/i;
@@ -123,11 +124,18 @@ const SECRET_NAME =
  *
  * @example namesSecret("/input/api_key") // true
  * @example namesSecret("/input/headers/0/authorization") // true
+ * @example namesSecret("/input/myApiKey") // true
  * @example namesSecret("/input/max_tokens") // false
  */
 export function namesSecret(pointer: string): boolean {
-  return SECRET_NAME.test(pointer);
+  return (
+    SECRET_NAME.test(pointer) || (CAMEL_BOUNDARY.test(pointer) && SECRET_NAME.test(pointer.replace(CAMEL_WORDS, "$1_$2")))
+  );
 }
+
+/** A lower-case letter or digit then a capital: where a camelCase name starts a word (`myApiKey`). */
+const CAMEL_BOUNDARY = /[a-z0-9][A-Z]/;
+const CAMEL_WORDS = /([a-z0-9])([A-Z])/g;
 
 /** Whether a text may hold something {@link redactUrlsInText} would remove; false is certain. */
 export function mayHoldSecret(text: string): boolean {

@@ -172,6 +172,9 @@ describe("the secret patterns (src/runtime/redact.ts)", () => {
       '{"api_key":"<redacted>","password":"<redacted>"}',
     );
     expect(redactSecrets("Authorization: Key abc123xyz")).toBe("Authorization: <redacted>");
+    expect(redactSecrets('{"myApiKey":"abc123xyz","dbPassword":"hunter2","maxTokens":"1234567"}')).toBe(
+      '{"myApiKey":"<redacted>","dbPassword":"<redacted>","maxTokens":"1234567"}',
+    );
   });
   it.each([
     ["/input/api_key", true],
@@ -180,6 +183,14 @@ describe("the secret patterns (src/runtime/redact.ts)", () => {
     ["/input/access_token", true],
     ["/input/headers/0/authorization", true],
     ["/input/api_keys/0", true],
+    ["/input/myApiKey", true],
+    ["/input/openaiAPIKey", true],
+    ["/input/dbPassword", true],
+    ["/input/stripeSecretKey", true],
+    ["/input/userSessionId", true],
+    ["/input/maxTokens", false],
+    ["/input/tokenCount", false],
+    ["/input/authorName", false],
     ["/input/max_tokens", false],
     ["/input/token_count", false],
     ["/input/author", false],

@@ -38,6 +38,7 @@ import { shownArgument } from "./typed.js";
 import { commandParser, helpShown } from "./args.js";
 import { byteSize, limitSize, plural } from "../words/index.js";
 import { ProgressLine, progressWanted } from "./progress.js";
+import { holdYoungGeneration } from "./young-generation.js";
 import type { PREFLIGHT_DEFAULTS, PreflightOptions } from "../preflight/index.js";
 
 /** lint's flags and their types: yargs parses them (cli/args.ts, as for every command), and so does {@link valueProblem}. */
@@ -293,6 +294,10 @@ export async function runLint(argv: string[]): Promise<number> {
   const stepSummary = process.env.GITHUB_STEP_SUMMARY;
   // one progress line on a terminal's stderr, never on a pipe or in CI (src/cli/progress.ts)
   const progress = progressWanted(process.stderr, process.env) ? new ProgressLine(process.stderr) : undefined;
+  // one thread all along (no worker can start): V8's young generation is held at its size after
+  // the first growth, so that peak RSS stays flat on a long log (src/cli/young-generation.ts)
+  const oneThread = preflight !== undefined || (jobs === "auto" ? defaultJobs() : jobs) === 1;
+  const releaseYoung = oneThread ? holdYoungGeneration() : undefined;
   let run;
   try {
     run = await runLintStage(
@@ -337,6 +342,8 @@ export async function runLint(argv: string[]): Promise<number> {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== undefined) throw new CliError(`cannot recover an interrupted write (${code})`, ExitCode.usage);
     throw error;
+  } finally {
+    releaseYoung?.();
   }
   return run.exitCode;
 }

@@ -1,5 +1,5 @@
 /**
- * src/cli/young-generation.ts: with the hold on, V8's young generation stops at 2 MiB
+ * src/cli/gc-tuning.ts: with the hold on, V8's young generation stops at 2 MiB
  * semispaces however fast a program churns short-lived objects (lint's peak RSS stays flat,
  * issue 40); without it V8 grows it to its maximum; on a V8 it does not know it does nothing
  * and prints nothing. Each run is its own node process: the flag is the whole process's.
@@ -22,7 +22,7 @@ function churn(mode: "free" | "hold" | "future", cacheFile?: string): { max: num
   return { max: (JSON.parse(run.stdout) as { max: number }).max, stderr: run.stderr };
 }
 
-describe("holdYoungGeneration", () => {
+describe("tuneGarbageCollector", () => {
   it("V8 alone grows the new space past 8 MiB under this churn (what the hold is for)", () => {
     expect(churn("free").max).toBeGreaterThan(8 * MIB);
   });

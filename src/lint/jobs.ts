@@ -25,6 +25,7 @@
 import type { Worker } from "node:worker_threads";
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
 import {
   DEFAULT_MAX_FINDINGS,
   type FindingTotals,
@@ -36,6 +37,7 @@ import {
 import type { Compression } from "./compressed.js";
 import { countLines, emptyProblem, readLines, type LineSink } from "./ndjson.js";
 import { looksBinary } from "./decode.js";
+import { isNdjsonPath } from "./inputs.js";
 import { chunkCount, type FileRange } from "./ranges.js";
 import { batchLinter, type Batch, type BatchReply, type WorkerOutput } from "./batch.js";
 import type { PlatformBuffer } from "../platform/index.js";
@@ -138,6 +140,11 @@ export interface WorkerSetup {
   output: WorkerOutput;
 }
 
+/** The first message a warm worker gets ({@link warmLintWorkers}): what it would have had as `workerData`. */
+export interface WarmSetup {
+  setup: WorkerSetup;
+}
+
 /** A worker thread stopped (it crashed, ran out of memory, or was ended): the CLI says so in one line, exit 2. */
 export class LintWorkerError extends Error {
   override name = "LintWorkerError";
@@ -169,6 +176,74 @@ interface Slot {
   pending: Map<number, { resolve: (reply: BatchReply) => void; reject: (error: Error) => void }>;
 }
 
+/**
+ * Worker threads started before the run knew its setup ({@link warmLintWorkers}), each loading its
+ * modules while this thread reads the config and the validators; a pool takes them first.
+ */
+const warm: Worker[] = [];
+
+/** The worker script, next to this file's build (dist/src/lint/ and the bundled dist/cli/ alike). */
+const WORKER_SCRIPT = (): URL => new URL("./worker.js", import.meta.url);
+
+/**
+ * Starts `count` worker threads that load their modules and wait for their setup, for a run that
+ * is known to need them (the CLI: a large plain NDJSON file and `--jobs` > 1): a worker's start
+ * (~150 ms on a loaded 2-core machine, most of it loading modules) then overlaps this thread's own
+ * (config, registry), where a core is idle, instead of its linting. Unused ones are ended by
+ * {@link coolLintWorkers} and never hold the process (unref). Fails silently where workers cannot
+ * start: the pool then starts its own, and says so if those fail too.
+ */
+export function warmLintWorkers(count: number): Promise<void> {
+  return (warming = warming.then(() => startWarm(count)));
+}
+
+/** The warm-up under way (node:worker_threads is loaded only for it). */
+let warming: Promise<void> = Promise.resolve();
+
+async function startWarm(count: number): Promise<void> {
+  try {
+    const { Worker } = await import("node:worker_threads");
+    for (let i = warm.length; i < count; i++) {
+      const worker = new Worker(WORKER_SCRIPT(), { workerData: { waitForSetup: true } });
+      worker.unref();
+      // one that fails before a pool takes it is dropped: the pool starts a fresh one
+      const drop = (): void => {
+        const at = warm.indexOf(worker);
+        if (at >= 0) warm.splice(at, 1);
+      };
+      worker.once("error", drop).once("exit", drop);
+      warm.push(worker);
+    }
+  } catch {
+    // no worker threads here: the pool's own start says so
+  }
+}
+
+/** Ends the warm workers no pool took (the run needed none after all, or failed first). */
+export async function coolLintWorkers(): Promise<void> {
+  await warming;
+  for (const worker of warm.splice(0)) void worker.terminate();
+}
+
+/**
+ * Warms `threads - 1` workers ({@link warmLintWorkers}) when one of `inputs`, as typed, is an
+ * NDJSON file large enough for workers (what `ranges` and the batches start them for); a
+ * directory, a glob or stdin warms none (their workers start as before, when they pay).
+ */
+export function warmForInputs(inputs: readonly string[], cwd: string, threads: number, auto: boolean): void {
+  if (threads < 2) return;
+  const min = auto ? AUTO_MIN_REMAINING_BYTES : MIN_REMAINING_BYTES;
+  for (const input of inputs) {
+    if (!isNdjsonPath(input)) continue;
+    try {
+      const stat = statSync(resolve(cwd, input));
+      if (stat.isFile() && stat.size >= min) return void warmLintWorkers(threads - 1);
+    } catch {
+      // not there: said when it is read
+    }
+  }
+}
+
 /** The worker threads of one run. */
 class WorkerPool {
   private readonly slots: Slot[] = [];
@@ -187,8 +262,13 @@ class WorkerPool {
     private readonly onEarlyFailure: (error: Error) => void,
   ) {
     for (let i = 0; i < count; i++) {
-      // dist/src/lint/worker.js next to this file's build, in the repository and in the packed package alike
-      const worker = new WorkerClass(new URL("./worker.js", import.meta.url), { workerData: setup });
+      const taken = warm.shift();
+      const worker = taken ?? new WorkerClass(WORKER_SCRIPT(), { workerData: setup });
+      if (taken !== undefined) {
+        taken.removeAllListeners("error").removeAllListeners("exit");
+        taken.ref();
+        taken.postMessage({ setup } satisfies WarmSetup);
+      }
       const slot: Slot = { worker, ready: false, pending: new Map() };
       worker.on("message", (message: { ready: true } | BatchReply) => {
         if ("ready" in message) {
@@ -402,7 +482,10 @@ export class LintJobs implements LineJobs {
         inFlight.push(reply);
         // a chunk linted here runs in microtasks: the workers' messages (ready, replies) wait for this turn
         if (!toPool) await new Promise(setImmediate);
-        while (inFlight.length >= (pool?.ready === true ? pool.capacity : 0) + KEPT) await reportOldest();
+        // until a worker is ready, one chunk at a time: chunks queued here would run in one turn
+        // of the event loop (~25 ms each while the code is cold), and the worker's "ready" wait
+        // for all of them (50–130 ms measured with KEPT of them)
+        while (inFlight.length >= (pool?.ready === true ? pool.capacity + KEPT : 1)) await reportOldest();
       }
       while (inFlight.length > 0) await reportOldest();
     } finally {

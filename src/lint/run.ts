@@ -27,7 +27,7 @@ import { decompressionProblem } from "./compressed.js";
 import { Linter, type LintResult, type LintSummary, type Reporter } from "./lint.js";
 import { openRegistry, RegistryError, type ValidatorRegistry } from "./registry.js";
 import { resolveTarget } from "./resolve.js";
-import { defaultJobs, LintJobs } from "./jobs.js";
+import { coolLintWorkers, defaultJobs, LintJobs, warmForInputs } from "./jobs.js";
 import { FILE_CHANGED } from "./ranges.js";
 import type { WorkerOutput } from "./batch.js";
 import { DEFAULT_MAX_LINE_BYTES } from "./decode.js";
@@ -111,6 +111,23 @@ function openProject(cwd: string, config: string | undefined): { registry: Valid
  * note of level `error` and exit 2, after everything readable was linted.
  */
 export async function runLint(options: LintOptions, log: (note: LintNote) => void): Promise<LintRun> {
+  // the worker threads a large NDJSON file will need load their modules while this thread reads
+  // the project (src/lint/jobs.ts `warmLintWorkers`); those no pool took are ended with the run
+  if (options.preflight === undefined)
+    warmForInputs(
+      options.inputs,
+      options.cwd,
+      options.jobs === "auto" ? defaultJobs() : (options.jobs ?? 1),
+      options.jobs === "auto",
+    );
+  try {
+    return await lintRun(options, log);
+  } finally {
+    await coolLintWorkers();
+  }
+}
+
+async function lintRun(options: LintOptions, log: (note: LintNote) => void): Promise<LintRun> {
   const { cwd, inputs } = options;
   const { registry, snapshotDir } = openProject(cwd, options.config);
   const target = resolveTarget(registry, options.model, options.endpoint);

@@ -5,11 +5,14 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { RegistryError, validatorLookup, type ValidatorRegistry } from "./registry.js";
-import type { WorkerSetup } from "./jobs.js";
+import type { WarmSetup, WorkerSetup } from "./jobs.js";
 import { batchLinter, type Batch, type BatchReply } from "./batch.js";
 
-const setup = workerData as WorkerSetup;
 const port = parentPort!;
+// a warm worker (jobs.ts `warmLintWorkers`) was started before its run knew the setup: the first message brings it
+const setup: WorkerSetup = (workerData as { waitForSetup?: true } | undefined)?.waitForSetup
+  ? await new Promise<WorkerSetup>((resolve) => port.once("message", (message: WarmSetup) => resolve(message.setup)))
+  : (workerData as WorkerSetup);
 
 const registry: ValidatorRegistry = {
   ...validatorLookup(setup.dir, new Map(setup.entries.map((e) => [e.key, e])), setup.models, (validator) => {

@@ -339,4 +339,13 @@ describe("lint --jobs", () => {
     expect(lint(["small.ndjson", "--jobs", "8"]).code).toBe(0);
     expect(existsSync(probeDir) && readdirSync(probeDir)).toEqual([]);
   }, 60_000);
+
+  it("workers warmed for a large file (src/lint/jobs.ts warmLintWorkers) end with a run that stops before linting: its one error, exit 2", () => {
+    // large enough for a typed --jobs: its workers start loading before the project is read
+    expect(statSync(join(project, "requests.ndjson")).size).toBeGreaterThanOrEqual(bytes(8 * 1024 * 1024));
+    const run = lint(["requests.ndjson", "--model", "no-such-model", "--jobs", "3"]);
+    expect(usageError(run)).toMatch(/no-such-model/);
+    // never given a setup, no warm worker imported a validator or said it was ready
+    expect(readdirSync(probeDir)).toEqual([]);
+  }, 60_000);
 });

@@ -74,6 +74,39 @@ describe("lint's hot path", () => {
     }
   });
 
+  it("a run over 64 KiB is decoded in pieces of whole lines, and reads as the byte path does (a --jobs range is 256 KiB)", async () => {
+    const next = random(41);
+    for (let k = 0; k < 40; k++) {
+      // hundreds of short runs' lines, now and then a line longer than a piece
+      const parts: Buffer[] = [];
+      while (parts.reduce((n, b) => n + b.length, 0) < 300_000) {
+        parts.push(next() < 0.01 ? Buffer.from(`{"big":"${"y".repeat(65_000 + Math.floor(next() * 70_000))}"}`) : run(next));
+        parts.push(Buffer.from(next() < 0.1 ? "\r\n" : "\n"));
+      }
+      if (next() < 0.5) parts.pop(); // the run's last line without its newline, or an empty last line
+      const bytes = Buffer.concat(parts);
+      const limit = next() < 0.5 ? 100 : 200_000;
+      // a handler that answers with a promise now and then: the pieces go on after it
+      const fast = recorder();
+      const asyncHandle: PayloadHandler = (...args) => {
+        fast.handle(...args);
+        return args[0].line % 97 === 0 ? Promise.resolve() : undefined;
+      };
+      const sizes: number[] = [];
+      const n = await readLines(bytes, 0, bytes.length, 3, "log.ndjson", asyncHandle, limit, (b) => sizes.push(b));
+      const slow = recorder();
+      const slowSizes: number[] = [];
+      const m = eachLine(bytes, 0, bytes.length, 3, (b, s, e, line) => {
+        slowSizes.push(e - s);
+        return readLine(b, s, e, { source: "log.ndjson", line }, slow.handle, limit);
+      });
+      expect(fast.seen.length).toBe(slow.seen.length);
+      expect(fast.seen).toEqual(slow.seen);
+      expect(n).toBe(m);
+      expect(sizes).toEqual(slowSizes);
+    }
+  });
+
   it("the Sink writes whole characters per chunk and exactly the text written", async () => {
     const chunks: Buffer[] = [];
     const out = new Writable({

@@ -19,6 +19,7 @@ import type { ValidatorRegistry } from "./registry.js";
 import type { LintTarget } from "./resolve.js";
 import { FORMATS, type FormatName, type LintFormat, type RenderContext } from "./format/index.js";
 import { SummaryTally } from "./format/summary.js";
+import { Sink } from "./format/sink.js";
 
 /**
  * How the workers hand results back: `rendered`, the format's own text with counts and tallies
@@ -78,31 +79,36 @@ interface Collector extends Reporter {
 
 /** The format's text of each result shown, with the batch's counts (the Linter's) and tallies. */
 function renderedCollector(output: Extract<WorkerOutput, { kind: "rendered" }>, linter: () => Linter): Collector {
-  const render = (FORMATS[output.format] as LintFormat).render!(output.context);
-  // the batch's text, encoded to UTF-8 a 64 KiB piece at a time, as the main thread's Sink does
-  // (a result at a time costs a call each; a whole batch's string at once, a long rope to flatten)
-  let text = "";
+  const format = FORMATS[output.format] as LintFormat;
+  // the batch's bytes, written as the main thread's Sink writes them (encoded a few KiB of text at
+  // a time into 64 KiB buffers; json's plain results from bytes made once), kept here until sent
   let pieces: Buffer[] = [];
   let size = 0;
-  const cut = (): void => {
-    const piece = Buffer.from(text, "utf8");
-    pieces.push(piece);
-    size += piece.length;
-    text = "";
-  };
+  const kept = {
+    write(chunk: string | Uint8Array): boolean {
+      const piece = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : (chunk as Buffer);
+      pieces.push(piece);
+      size += piece.length;
+      return true; // never a drain to wait for
+    },
+    once: () => kept,
+  } as unknown as Pick<NodeJS.WritableStream, "write" | "once">;
+  const sink = new Sink(kept);
+  const write =
+    format.writer?.(sink, output.context) ??
+    ((render: (r: LintResult) => string) => (r: LintResult) => sink.write(render(r)))(format.render!(output.context));
   let tally = output.tally ? new SummaryTally(Infinity) : undefined;
   return {
     result(r: LintResult) {
       tally?.add(r);
       if (output.hideResults || (output.errorsOnly && r.valid)) return;
-      text += render(r);
-      if (text.length >= 1 << 16) cut();
+      void write(r); // the kept stream never waits
     },
     end() {},
     finish(id, nonBlank) {
       /** The pieces in one buffer of its own, moved to the main thread (never a slice of node's shared pool). */
       const joined = (): Uint8Array => {
-        if (text !== "") cut();
+        void sink.flush();
         const all = Buffer.allocUnsafeSlow(size); // every byte is set below
         let offset = 0;
         for (const piece of pieces) {

@@ -174,20 +174,30 @@ function encoder(): (text: string) => Buffer {
 /** The length of the separator each rendered result starts with (`,\n`): the first result's is the head. */
 const SEPARATOR = 2;
 
+/**
+ * Writes a result as it follows another in `results` (`,\n` and its JSON, as {@link jsonRenderer}
+ * renders it) to `out`: a plain result as bytes, its head's and tail's, remembered, with its line's
+ * digits between. What the reporter writes after its first result, and what `--jobs` workers write.
+ */
+export function jsonResultWriter(out: Sink): (r: LintResult) => void | Promise<void> {
+  const render = jsonRenderer();
+  const plain = plainTexts(quoter());
+  const bytes = encoder();
+  return (r) =>
+    isPlain(r)
+      ? out.writeNumbered(bytes(plain.head(r.source)), r.line, bytes(plain.tail(r.model, r.endpoint)))
+      : out.write(render(r));
+}
+
 export function jsonReporter(out: Sink): Reporter {
   let first = true;
   const render = jsonRenderer();
-  // a plain result goes to the Sink as bytes: its head's and tail's, remembered, with its line's digits between
-  const plain = plainTexts(quoter());
-  const bytes = encoder();
+  const write = jsonResultWriter(out);
   return {
     result(r) {
-      if (!first && isPlain(r))
-        return out.writeNumbered(bytes(plain.head(r.source)), r.line, bytes(plain.tail(r.model, r.endpoint)));
-      const text = render(r);
-      if (!first) return out.write(text);
+      if (!first) return write(r);
       first = false;
-      return out.write(`${HEAD}\n${text.slice(SEPARATOR)}`);
+      return out.write(`${HEAD}\n${render(r).slice(SEPARATOR)}`);
     },
     async batch({ text }) {
       if (text.length === 0) return;

@@ -21,7 +21,7 @@ export class Sink {
   private used = 0;
   /** short texts not yet encoded, joined: encoded PENDING characters at a time, not a call per result */
   private pending = "";
-  constructor(private readonly stream: NodeJS.WritableStream) {}
+  constructor(private readonly stream: Pick<NodeJS.WritableStream, "write" | "once">) {}
 
   write(text: string): void | Promise<void> {
     if (text.length < PENDING) {

@@ -5,11 +5,10 @@
  * and prints nothing. Each run is its own node process: the flag is the whole process's.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Script } from "node:vm";
 import { describe, expect, it } from "vitest";
 
 const CHURN = fileURLToPath(new URL("../fixtures/cli/churn.mts", import.meta.url));
@@ -41,9 +40,19 @@ describe("tuneGarbageCollector", () => {
     try {
       const file = join(dir, "script.bin");
       expect(churn("hold", file).max).toBeLessThanOrEqual(4 * MIB);
-      // this process never changed a flag: V8 takes the cache only if the flags it was made under match
-      const script = new Script("(function () { return 6 * 7; })", { cachedData: readFileSync(file) });
-      expect(script.cachedDataRejected).toBe(false);
+      // a fresh node with its own flags (not this process: an in-process vsk run of another test may
+      // have its flags tuned at this instant): V8 takes a cache only if it was made under the same flags
+      const taken = spawnSync(
+        process.execPath,
+        [
+          "-e",
+          `const { Script } = require("node:vm");
+           const cachedData = require("node:fs").readFileSync(${JSON.stringify(file)});
+           process.stdout.write(String(new Script("(function () { return 6 * 7; })", { cachedData }).cachedDataRejected));`,
+        ],
+        { encoding: "utf8" },
+      );
+      expect(taken.stdout, taken.stderr).toBe("false");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

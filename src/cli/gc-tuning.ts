@@ -21,8 +21,26 @@
  * where the flags are known to exist (Node 20, 22, 24); elsewhere V8 would print "unrecognized
  * flag" on stderr, so nothing is changed. Figures: docs/lint.md, "Memory on a long log".
  */
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
 import { PerformanceObserver } from "node:perf_hooks";
 import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
+
+/** Below this, a file is linted before the tuning would matter: it would only cost its ~3 ms (cold start, issue 40.4). */
+const LONG_INPUT_BYTES = 1 << 20;
+
+/** Whether a run on these inputs may be long enough to tune: stdin, a directory, a glob, or a file of 1 MiB or more. */
+export function mayRunLong(inputs: readonly string[], cwd: string): boolean {
+  return inputs.some((input) => {
+    if (input === "-") return true;
+    try {
+      const stat = statSync(resolve(cwd, input));
+      return !stat.isFile() || stat.size >= LONG_INPUT_BYTES;
+    } catch {
+      return /[*?[{]/.test(input); // a glob; a missing file is said when it is read
+    }
+  });
+}
 
 /** V8 majors where both flags exist with these defaults (node 20: 11, 22: 12, 24: 13). */
 const KNOWN_V8 = new Set([11, 12, 13]);

@@ -38,7 +38,7 @@ import { shownArgument } from "./typed.js";
 import { commandParser, helpShown } from "./args.js";
 import { byteSize, limitSize, plural } from "../words/index.js";
 import { ProgressLine, progressWanted } from "./progress.js";
-import { tuneGarbageCollector } from "./gc-tuning.js";
+import { mayRunLong, tuneGarbageCollector } from "./gc-tuning.js";
 import type { PREFLIGHT_DEFAULTS, PreflightOptions } from "../preflight/index.js";
 
 /** lint's flags and their types: yargs parses them (cli/args.ts, as for every command), and so does {@link valueProblem}. */
@@ -294,10 +294,10 @@ export async function runLint(argv: string[]): Promise<number> {
   const stepSummary = process.env.GITHUB_STEP_SUMMARY;
   // one progress line on a terminal's stderr, never on a pipe or in CI (src/cli/progress.ts)
   const progress = progressWanted(process.stderr, process.env) ? new ProgressLine(process.stderr) : undefined;
-  // V8's collector tuned for lint's stream (src/cli/gc-tuning.ts); with one thread all along (no
-  // worker can start) the young generation is held at its size after the first growth too
+  // V8's collector tuned for lint's stream (src/cli/gc-tuning.ts), where the run may be long; with
+  // one thread all along (no worker can start) the young generation is held at its size too
   const oneThread = preflight !== undefined || (jobs === "auto" ? defaultJobs() : jobs) === 1;
-  const untune = tuneGarbageCollector({ hold: oneThread });
+  const untune = mayRunLong(positionals, process.cwd()) ? tuneGarbageCollector({ hold: oneThread }) : () => {};
   let run;
   try {
     run = await runLintStage(

@@ -5,11 +5,12 @@
  * and prints nothing. Each run is its own node process: the flag is the whole process's.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { mayRunLong } from "../../src/cli/gc-tuning.js";
 
 const CHURN = fileURLToPath(new URL("../fixtures/cli/churn.mts", import.meta.url));
 const MIB = 1 << 20;
@@ -53,6 +54,25 @@ describe("tuneGarbageCollector", () => {
         { encoding: "utf8" },
       );
       expect(taken.stdout, taken.stderr).toBe("false");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("mayRunLong: the runs the CLI tunes (a short one would only pay the tuning's ~3 ms of start)", () => {
+  it("stdin, a directory, a glob or a file of 1 MiB or more: yes; small files and missing ones: no", () => {
+    const dir = mkdtempSync(join(tmpdir(), "vsk-long-"));
+    try {
+      writeFileSync(join(dir, "one.json"), "{}");
+      writeFileSync(join(dir, "big.ndjson"), Buffer.alloc(1 << 20, 0x20));
+      mkdirSync(join(dir, "logs"));
+      expect(mayRunLong(["one.json"], dir)).toBe(false);
+      expect(mayRunLong(["one.json", "missing.ndjson"], dir)).toBe(false);
+      expect(mayRunLong(["one.json", "big.ndjson"], dir)).toBe(true);
+      expect(mayRunLong(["-"], dir)).toBe(true);
+      expect(mayRunLong(["logs"], dir)).toBe(true);
+      expect(mayRunLong(["logs/**/*.ndjson"], dir)).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

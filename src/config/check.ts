@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { escapePointerToken } from "../json/index.js";
-import { didYouMean, quote } from "../words/index.js";
+import { closest, didYouMean, quote } from "../words/index.js";
 
 export type ConfigSchema = { readonly [keyword: string]: unknown };
 
@@ -33,8 +33,8 @@ export function configSchema(packageRoot: string): ConfigSchema {
   return cached;
 }
 
-/** The first problem of `value` against `schema` (the whole config schema), or undefined when it conforms. */
-export function checkConfig(value: unknown, schema: ConfigSchema): ConfigProblem | undefined {
+/** Every problem of `value` against `schema` (the whole config schema), in document order; none when it conforms. */
+export function checkConfig(value: unknown, schema: ConfigSchema): ConfigProblem[] {
   return check(value, schema, "", schema);
 }
 
@@ -84,12 +84,12 @@ function expected(schema: ConfigSchema): string {
   return example === undefined || typeof example === "object" ? title : `${title}, e.g. ${JSON.stringify(example)}`;
 }
 
-function check(value: unknown, raw: ConfigSchema, pointer: string, root: ConfigSchema): ConfigProblem | undefined {
+function check(value: unknown, raw: ConfigSchema, pointer: string, root: ConfigSchema): ConfigProblem[] {
   const schema = resolve(raw, root);
   for (const keyword of Object.keys(schema))
     if (!KEYWORDS.has(keyword))
       throw new Error(`config.schema.json uses ${keyword}, which the config check does not implement`);
-  const at = (message: string): ConfigProblem => ({ pointer, message });
+  const at = (message: string): ConfigProblem[] => [{ pointer, message }];
 
   if (Array.isArray(schema.oneOf)) {
     // the branches differ by type: the one of the value's type says what is wrong
@@ -97,8 +97,8 @@ function check(value: unknown, raw: ConfigSchema, pointer: string, root: ConfigS
     const candidates = branches.filter((b) => fits(value, b.type));
     if (candidates.length === 0) return at(`expected ${branches.map(expected).join(", or ")}; got ${describe(value)}`);
     const problems = candidates.map((b) => check(value, b, pointer, root));
-    if (problems.some((p) => p === undefined)) return undefined;
-    return problems[0];
+    if (problems.some((p) => p.length === 0)) return [];
+    return problems[0]!;
   }
 
   if (!fits(value, schema.type))
@@ -122,36 +122,38 @@ function check(value: unknown, raw: ConfigSchema, pointer: string, root: ConfigS
         `expected ${expected(schema)} with at least ${entries(schema.minItems)}; got ${value.length === 0 ? "an empty array" : entries(value.length)}`,
       );
     if (schema.items !== undefined)
-      for (let i = 0; i < value.length; i++) {
-        const problem = check(value[i], schema.items as ConfigSchema, `${pointer}/${i}`, root);
-        if (problem !== undefined) return problem;
-      }
+      return value.flatMap((item, i) => check(item, schema.items as ConfigSchema, `${pointer}/${i}`, root));
   }
 
   if (typeOf(value) === "object") {
     const object = value as Record<string, unknown>;
     const properties = (schema.properties ?? {}) as Record<string, ConfigSchema>;
     const keys = Object.keys(properties);
+    const problems: ConfigProblem[] = [];
+    // a key a misspelt one stands for ("Id" for "id") is not also said to be missing
+    const meant = new Set<string>();
     if (schema.additionalProperties === false)
       for (const key of Object.keys(object))
-        if (!Object.hasOwn(properties, key))
-          return {
+        if (!Object.hasOwn(properties, key)) {
+          const hit = closest(key, keys);
+          if (hit !== undefined) meant.add(hit);
+          problems.push({
             pointer: `${pointer}/${escapePointerToken(key)}`,
             message: `unknown key ${quote(key)}${didYouMean(key, keys)} (the keys here: ${keys.join(", ")}); correct or remove it`,
-          };
+          });
+        }
     for (const key of (schema.required ?? []) as string[])
-      if (!Object.hasOwn(object, key))
-        return {
+      if (!Object.hasOwn(object, key) && !meant.has(key))
+        problems.push({
           pointer: `${pointer}/${escapePointerToken(key)}`,
           message: `missing; expected ${expected(resolve(properties[key] ?? {}, root))}`,
-        };
+        });
     for (const key of keys)
-      if (Object.hasOwn(object, key)) {
-        const problem = check(object[key], properties[key]!, `${pointer}/${escapePointerToken(key)}`, root);
-        if (problem !== undefined) return problem;
-      }
+      if (Object.hasOwn(object, key))
+        problems.push(...check(object[key], properties[key]!, `${pointer}/${escapePointerToken(key)}`, root));
+    return problems;
   }
-  return undefined;
+  return [];
 }
 
 function entries(n: number): string {

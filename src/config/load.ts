@@ -237,21 +237,32 @@ export const CONFIG_SCHEMA = join(PACKAGE_ROOT, "schemas", "config.schema.json")
  */
 export function parseConfig(raw: unknown, file: string, text?: string, at = ""): VskConfig {
   const base = dirname(file);
+  /** `:line:column` of a pointer in the file's text, when known (a courtesy: the pointer alone says where). */
+  const place = (pointer: string): string => {
+    if (text === undefined) return "";
+    try {
+      const { line, column } = locatePointer(text, pointer);
+      return `:${line}:${column}`;
+    } catch {
+      return "";
+    }
+  };
   const fail = (inner: string, problem: string): never => {
     const pointer = at + inner; // `/vsk/…` in a package.json
-    let where = shown(file);
-    if (text !== undefined) {
-      try {
-        const { line, column } = locatePointer(text, pointer);
-        where += `:${line}:${column}`;
-      } catch {
-        // a position is a courtesy: the pointer alone still says where
-      }
-    }
-    throw new ConfigError(`${where} at ${pointer === "" ? "/" : shown(pointer)}: ${problem}`);
+    throw new ConfigError(`${shown(file)}${place(pointer)} at ${pointer === "" ? "/" : shown(pointer)}: ${problem}`);
   };
-  const problem = findConfigProblem(raw);
-  if (problem !== undefined) fail(problem.pointer, problem.message);
+  /** What else is wrong, after the first problem: `; also at /a (line 4): …` (at most 5, then how many more). */
+  const alsoWrong = (more: ConfigProblem[]): string => {
+    if (more.length === 0) return "";
+    const each = more.slice(0, 5).map((p) => {
+      const line = /^:(\d+)/.exec(place(at + p.pointer))?.[1];
+      return `at ${shown(at + p.pointer)}${line === undefined ? "" : ` (line ${line})`}: ${p.message}`;
+    });
+    return `; also ${each.join("; ")}${more.length > 5 ? `; and ${more.length - 5} more` : ""}`;
+  };
+  // every problem at once, the first with its place: a user fixes them in one go, not one per run
+  const [problem, ...more] = findConfigProblems(raw);
+  if (problem !== undefined) fail(problem.pointer, problem.message + alsoWrong(more));
   const obj = raw as RawConfig;
   const models = modelsOf(obj);
   const dir = (key: "snapshotDir" | "outDir", fallback: string): string => {
@@ -278,13 +289,18 @@ export function parseConfig(raw: unknown, file: string, text?: string, at = ""):
   };
 }
 
-/**
- * The first problem of a parsed config: against the shipped `schemas/config.schema.json`, then
- * what a schema cannot say (ids and aliases unique, case-insensitive); undefined when it is fine.
- */
+/** The first of {@link findConfigProblems}; undefined when the config is fine. */
 export function findConfigProblem(raw: unknown): ConfigProblem | undefined {
-  const problem = checkConfig(raw, configSchema(PACKAGE_ROOT));
-  if (problem !== undefined) return problem;
+  return findConfigProblems(raw)[0];
+}
+
+/**
+ * The problems of a parsed config: against the shipped `schemas/config.schema.json`, then, when
+ * it conforms, what a schema cannot say (ids and aliases unique, case-insensitive).
+ */
+export function findConfigProblems(raw: unknown): ConfigProblem[] {
+  const problems = checkConfig(raw, configSchema(PACKAGE_ROOT));
+  if (problems.length > 0) return problems;
   const obj = raw as RawConfig;
   const models = modelsOf(obj);
   const seen = new Map<string, number>();
@@ -292,14 +308,14 @@ export function findConfigProblem(raw: unknown): ConfigProblem | undefined {
     for (const [name, key] of [[m.id, "id"], ...(m.alias ? [[m.alias, "alias"]] : [])] as const) {
       const before = seen.get(name.toLowerCase());
       if (before !== undefined && before !== i)
-        return {
+        problems.push({
           pointer: `/models/${i}${typeof obj.models?.[i] === "string" ? "" : `/${key}`}`,
           message: `${quote(name)} names /models/${before} already; ids and aliases must be unique (case-insensitive): rename or remove one`,
-        };
-      seen.set(name.toLowerCase(), i);
+        });
+      else seen.set(name.toLowerCase(), i);
     }
   }
-  return undefined;
+  return problems;
 }
 
 function modelsOf(obj: RawConfig): ModelRef[] {

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { escapePointerToken } from "../json/index.js";
-import { closest, didYouMean, quote } from "../words/index.js";
+import { closest, quote } from "../words/index.js";
 
 export type ConfigSchema = { readonly [keyword: string]: unknown };
 
@@ -139,7 +139,7 @@ function check(value: unknown, raw: ConfigSchema, pointer: string, root: ConfigS
           if (hit !== undefined) meant.add(hit);
           problems.push({
             pointer: `${pointer}/${escapePointerToken(key)}`,
-            message: `unknown key ${quote(key)}${didYouMean(key, keys)} (the keys here: ${keys.join(", ")}); correct or remove it`,
+            message: `unknown key ${quote(key)}${hit === undefined ? "" : `; did you mean ${quote(hit)}?`} (the keys here: ${keys.join(", ")}); correct or remove it`,
           });
         }
     for (const key of (schema.required ?? []) as string[])

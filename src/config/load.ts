@@ -237,25 +237,27 @@ export const CONFIG_SCHEMA = join(PACKAGE_ROOT, "schemas", "config.schema.json")
  */
 export function parseConfig(raw: unknown, file: string, text?: string, at = ""): VskConfig {
   const base = dirname(file);
-  /** `:line:column` of a pointer in the file's text, when known (a courtesy: the pointer alone says where). */
-  const place = (pointer: string): string => {
-    if (text === undefined) return "";
+  /** Where a pointer is in the file's text, when known (a courtesy: the pointer alone says where). */
+  const position = (pointer: string): { line: number; column: number } | undefined => {
+    if (text === undefined) return undefined;
     try {
-      const { line, column } = locatePointer(text, pointer);
-      return `:${line}:${column}`;
+      return locatePointer(text, pointer);
     } catch {
-      return "";
+      return undefined;
     }
   };
   const fail = (inner: string, problem: string): never => {
     const pointer = at + inner; // `/vsk/…` in a package.json
-    throw new ConfigError(`${shown(file)}${place(pointer)} at ${pointer === "" ? "/" : shown(pointer)}: ${problem}`);
+    const where = position(pointer);
+    throw new ConfigError(
+      `${shown(file)}${where === undefined ? "" : `:${where.line}:${where.column}`} at ${pointer === "" ? "/" : shown(pointer)}: ${problem}`,
+    );
   };
   /** What else is wrong, after the first problem: `; also at /a (line 4): …` (at most 5, then how many more). */
   const alsoWrong = (more: ConfigProblem[]): string => {
     if (more.length === 0) return "";
     const each = more.slice(0, 5).map((p) => {
-      const line = /^:(\d+)/.exec(place(at + p.pointer))?.[1];
+      const line = position(at + p.pointer)?.line;
       return `at ${shown(at + p.pointer)}${line === undefined ? "" : ` (line ${line})`}: ${p.message}`;
     });
     return `; also ${each.join("; ")}${more.length > 5 ? `; and ${more.length - 5} more` : ""}`;

@@ -82,21 +82,19 @@ function renderedCollector(output: Extract<WorkerOutput, { kind: "rendered" }>, 
   const format = FORMATS[output.format] as LintFormat;
   // the batch's bytes, written as the main thread's Sink writes them (encoded a few KiB of text at
   // a time into 64 KiB buffers; json's plain results from bytes made once), kept here until sent
-  let pieces: Buffer[] = [];
+  let pieces: Uint8Array[] = [];
   let size = 0;
-  const kept = {
-    write(chunk: string | Uint8Array): boolean {
-      const piece = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : (chunk as Buffer);
+  const sink = new Sink({
+    write(chunk) {
+      const piece = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
       pieces.push(piece);
       size += piece.length;
       return true; // never a drain to wait for
     },
-    once: () => kept,
-  } as unknown as Pick<NodeJS.WritableStream, "write" | "once">;
-  const sink = new Sink(kept);
-  const write =
-    format.writer?.(sink, output.context) ??
-    ((render: (r: LintResult) => string) => (r: LintResult) => sink.write(render(r)))(format.render!(output.context));
+    once: () => undefined,
+  });
+  const render = format.writer === undefined ? format.render!(output.context) : undefined;
+  const write = format.writer?.(sink, output.context) ?? ((r: LintResult) => sink.write(render!(r)));
   let tally = output.tally ? new SummaryTally(Infinity) : undefined;
   return {
     result(r: LintResult) {

@@ -193,7 +193,7 @@ const WORKER_SCRIPT = (): URL => new URL("./worker.js", import.meta.url);
  * {@link coolLintWorkers} and never hold the process (unref). Fails silently where workers cannot
  * start: the pool then starts its own, and says so if those fail too.
  */
-export function warmLintWorkers(count: number): Promise<void> {
+function warmLintWorkers(count: number): Promise<void> {
   return (warming = warming.then(() => startWarm(count)));
 }
 

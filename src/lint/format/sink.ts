@@ -16,12 +16,19 @@ const PENDING = 4096;
  * few dozen results, not once per result (issue 40). A buffer handed to the stream is never
  * written again: the next one is new.
  */
+/** What a Sink writes to: a stream (stdout, a file), or a `--jobs` worker's batch in memory. */
+export interface SinkTarget {
+  /** false: wait for "drain" before writing more */
+  write(chunk: string | Uint8Array): boolean;
+  once(event: "drain", listener: () => void): unknown;
+}
+
 export class Sink {
   private buffer: Buffer | undefined;
   private used = 0;
   /** short texts not yet encoded, joined: encoded PENDING characters at a time, not a call per result */
   private pending = "";
-  constructor(private readonly stream: Pick<NodeJS.WritableStream, "write" | "once">) {}
+  constructor(private readonly stream: SinkTarget) {}
 
   write(text: string): void | Promise<void> {
     if (text.length < PENDING) {
